@@ -1,0 +1,86 @@
+package dev.triage.features;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.OptionalInt;
+
+/**
+ * Reads the parts of an OpenAI or Ollama generation request body that scheduling needs: the prompt
+ * text and the client's own cap on the answer's length. One reader serves {@code /v1/chat/completions},
+ * {@code /v1/completions}, {@code /api/chat} and {@code /api/generate}, whose bodies differ only in
+ * where these fields live.
+ *
+ * <pre>{@code
+ * JsonNode body = mapper.readTree(bytes);
+ * Prompt prompt = ChatBody.prompt(body);
+ * OptionalInt cap = ChatBody.maxOutputTokens(body);
+ * }</pre>
+ */
+public final class ChatBody {
+
+    private ChatBody() {}
+
+    /**
+     * The prompt an estimator scores. For a {@code messages} list it is the last user message's
+     * text (a string content, or the text parts of an array content joined by newlines): that is
+     * the instruction the answer responds to, while the system prompt and the history mostly set
+     * context. For a {@code prompt} field it is that string, or the strings of an array joined by
+     * newlines. Anything else gives an empty prompt.
+     */
+    public static Prompt prompt(JsonNode body) {
+        JsonNode messages = body.path("messages");
+        if (messages.isArray()) {
+            for (int i = messages.size() - 1; i >= 0; i--) {
+                JsonNode message = messages.get(i);
+                if ("user".equals(message.path("role").asText())) {
+                    return new Prompt(contentText(message.path("content")));
+                }
+            }
+            return new Prompt("");
+        }
+        return new Prompt(contentText(body.path("prompt")));
+    }
+
+    /**
+     * The smallest positive limit the request sets on its output: OpenAI's
+     * {@code max_completion_tokens} and {@code max_tokens}, llama.cpp's {@code n_predict}, Ollama's
+     * {@code options.num_predict}. Zero or negative values mean "no limit" in Ollama and llama.cpp
+     * and are ignored.
+     */
+    public static OptionalInt maxOutputTokens(JsonNode body) {
+        long limit = Long.MAX_VALUE;
+        limit = smallerPositive(limit, body.path("max_completion_tokens"));
+        limit = smallerPositive(limit, body.path("max_tokens"));
+        limit = smallerPositive(limit, body.path("n_predict"));
+        limit = smallerPositive(limit, body.path("options").path("num_predict"));
+        return limit == Long.MAX_VALUE ? OptionalInt.empty() : OptionalInt.of((int) Math.min(limit, Integer.MAX_VALUE));
+    }
+
+    private static long smallerPositive(long current, JsonNode value) {
+        if (value.isIntegralNumber() && value.asLong() > 0) {
+            return Math.min(current, value.asLong());
+        }
+        return current;
+    }
+
+    private static String contentText(JsonNode content) {
+        if (content.isTextual()) {
+            return content.asText();
+        }
+        if (!content.isArray()) {
+            return "";
+        }
+        StringBuilder text = new StringBuilder();
+        for (JsonNode part : content) {
+            // Chat content parts ({"type":"text","text":...}) or a completions prompt array of strings.
+            String piece = part.isTextual() ? part.asText()
+                    : "text".equals(part.path("type").asText()) ? part.path("text").asText() : null;
+            if (piece != null) {
+                if (text.length() > 0) {
+                    text.append('\n');
+                }
+                text.append(piece);
+            }
+        }
+        return text.toString();
+    }
+}

@@ -1,0 +1,166 @@
+package dev.triage.proxy.scheduler;
+
+import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One backend's queue as the rest of the proxy sees it: a thread-safe front for a {@link Scheduler}
+ * that lives on the {@link DispatchLoop}'s thread. Every method posts a task to that thread.
+ */
+public final class BackendQueue {
+
+    private static final Logger log = LoggerFactory.getLogger(BackendQueue.class);
+
+    private final DispatchLoop loop;
+    private final String name;
+    private final Scheduler<Waiter> scheduler;
+    private final Duration maxQueueWait;
+    private boolean refusing;
+
+    // Written on the loop thread after each change, read by anyone (metrics, health).
+    private volatile int waitingCount;
+    private volatile int busySlots;
+
+    BackendQueue(DispatchLoop loop, String name, Scheduler<Waiter> scheduler, Duration maxQueueWait) {
+        this.loop = loop;
+        this.name = name;
+        this.scheduler = scheduler;
+        this.maxQueueWait = maxQueueWait;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public SchedulerSettings settings() {
+        return scheduler.settings();
+    }
+
+    public int waitingCount() {
+        return waitingCount;
+    }
+
+    public int busySlots() {
+        return busySlots;
+    }
+
+    /**
+     * Queues a job. The listener hears, on the loop thread, either {@code dispatched} (once a slot is
+     * free and the job's turn has come) or {@code refused}; never both, and nothing after the returned
+     * ticket is cancelled while the job still waits.
+     *
+     * @param expectedSeconds expected service time, positive
+     */
+    public Ticket submit(int priority, double expectedTokens, double expectedSeconds, JobListener listener) {
+        Waiter waiter = new Waiter(listener);
+        loop.execute(() -> admit(waiter, priority, expectedTokens, expectedSeconds));
+        return waiter;
+    }
+
+    void release(Dispatch<Waiter> dispatch) {
+        loop.execute(() -> {
+            scheduler.release(dispatch);
+            drain();
+        });
+    }
+
+    void refuseAll() {
+        loop.execute(() -> {
+            refusing = true;
+            for (Job<Waiter> job : scheduler.waitingInDispatchOrder()) {
+                scheduler.cancel(job);
+                job.payload().refuse(new Refusal(Refusal.Reason.SHUTTING_DOWN, 0));
+            }
+            publish();
+        });
+    }
+
+    private void admit(Waiter waiter, int priority, double expectedTokens, double expectedSeconds) {
+        if (waiter.cancelled) {
+            return;
+        }
+        if (refusing) {
+            waiter.refuse(new Refusal(Refusal.Reason.SHUTTING_DOWN, 0));
+            return;
+        }
+        var job = scheduler.submit(waiter, priority, expectedTokens, expectedSeconds);
+        if (job.isEmpty()) {
+            long retryAfter = Math.max(1, (long) Math.ceil(scheduler.expectedBacklogSeconds()));
+            waiter.refuse(new Refusal(Refusal.Reason.QUEUE_FULL, retryAfter));
+            return;
+        }
+        waiter.job = job.get();
+        if (!maxQueueWait.isZero()) {
+            waiter.timeout = loop.schedule(() -> expire(waiter), maxQueueWait);
+        }
+        drain();
+    }
+
+    private void expire(Waiter waiter) {
+        if (waiter.job != null && scheduler.cancel(waiter.job)) {
+            publish();
+            waiter.refuse(new Refusal(Refusal.Reason.QUEUE_TIMEOUT, 0));
+        }
+    }
+
+    private void withdraw(Waiter waiter) {
+        waiter.cancelled = true;
+        if (waiter.job != null && scheduler.cancel(waiter.job)) {
+            waiter.stopTimeout();
+            publish();
+        }
+    }
+
+    private void drain() {
+        Dispatch<Waiter> dispatch;
+        while ((dispatch = scheduler.dispatchNext()) != null) {
+            Waiter waiter = dispatch.job().payload();
+            waiter.stopTimeout();
+            Slot slot = new Slot(this, dispatch);
+            try {
+                waiter.listener.dispatched(slot);
+            } catch (RuntimeException e) {
+                // The listener never got to hold the slot: free it here or the backend loses it for good.
+                log.error("listener failed on dispatch; releasing its slot", e);
+                slot.release();
+            }
+        }
+        publish();
+    }
+
+    private void publish() {
+        waitingCount = scheduler.waitingCount();
+        busySlots = scheduler.busySlots();
+    }
+
+    /** The scheduler's payload: the listener and the bookkeeping of one submission, loop-thread only. */
+    final class Waiter implements Ticket {
+        private final JobListener listener;
+        private Job<Waiter> job;
+        private ScheduledFuture<?> timeout;
+        private boolean cancelled;
+
+        private Waiter(JobListener listener) {
+            this.listener = listener;
+        }
+
+        @Override
+        public void cancel() {
+            loop.execute(() -> withdraw(this));
+        }
+
+        private void refuse(Refusal refusal) {
+            stopTimeout();
+            listener.refused(refusal);
+        }
+
+        private void stopTimeout() {
+            if (timeout != null) {
+                timeout.cancel(false);
+                timeout = null;
+            }
+        }
+    }
+}

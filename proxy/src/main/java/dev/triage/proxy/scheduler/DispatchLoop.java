@@ -1,0 +1,97 @@
+package dev.triage.proxy.scheduler;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one thread that owns every backend's {@link Scheduler}. Submissions, cancellations, releases
+ * and timeouts are all tasks on it, so the queues need no locks and every decision sees a consistent
+ * state. Listeners are called on this thread and hand results back to their own.
+ *
+ * <pre>{@code
+ * DispatchLoop loop = new DispatchLoop(Clock.system());
+ * BackendQueue chat = loop.addBackend("chat", settings, Duration.ZERO);
+ * Ticket ticket = chat.submit(priority, expectedTokens, expectedSeconds, listener);
+ * }</pre>
+ */
+public final class DispatchLoop implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(DispatchLoop.class);
+
+    private final Clock clock;
+    private final ScheduledThreadPoolExecutor executor;
+    private final List<BackendQueue> backends = new ArrayList<>();
+
+    public DispatchLoop(Clock clock) {
+        this.clock = clock;
+        ThreadFactory threads = runnable -> {
+            Thread thread = Executors.defaultThreadFactory().newThread(runnable);
+            thread.setName("triage-dispatch");
+            thread.setDaemon(true);
+            return thread;
+        };
+        this.executor = new ScheduledThreadPoolExecutor(1, threads);
+        this.executor.setRemoveOnCancelPolicy(true);
+    }
+
+    /**
+     * Adds a backend queue. Call before traffic starts.
+     *
+     * @param maxQueueWait how long a job may wait before it is refused; {@link Duration#ZERO} for no limit
+     */
+    public synchronized BackendQueue addBackend(String name, SchedulerSettings settings, Duration maxQueueWait) {
+        BackendQueue queue = new BackendQueue(this, name, new Scheduler<>(settings, clock), maxQueueWait);
+        backends.add(queue);
+        return queue;
+    }
+
+    public synchronized List<BackendQueue> backends() {
+        return List.copyOf(backends);
+    }
+
+    /**
+     * Stops every queue: waiting jobs are refused with {@link Refusal.Reason#SHUTTING_DOWN}, and so is
+     * every later submission. Jobs already dispatched run on.
+     */
+    public void refuseAll() {
+        for (BackendQueue queue : backends()) {
+            queue.refuseAll();
+        }
+    }
+
+    void execute(Runnable task) {
+        try {
+            executor.execute(() -> runLogged(task));
+        } catch (RejectedExecutionException e) {
+            // Closed: the process is stopping and no queue will be served again.
+            log.debug("dispatch loop closed; task dropped");
+        }
+    }
+
+    ScheduledFuture<?> schedule(Runnable task, Duration delay) {
+        return executor.schedule(() -> runLogged(task), delay.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private static void runLogged(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException | Error e) {
+            // A failing listener must not take the scheduling thread down with it.
+            log.error("dispatch task failed", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+}

@@ -1,0 +1,64 @@
+package dev.triage.proxy.scheduler;
+
+/**
+ * A request waiting for a backend slot, as the scheduler sees it: when it arrived, the client's
+ * priority, and what it is expected to cost. Created by {@link Scheduler#submit}; the payload is
+ * whatever the caller needs back when the job is dispatched (the proxy's exchange, the simulator's
+ * job record).
+ *
+ * @param <T> the caller's payload
+ */
+public final class Job<T> {
+
+    private final T payload;
+    private final long sequence;
+    private final long arrivalNanos;
+    private final int priority;
+    private final double expectedTokens;
+    private final double expectedSeconds;
+
+    Job(T payload, long sequence, long arrivalNanos, int priority, double expectedTokens, double expectedSeconds) {
+        this.payload = payload;
+        this.sequence = sequence;
+        this.arrivalNanos = arrivalNanos;
+        this.priority = priority;
+        this.expectedTokens = expectedTokens;
+        this.expectedSeconds = expectedSeconds;
+    }
+
+    public T payload() {
+        return payload;
+    }
+
+    /** Arrival order at this scheduler: the final tie-break of every policy. */
+    public long sequence() {
+        return sequence;
+    }
+
+    public long arrivalNanos() {
+        return arrivalNanos;
+    }
+
+    /** vLLM's convention: lower is sooner, 0 by default. */
+    public int priority() {
+        return priority;
+    }
+
+    public double expectedTokens() {
+        return expectedTokens;
+    }
+
+    /** Expected service time S, from the backend's service-time model; positive. */
+    public double expectedSeconds() {
+        return expectedSeconds;
+    }
+
+    public long waitedNanos(long nowNanos) {
+        return nowNanos - arrivalNanos;
+    }
+
+    @Override
+    public String toString() {
+        return "Job#" + sequence + "{priority=" + priority + ", tokens=" + expectedTokens + ", seconds=" + expectedSeconds + '}';
+    }
+}

@@ -1,0 +1,86 @@
+package dev.triage.proxy.scheduler;
+
+import java.util.Comparator;
+import java.util.Locale;
+
+/**
+ * The order in which waiting jobs are sent once the client priority has been compared. Every policy
+ * breaks ties by arrival.
+ *
+ * <ul>
+ *   <li>{@code fcfs}: arrival order, what a backend does on its own.</li>
+ *   <li>{@code sjf}: shortest expected service time first. Minimises mean waiting time; long jobs can
+ *       starve under a stream of short ones unless a starvation timeout is set.</li>
+ *   <li>{@code hrrn}: highest response ratio next, ratio = (wait + S) / S. A job's ratio grows while it
+ *       waits, faster for short jobs, so short jobs still go first but no job waits forever.</li>
+ * </ul>
+ */
+public enum Policy {
+    FCFS {
+        @Override
+        int compareWithinPriority(Job<?> a, Job<?> b, long nowNanos) {
+            return 0;
+        }
+    },
+    SJF {
+        @Override
+        int compareWithinPriority(Job<?> a, Job<?> b, long nowNanos) {
+            return Double.compare(a.expectedSeconds(), b.expectedSeconds());
+        }
+    },
+    HRRN {
+        @Override
+        int compareWithinPriority(Job<?> a, Job<?> b, long nowNanos) {
+            // Higher ratio first. (w + S) / S = 1 + w / S, so comparing w / S is enough.
+            return Double.compare(b.waitedNanos(nowNanos) / b.expectedSeconds(),
+                    a.waitedNanos(nowNanos) / a.expectedSeconds());
+        }
+
+        @Override
+        public boolean dependsOnTime() {
+            return true;
+        }
+    };
+
+    /** The response ratio (wait + S) / S of a job at {@code nowNanos}. */
+    public static double responseRatio(Job<?> job, long nowNanos) {
+        return (job.waitedNanos(nowNanos) / 1e9 + job.expectedSeconds()) / job.expectedSeconds();
+    }
+
+    abstract int compareWithinPriority(Job<?> a, Job<?> b, long nowNanos);
+
+    /** True when the order of two waiting jobs can change while they wait. */
+    public boolean dependsOnTime() {
+        return false;
+    }
+
+    /**
+     * The dispatch order at {@code nowNanos}: client priority (lower first), then this policy, then
+     * arrival. Time-independent policies may pass any {@code nowNanos}.
+     */
+    public <T> Comparator<Job<T>> order(long nowNanos) {
+        return (a, b) -> {
+            int byPriority = Integer.compare(a.priority(), b.priority());
+            if (byPriority != 0) {
+                return byPriority;
+            }
+            int byPolicy = compareWithinPriority(a, b, nowNanos);
+            return byPolicy != 0 ? byPolicy : Long.compare(a.sequence(), b.sequence());
+        };
+    }
+
+    /** Lower-case name, as in configuration and the {@code x-triage-policy} header. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Parses a configuration value: {@code fcfs}, {@code sjf} or {@code hrrn}, any case. */
+    public static Policy parse(String value) {
+        for (Policy policy : values()) {
+            if (policy.label().equalsIgnoreCase(value.trim())) {
+                return policy;
+            }
+        }
+        throw new IllegalArgumentException(value);
+    }
+}

@@ -1,0 +1,142 @@
+package dev.triage.proxy.scheduler;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One backend's queue and slots: jobs wait here until a slot is free, then leave in the order the
+ * {@link Policy}, the client priority and the {@link StarvationGuard} decide.
+ *
+ * <p>Not thread-safe, by design: exactly one thread owns a scheduler (the proxy's
+ * {@link DispatchLoop}, or the simulator's event loop), so no decision ever needs a lock.
+ *
+ * <pre>{@code
+ * Scheduler<String> scheduler = new Scheduler<>(settings, Clock.system());
+ * scheduler.submit("request-1", 0, 120, 2.4);
+ * Dispatch<String> next = scheduler.dispatchNext();   // null when no slot is free or none waits
+ * ...
+ * scheduler.release(next);                            // exactly once, when the response ends
+ * }</pre>
+ *
+ * @param <T> the caller's payload
+ */
+public final class Scheduler<T> {
+
+    private final SchedulerSettings settings;
+    private final Clock clock;
+    private final WaitingJobs<T> waiting;
+    private final StarvationGuard<T> guard;
+    private long nextSequence;
+    private int busySlots;
+    private long starvationPromotions;
+
+    public Scheduler(SchedulerSettings settings, Clock clock) {
+        this.settings = settings;
+        this.clock = clock;
+        this.waiting = WaitingJobs.forPolicy(settings.policy());
+        this.guard = new StarvationGuard<>(settings.starvationTimeout().toNanos());
+    }
+
+    /**
+     * Adds a job, stamped with the clock's time as its arrival. Empty when the queue is full: the
+     * caller refuses the request.
+     *
+     * @param expectedSeconds the expected service time S; must be positive (HRRN divides by it)
+     */
+    public Optional<Job<T>> submit(T payload, int priority, double expectedTokens, double expectedSeconds) {
+        if (!(expectedSeconds > 0) || Double.isInfinite(expectedSeconds)) {
+            throw new IllegalArgumentException("expectedSeconds: " + expectedSeconds + " (expected: finite, > 0)");
+        }
+        if (waiting.size() >= settings.maxQueue()) {
+            return Optional.empty();
+        }
+        Job<T> job = new Job<>(payload, nextSequence++, clock.nanoTime(), priority, expectedTokens, expectedSeconds);
+        waiting.add(job);
+        guard.add(job);
+        return Optional.of(job);
+    }
+
+    /** Removes a job that is still waiting; false when it was already dispatched or removed. */
+    public boolean cancel(Job<T> job) {
+        if (!waiting.remove(job)) {
+            return false;
+        }
+        guard.remove(job);
+        return true;
+    }
+
+    /**
+     * Takes a slot for the next job, or returns null when every slot is busy or no job waits. A job
+     * that has waited longer than τ is taken first, oldest first; otherwise the policy's head.
+     */
+    public Dispatch<T> dispatchNext() {
+        if (busySlots >= settings.slots() || waiting.size() == 0) {
+            return null;
+        }
+        long now = clock.nanoTime();
+        Job<T> head = waiting.best(now);
+        Job<T> starved = guard.starved(now);
+        Job<T> job = starved != null ? starved : head;
+        boolean promoted = starved != null && starved != head;
+        if (promoted) {
+            starvationPromotions++;
+        }
+        waiting.remove(job);
+        guard.remove(job);
+        busySlots++;
+        return new Dispatch<>(job, now, promoted);
+    }
+
+    /**
+     * Frees the slot a dispatch took.
+     *
+     * @throws IllegalStateException when this dispatch was already released: a bug in the caller
+     */
+    public void release(Dispatch<T> dispatch) {
+        if (!dispatch.markReleased()) {
+            throw new IllegalStateException("slot released twice: " + dispatch.job());
+        }
+        busySlots--;
+    }
+
+    /** The waiting jobs in the order they would be sent now: starved jobs oldest first, then the policy's order. */
+    public List<Job<T>> waitingInDispatchOrder() {
+        long now = clock.nanoTime();
+        List<Job<T>> ordered = guard.allStarved(now);
+        Set<Job<T>> starved = new HashSet<>(ordered);
+        for (Job<T> job : waiting.inOrder(now)) {
+            if (!starved.contains(job)) {
+                ordered.add(job);
+            }
+        }
+        return ordered;
+    }
+
+    /** Expected seconds of work waiting, over the slots: a rough time until a new job would start. */
+    public double expectedBacklogSeconds() {
+        double total = 0;
+        for (Job<T> job : waiting.all()) {
+            total += job.expectedSeconds();
+        }
+        return total / settings.slots();
+    }
+
+    public int waitingCount() {
+        return waiting.size();
+    }
+
+    public int busySlots() {
+        return busySlots;
+    }
+
+    public SchedulerSettings settings() {
+        return settings;
+    }
+
+    /** How many dispatches the starvation timeout decided instead of the policy. */
+    public long starvationPromotions() {
+        return starvationPromotions;
+    }
+}

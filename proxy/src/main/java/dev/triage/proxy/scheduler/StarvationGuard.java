@@ -1,0 +1,61 @@
+package dev.triage.proxy.scheduler;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * Clairvoyant's starvation timeout τ: a job that has waited longer than τ goes before every other
+ * job, whatever the policy and the client priority say, and among several such jobs the oldest goes
+ * first. It bounds how long any job waits to τ plus the time until a slot frees. With τ off
+ * ({@code timeoutNanos == 0}) it never promotes.
+ *
+ * <p>Jobs are kept in arrival order, so the oldest waiting job is found in O(1).
+ */
+final class StarvationGuard<T> {
+
+    private final long timeoutNanos;
+    private final LinkedHashSet<Job<T>> byArrival = new LinkedHashSet<>();
+
+    StarvationGuard(long timeoutNanos) {
+        this.timeoutNanos = timeoutNanos;
+    }
+
+    void add(Job<T> job) {
+        byArrival.add(job);
+    }
+
+    void remove(Job<T> job) {
+        byArrival.remove(job);
+    }
+
+    /** The oldest job that has waited longer than τ at {@code nowNanos}, or null. */
+    Job<T> starved(long nowNanos) {
+        if (timeoutNanos == 0 || byArrival.isEmpty()) {
+            return null;
+        }
+        Job<T> oldest = byArrival.iterator().next();
+        return isStarved(oldest, nowNanos) ? oldest : null;
+    }
+
+    /** The jobs that have waited longer than τ at {@code nowNanos}, oldest first. */
+    List<Job<T>> allStarved(long nowNanos) {
+        List<Job<T>> starved = new ArrayList<>();
+        if (timeoutNanos == 0) {
+            return starved;
+        }
+        for (Iterator<Job<T>> it = byArrival.iterator(); it.hasNext(); ) {
+            Job<T> job = it.next();
+            if (!isStarved(job, nowNanos)) {
+                break;
+            }
+            starved.add(job);
+        }
+        return starved;
+    }
+
+    private boolean isStarved(Job<T> job, long nowNanos) {
+        return job.waitedNanos(nowNanos) > timeoutNanos;
+    }
+}

@@ -1,0 +1,148 @@
+package dev.triage.proxy.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class DispatchLoopTest {
+
+    private final DispatchLoop loop = new DispatchLoop(Clock.system());
+
+    @AfterEach
+    void close() {
+        loop.close();
+    }
+
+    /** Records what happened to one job. */
+    private static final class Recorder implements JobListener {
+        final CompletableFuture<Slot> slot = new CompletableFuture<>();
+        final CompletableFuture<Refusal> refusal = new CompletableFuture<>();
+
+        @Override
+        public void dispatched(Slot s) {
+            slot.complete(s);
+        }
+
+        @Override
+        public void refused(Refusal r) {
+            refusal.complete(r);
+        }
+    }
+
+    private BackendQueue serial(int maxQueue, Duration maxWait) {
+        return loop.addBackend("chat", new SchedulerSettings(Policy.SJF, Duration.ZERO, maxQueue, 1), maxWait);
+    }
+
+    @Test
+    void releasingASlotSendsTheNextJobInPolicyOrder() throws Exception {
+        BackendQueue queue = serial(10, Duration.ZERO);
+        Recorder first = new Recorder();
+        queue.submit(0, 1000, 20, first);
+        Slot running = first.slot.get(5, TimeUnit.SECONDS);
+        BlockingQueue<String> order = new LinkedBlockingQueue<>();
+        for (String name : List.of("long", "short", "medium")) {
+            double seconds = switch (name) { case "short" -> 1; case "medium" -> 5; default -> 20; };
+            queue.submit(0, seconds * 50, seconds, new JobListener() {
+                @Override
+                public void dispatched(Slot slot) {
+                    order.add(name);
+                    slot.release();
+                }
+
+                @Override
+                public void refused(Refusal refusal) {
+                    order.add("refused " + name);
+                }
+            });
+        }
+        running.release();
+        running.release(); // a second release is harmless
+        assertEquals("short", order.poll(5, TimeUnit.SECONDS));
+        assertEquals("medium", order.poll(5, TimeUnit.SECONDS));
+        assertEquals("long", order.poll(5, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void fullQueueRefusesWithARetryHint() throws Exception {
+        BackendQueue queue = serial(1, Duration.ZERO);
+        Recorder running = new Recorder();
+        queue.submit(0, 10, 1, running);
+        running.slot.get(5, TimeUnit.SECONDS);
+        queue.submit(0, 100, 7.5, new Recorder());
+        Recorder third = new Recorder();
+        queue.submit(0, 10, 1, third);
+        Refusal refusal = third.refusal.get(5, TimeUnit.SECONDS);
+        assertEquals(Refusal.Reason.QUEUE_FULL, refusal.reason());
+        assertEquals(8, refusal.retryAfterSeconds());
+    }
+
+    @Test
+    void cancelledWaiterIsNeverDispatched() throws Exception {
+        BackendQueue queue = serial(10, Duration.ZERO);
+        Recorder running = new Recorder();
+        queue.submit(0, 10, 1, running);
+        Slot slot = running.slot.get(5, TimeUnit.SECONDS);
+        Recorder gone = new Recorder();
+        Ticket ticket = queue.submit(0, 10, 1, gone);
+        Recorder after = new Recorder();
+        queue.submit(0, 500, 10, after);
+        ticket.cancel();
+        slot.release();
+        after.slot.get(5, TimeUnit.SECONDS);
+        assertFalse(gone.slot.isDone());
+        assertFalse(gone.refusal.isDone());
+    }
+
+    @Test
+    void waitBeyondTheLimitIsRefused() throws Exception {
+        BackendQueue queue = serial(10, Duration.ofMillis(50));
+        Recorder running = new Recorder();
+        queue.submit(0, 10, 1, running);
+        running.slot.get(5, TimeUnit.SECONDS);
+        Recorder waiting = new Recorder();
+        queue.submit(0, 10, 1, waiting);
+        assertEquals(Refusal.Reason.QUEUE_TIMEOUT, waiting.refusal.get(5, TimeUnit.SECONDS).reason());
+        assertFalse(waiting.slot.isDone());
+    }
+
+    @Test
+    void refuseAllAnswersTheWaitingAndLaterJobs() throws Exception {
+        BackendQueue queue = serial(10, Duration.ZERO);
+        Recorder running = new Recorder();
+        queue.submit(0, 10, 1, running);
+        running.slot.get(5, TimeUnit.SECONDS);
+        Recorder waiting = new Recorder();
+        queue.submit(0, 10, 1, waiting);
+        loop.refuseAll();
+        assertEquals(Refusal.Reason.SHUTTING_DOWN, waiting.refusal.get(5, TimeUnit.SECONDS).reason());
+        Recorder late = new Recorder();
+        queue.submit(0, 10, 1, late);
+        assertEquals(Refusal.Reason.SHUTTING_DOWN, late.refusal.get(5, TimeUnit.SECONDS).reason());
+    }
+
+    @Test
+    void aListenerThatThrowsDoesNotKeepTheSlot() throws Exception {
+        BackendQueue queue = serial(10, Duration.ZERO);
+        queue.submit(0, 10, 1, new JobListener() {
+            @Override
+            public void dispatched(Slot slot) {
+                throw new IllegalStateException("broken listener");
+            }
+
+            @Override
+            public void refused(Refusal refusal) {}
+        });
+        Recorder next = new Recorder();
+        queue.submit(0, 10, 1, next);
+        assertTrue(next.slot.get(5, TimeUnit.SECONDS) != null);
+    }
+}

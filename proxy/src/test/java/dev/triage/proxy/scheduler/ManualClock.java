@@ -1,0 +1,22 @@
+package dev.triage.proxy.scheduler;
+
+import java.time.Duration;
+
+/** A clock that moves only when a test moves it. */
+final class ManualClock implements Clock {
+
+    private long nanos = 1_000_000_000L;
+
+    @Override
+    public long nanoTime() {
+        return nanos;
+    }
+
+    void advance(Duration by) {
+        nanos += by.toNanos();
+    }
+
+    void advanceSeconds(double seconds) {
+        nanos += (long) (seconds * 1e9);
+    }
+}
