@@ -1,0 +1,36 @@
+package dev.triage.proxy;
+
+import dev.triage.proxy.config.ConfigException;
+import dev.triage.proxy.config.ConfigLoader;
+import dev.triage.proxy.config.TriageConfig;
+
+/** {@code triage [--key value]...}: runs the proxy until the process is stopped. */
+public final class Main {
+
+    private Main() {}
+
+    public static void main(String[] args) throws InterruptedException {
+        if (ConfigLoader.wantsHelp(args)) {
+            System.out.print(ConfigLoader.usage());
+            return;
+        }
+        TriageConfig config;
+        try {
+            config = ConfigLoader.load(args, System.getenv());
+        } catch (ConfigException e) {
+            System.err.println("triage: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        Triage triage;
+        try {
+            triage = Triage.start(config);
+        } catch (RuntimeException e) {
+            System.err.println("triage: listen " + config.listen().getHostString() + ":" + config.listen().getPort()
+                    + ": " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(triage::close, "triage-shutdown"));
+    }
+}

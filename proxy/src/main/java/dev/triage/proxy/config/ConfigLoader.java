@@ -1,0 +1,213 @@
+package dev.triage.proxy.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.triage.proxy.scheduler.Policy;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Builds the {@link TriageConfig} from defaults &lt; YAML file ({@code --config}) &lt; environment
+ * ({@code TRIAGE_*}) &lt; flags. Every layer supplies text that goes through the same parsers, so a
+ * value is validated the same way wherever it came from, and a bad one stops start-up with one line.
+ *
+ * <pre>{@code
+ * TriageConfig config = ConfigLoader.load(args, System.getenv());
+ * }</pre>
+ */
+public final class ConfigLoader {
+
+    static final String CONFIG_KEY = "config";
+
+    static final List<ConfigOption> OPTIONS = List.of(
+            new ConfigOption("listen", "127.0.0.1:8080", "address clients connect to: host:port, :port for all interfaces"),
+            new ConfigOption("backend", "http://127.0.0.1:11434", "the inference server's base URL (Ollama's default)"),
+            new ConfigOption("max-concurrency", "1", "requests the backend runs at once: 1 serial, N batched"),
+            new ConfigOption("policy", "sjf", "order of waiting requests: fcfs, sjf or hrrn"),
+            new ConfigOption("starvation-timeout", "60s", "a request waiting longer goes first, oldest first; off to disable"),
+            new ConfigOption("max-queue", "512", "requests that may wait per backend; beyond, 429"),
+            new ConfigOption("max-queue-wait", "off", "longest wait in the queue before a 504; off for no limit"),
+            new ConfigOption("estimator", "baseline", "how chat requests are sized: baseline"),
+            new ConfigOption("service-time-base", "0.5", "backend seconds every request costs (prefill)"),
+            new ConfigOption("service-time-per-token", "0.02", "backend seconds per generated token"),
+            new ConfigOption("upstream-timeout", "600s", "longest the backend may stay silent before a 504"),
+            new ConfigOption("max-body", "4MB", "largest request body on a scheduled route; beyond, 413"),
+            new ConfigOption(CONFIG_KEY, "", "YAML file with any of these keys"));
+
+    static final Set<String> ESTIMATORS = Set.of("baseline");
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    private ConfigLoader() {}
+
+    /**
+     * The configuration the command line, the environment and the YAML file it names describe.
+     *
+     * @throws ConfigException naming the first bad key
+     */
+    public static TriageConfig load(String[] args, Map<String, String> environment) {
+        Map<String, String> flags = parseFlags(args);
+        Map<String, String> values = new LinkedHashMap<>();
+        for (ConfigOption option : OPTIONS) {
+            values.put(option.key(), option.defaultValue());
+        }
+        String configFile = Optional.ofNullable(flags.get(CONFIG_KEY))
+                .orElse(environment.getOrDefault(option(CONFIG_KEY).environmentVariable(), ""));
+        if (!configFile.isBlank()) {
+            values.putAll(readYaml(Path.of(configFile)));
+        }
+        for (ConfigOption option : OPTIONS) {
+            String fromEnvironment = environment.get(option.environmentVariable());
+            if (fromEnvironment != null) {
+                values.put(option.key(), fromEnvironment);
+            }
+        }
+        values.putAll(flags);
+        return build(values);
+    }
+
+    /** True when the command line asks for the usage text instead of a start. */
+    public static boolean wantsHelp(String[] args) {
+        for (String arg : args) {
+            if (arg.equals("--help") || arg.equals("-h")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The {@code --help} text: every option with its default and environment variable. */
+    public static String usage() {
+        StringBuilder text = new StringBuilder("""
+                Usage: triage [--key value | --key=value]...
+
+                Triage queues the requests an OpenAI-compatible server cannot start yet and sends them
+                shortest-job-first. Every key can also come from the environment (TRIAGE_KEY) or a YAML
+                file (--config); flags win over the environment, which wins over the file.
+
+                """);
+        for (ConfigOption option : OPTIONS) {
+            String def = option.defaultValue().isEmpty() ? "" : " (default: " + option.defaultValue() + ")";
+            text.append(String.format("  %-28s %s%s%n  %-28s env %s%n", option.flag() + " <value>", option.help(), def,
+                    "", option.environmentVariable()));
+        }
+        return text.toString();
+    }
+
+    static TriageConfig build(Map<String, String> v) {
+        int maxConcurrency = ValueParsers.integer("max-concurrency", v.get("max-concurrency"));
+        require(maxConcurrency >= 1, "max-concurrency", v, ">= 1");
+        int maxQueue = ValueParsers.integer("max-queue", v.get("max-queue"));
+        require(maxQueue >= 0, "max-queue", v, ">= 0");
+        double base = ValueParsers.decimal("service-time-base", v.get("service-time-base"));
+        require(base >= 0, "service-time-base", v, "seconds >= 0");
+        double perToken = ValueParsers.decimal("service-time-per-token", v.get("service-time-per-token"));
+        require(perToken >= 0 && base + perToken > 0, "service-time-per-token", v,
+                "seconds >= 0, and not 0 when service-time-base is 0");
+        Duration upstreamTimeout = ValueParsers.duration("upstream-timeout", v.get("upstream-timeout"));
+        require(!upstreamTimeout.isZero(), "upstream-timeout", v, "a duration > 0");
+        long maxBody = ValueParsers.size("max-body", v.get("max-body"));
+        require(maxBody > 0 && maxBody <= Integer.MAX_VALUE, "max-body", v, "a size > 0 and < 2GB");
+        String estimator = v.get("estimator").trim();
+        require(ESTIMATORS.contains(estimator), "estimator", v, "one of " + String.join(", ", ESTIMATORS));
+        Policy policy;
+        try {
+            policy = Policy.parse(v.get("policy"));
+        } catch (IllegalArgumentException e) {
+            throw ConfigException.invalid("policy", v.get("policy"), "fcfs, sjf or hrrn");
+        }
+        BackendConfig backend = new BackendConfig(ValueParsers.httpUrl("backend", v.get("backend")), maxConcurrency,
+                new ServiceTimeModel(base, perToken));
+        return new TriageConfig(
+                ValueParsers.listenAddress("listen", v.get("listen")),
+                backend,
+                policy,
+                ValueParsers.durationOrOff("starvation-timeout", v.get("starvation-timeout")),
+                maxQueue,
+                ValueParsers.durationOrOff("max-queue-wait", v.get("max-queue-wait")),
+                estimator,
+                upstreamTimeout,
+                maxBody);
+    }
+
+    private static void require(boolean ok, String key, Map<String, String> values, String expected) {
+        if (!ok) {
+            throw ConfigException.invalid(key, values.get(key), expected);
+        }
+    }
+
+    private static Map<String, String> parseFlags(String[] args) {
+        Map<String, String> flags = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.equals("--help") || arg.equals("-h")) {
+                continue;
+            }
+            if (!arg.startsWith("--")) {
+                throw new ConfigException(arg + ": unexpected argument (expected: --key value; see --help)");
+            }
+            String key;
+            String value;
+            int equals = arg.indexOf('=');
+            if (equals > 0) {
+                key = arg.substring(2, equals);
+                value = arg.substring(equals + 1);
+            } else {
+                key = arg.substring(2);
+                if (i + 1 >= args.length) {
+                    throw new ConfigException(key + ": missing value (expected: --" + key + " <value>)");
+                }
+                value = args[++i];
+            }
+            option(key);
+            flags.put(key, value);
+        }
+        return flags;
+    }
+
+    private static Map<String, String> readYaml(Path file) {
+        JsonNode root;
+        try {
+            root = YAML.readTree(Files.readAllBytes(file));
+        } catch (IOException e) {
+            throw new ConfigException("config: " + file + " (" + e.getMessage().lines().findFirst().orElse("unreadable") + ")");
+        }
+        Map<String, String> values = new LinkedHashMap<>();
+        if (root == null || root.isMissingNode() || root.isNull()) {
+            return values;
+        }
+        if (!root.isObject()) {
+            throw ConfigException.invalid("config", file.toString(), "a YAML mapping of keys to values");
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = it.next();
+            if (field.getKey().equals(CONFIG_KEY)) {
+                throw new ConfigException("config: " + file + " (expected: no nested config key)");
+            }
+            option(field.getKey());
+            if (!field.getValue().isValueNode()) {
+                throw ConfigException.invalid(field.getKey(), field.getValue().toString(), "a single value");
+            }
+            values.put(field.getKey(), field.getValue().asText());
+        }
+        return values;
+    }
+
+    private static ConfigOption option(String key) {
+        for (ConfigOption option : OPTIONS) {
+            if (option.key().equals(key)) {
+                return option;
+            }
+        }
+        throw new ConfigException(key + ": unknown option (see --help)");
+    }
+}

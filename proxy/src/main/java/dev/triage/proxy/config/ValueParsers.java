@@ -1,0 +1,120 @@
+package dev.triage.proxy.config;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Parsers for the value syntaxes configuration accepts; each throws {@link ConfigException}. */
+final class ValueParsers {
+
+    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h)?");
+    private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(b|kb|kib|k|mb|mib|m|gb|gib|g)?");
+
+    private ValueParsers() {}
+
+    /** {@code 500ms}, {@code 60s}, {@code 1.5s}, {@code 2m}, {@code 1h}; a bare number is seconds. */
+    static Duration duration(String key, String value) {
+        Matcher m = DURATION.matcher(value.trim().toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            throw ConfigException.invalid(key, value, "a duration such as 500ms, 60s, 2m or 1h");
+        }
+        double amount = Double.parseDouble(m.group(1));
+        String unit = m.group(2) == null ? "s" : m.group(2);
+        double nanos = amount * switch (unit) {
+            case "ms" -> 1e6;
+            case "m" -> 60e9;
+            case "h" -> 3600e9;
+            default -> 1e9;
+        };
+        return Duration.ofNanos((long) nanos);
+    }
+
+    /** Like {@link #duration}, and {@code off} or {@code 0} for "disabled" ({@link Duration#ZERO}). */
+    static Duration durationOrOff(String key, String value) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        if (v.equals("off") || v.equals("none")) {
+            return Duration.ZERO;
+        }
+        return duration(key, value);
+    }
+
+    /** {@code 4MB}, {@code 512KB}, {@code 1048576}; K, M and G are powers of 1024. */
+    static long size(String key, String value) {
+        Matcher m = SIZE.matcher(value.trim().toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            throw ConfigException.invalid(key, value, "a size such as 512KB, 4MB or 1048576");
+        }
+        double amount = Double.parseDouble(m.group(1));
+        String unit = m.group(2) == null ? "b" : m.group(2);
+        long factor = switch (unit.charAt(0)) {
+            case 'k' -> 1L << 10;
+            case 'm' -> 1L << 20;
+            case 'g' -> 1L << 30;
+            default -> 1L;
+        };
+        return (long) (amount * factor);
+    }
+
+    static int integer(String key, String value) {
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw ConfigException.invalid(key, value, "an integer");
+        }
+    }
+
+    static double decimal(String key, String value) {
+        try {
+            double d = Double.parseDouble(value.trim());
+            if (Double.isFinite(d)) {
+                return d;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw ConfigException.invalid(key, value, "a number");
+    }
+
+    /** {@code host:port}, {@code :port} (all interfaces) or a bare port (loopback). */
+    static InetSocketAddress listenAddress(String key, String value) {
+        String v = value.trim();
+        int colon = v.lastIndexOf(':');
+        String host = colon < 0 ? "127.0.0.1" : v.substring(0, colon);
+        String port = colon < 0 ? v : v.substring(colon + 1);
+        if (host.isEmpty()) {
+            host = "0.0.0.0";
+        }
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int p;
+        try {
+            p = Integer.parseInt(port);
+        } catch (NumberFormatException e) {
+            throw ConfigException.invalid(key, value, "host:port, :port or a port");
+        }
+        if (p < 0 || p > 65535) {
+            throw ConfigException.invalid(key, value, "a port in 0-65535");
+        }
+        return InetSocketAddress.createUnresolved(host, p);
+    }
+
+    /** An {@code http://host[:port][/prefix]} URL. */
+    static URI httpUrl(String key, String value) {
+        URI uri;
+        try {
+            uri = new URI(value.trim());
+        } catch (URISyntaxException e) {
+            throw ConfigException.invalid(key, value, "an http:// URL");
+        }
+        if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null
+                || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+            throw ConfigException.invalid(key, value, "an http://host[:port][/path] URL");
+        }
+        return uri;
+    }
+}

@@ -1,0 +1,157 @@
+package dev.triage.proxy.server;
+
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+import java.util.ArrayDeque;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads requests off a client connection and hands each to an {@link Exchange} chosen by the
+ * {@link RouteTable}: scheduled, local or passed through. One exchange runs at a time per connection,
+ * as HTTP/1.1 answers in order; a pipelined request that arrives early is held, and reading pauses,
+ * until the current exchange is over.
+ *
+ * <p>The connection is read with {@code AUTO_READ} off. Between requests, and while a request waits
+ * in the queue, one read stays pending, so a client that disconnects is noticed at once and its
+ * request withdrawn.
+ */
+final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
+
+    private static final Logger log = LoggerFactory.getLogger(ClientRequestReceiver.class);
+
+    private final ServerContext context;
+    private final ArrayDeque<Object> pipelined = new ArrayDeque<>();
+    private ChannelHandlerContext ctx;
+    private Exchange exchange;
+
+    ClientRequestReceiver(ServerContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        ctx.read();
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!pipelined.isEmpty() || (exchange != null && exchange.requestComplete())) {
+            pipelined.add(msg);
+            return;
+        }
+        dispatch(msg);
+        readIfWanted();
+    }
+
+    private void dispatch(Object msg) {
+        if (msg instanceof HttpRequest head) {
+            startExchange(head);
+        } else if (msg instanceof HttpContent content) {
+            if (exchange != null) {
+                exchange.onRequestContent(content);
+            } else {
+                content.release(); // the rest of a request that was already answered
+            }
+        } else {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    private void startExchange(HttpRequest head) {
+        if (head.decoderResult().isFailure()) {
+            ReferenceCountUtil.release(head);
+            FullHttpResponse response = Responses.error(ctx.alloc(), TriageError.INVALID_REQUEST,
+                    "malformed HTTP request: " + head.decoderResult().cause().getMessage(), null);
+            HttpUtil.setKeepAlive(response, false);
+            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        RouteTable.Route route = context.routes().resolve(head.method(), head.uri());
+        if (route instanceof RouteTable.Scheduled scheduled) {
+            exchange = new ScheduledExchange(this, ctx, head, context.target(scheduled.kind()), context);
+        } else if (route instanceof RouteTable.Local local) {
+            exchange = new LocalExchange(this, ctx, head, local.handler());
+        } else if (route instanceof RouteTable.LocalWrongMethod wrong) {
+            exchange = LocalExchange.methodNotAllowed(this, ctx, head, wrong.allowed());
+        } else {
+            exchange = new PassThroughExchange(this, ctx, head, context);
+        }
+        exchange.start();
+    }
+
+    private void readIfWanted() {
+        if (pipelined.isEmpty() && (exchange == null || exchange.receiverReads())) {
+            ctx.read();
+        }
+    }
+
+    /**
+     * Writes a response Triage makes itself and ends {@code finished} once it is out. The connection
+     * closes afterwards when the response says so (the keep-alive handler sees to that).
+     */
+    void respond(Exchange finished, FullHttpResponse response) {
+        ctx.writeAndFlush(response).addListener(f -> exchangeDone(finished));
+    }
+
+    /** Called by an exchange when its response is fully written (or can never be). */
+    void exchangeDone(Exchange finished) {
+        if (exchange != finished) {
+            return;
+        }
+        exchange = null;
+        if (!ctx.channel().isActive()) {
+            releasePipelined();
+            return;
+        }
+        while (!pipelined.isEmpty() && (exchange == null || !exchange.requestComplete())) {
+            dispatch(pipelined.poll());
+        }
+        readIfWanted();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        releasePipelined();
+        if (exchange != null) {
+            Exchange gone = exchange;
+            exchange = null;
+            gone.onClientGone();
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof IdleStateEvent && exchange == null) {
+            ctx.close(); // an idle keep-alive connection
+        } else {
+            ReferenceCountUtil.release(evt);
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        log.debug("client connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
+    }
+
+    private void releasePipelined() {
+        while (!pipelined.isEmpty()) {
+            ReferenceCountUtil.release(pipelined.poll());
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package dev.triage.proxy.server;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+
+/** A request Triage answers itself through a {@link LocalRoute}; its (small) body is gathered first. */
+final class LocalExchange implements Exchange {
+
+    /** Local routes take small bodies at most (a reload command, say). */
+    static final long MAX_BODY = 64 * 1024;
+
+    private final ClientRequestReceiver receiver;
+    private final ChannelHandlerContext ctx;
+    private final HttpRequest head;
+    private final LocalRoute route;
+    private RequestBody body;
+    private boolean requestComplete;
+    private boolean over;
+
+    LocalExchange(ClientRequestReceiver receiver, ChannelHandlerContext ctx, HttpRequest head, LocalRoute route) {
+        this.receiver = receiver;
+        this.ctx = ctx;
+        this.head = head;
+        this.route = route;
+    }
+
+    /** An exchange that answers 405, naming the methods the path does take. */
+    static LocalExchange methodNotAllowed(ClientRequestReceiver receiver, ChannelHandlerContext ctx, HttpRequest head,
+            Set<HttpMethod> allowed) {
+        String allow = allowed.stream().map(HttpMethod::name).sorted().collect(Collectors.joining(", "));
+        return new LocalExchange(receiver, ctx, head, request -> {
+            FullHttpResponse response = Responses.error(ctx.alloc(), TriageError.METHOD_NOT_ALLOWED,
+                    request.method() + " is not allowed on " + request.uri() + "; use " + allow, null);
+            response.headers().set(HttpHeaderNames.ALLOW, allow);
+            return CompletableFuture.completedFuture(response);
+        });
+    }
+
+    @Override
+    public void start() {
+        body = RequestBody.start(ctx.alloc(), head, MAX_BODY);
+        if (body.tooLarge()) {
+            tooLarge();
+        }
+    }
+
+    @Override
+    public void onRequestContent(HttpContent content) {
+        requestComplete = content instanceof LastHttpContent;
+        switch (body.add(content)) {
+            case COMPLETE -> answer();
+            case TOO_LARGE -> tooLarge();
+            default -> { }
+        }
+    }
+
+    @Override
+    public boolean requestComplete() {
+        return requestComplete;
+    }
+
+    @Override
+    public boolean receiverReads() {
+        return true;
+    }
+
+    @Override
+    public void onClientGone() {
+        over = true;
+        body.release();
+    }
+
+    private void answer() {
+        FullHttpRequest request = new DefaultFullHttpRequest(head.protocolVersion(), head.method(), head.uri(),
+                body.bytes().retain(), head.headers(), EmptyHttpHeaders.INSTANCE);
+        body.release();
+        CompletableFuture<FullHttpResponse> answer;
+        try {
+            answer = route.respond(request);
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        answer.whenComplete((response, error) -> ctx.executor().execute(() -> {
+            request.release();
+            if (over) {
+                if (response != null) {
+                    response.release();
+                }
+                return;
+            }
+            over = true;
+            receiver.respond(this, response != null ? response
+                    : Responses.error(ctx.alloc(), TriageError.INTERNAL, "the local route failed: " + error, null));
+        }));
+    }
+
+    private void tooLarge() {
+        over = true;
+        FullHttpResponse response = Responses.error(ctx.alloc(), TriageError.BODY_TOO_LARGE,
+                "request body exceeds " + MAX_BODY + " bytes", null);
+        HttpUtil.setKeepAlive(response, false);
+        receiver.respond(this, response);
+    }
+}

@@ -1,0 +1,121 @@
+package dev.triage.proxy.server;
+
+import dev.triage.proxy.upstream.UpstreamCall;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+
+/**
+ * A request Triage does not schedule ({@code /v1/models}, {@code /api/tags}, embeddings, ...): relayed
+ * at once, never queued, holding no backend slot. Its body is streamed to the backend as it arrives,
+ * the client read again only once the backend's socket took the previous chunk.
+ */
+final class PassThroughExchange implements Exchange, UpstreamCall.Listener {
+
+    private final ClientRequestReceiver receiver;
+    private final ChannelHandlerContext ctx;
+    private final HttpRequest head;
+    private final ServerContext context;
+    private UpstreamCall call;
+    private boolean requestComplete;
+    private boolean over;
+
+    PassThroughExchange(ClientRequestReceiver receiver, ChannelHandlerContext ctx, HttpRequest head, ServerContext context) {
+        this.receiver = receiver;
+        this.ctx = ctx;
+        this.head = head;
+        this.context = context;
+    }
+
+    @Override
+    public void start() {
+        if (HttpUtil.is100ContinueExpected(head)) {
+            head.headers().remove(HttpHeaderNames.EXPECT);
+            ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER));
+        }
+        Backend backend = context.passThrough();
+        call = UpstreamCall.start(backend.pool(), backend.config(), ctx.channel(), head, context.upstreamTimeout(),
+                response -> { }, this);
+    }
+
+    @Override
+    public void onRequestContent(HttpContent content) {
+        requestComplete = content instanceof LastHttpContent;
+        if (over) {
+            content.release();
+            return;
+        }
+        call.sendContent(content, this::readMoreBody);
+    }
+
+    private void readMoreBody() {
+        if (!requestComplete && !over) {
+            ctx.read();
+        }
+    }
+
+    @Override
+    public boolean requestComplete() {
+        return requestComplete;
+    }
+
+    @Override
+    public boolean receiverReads() {
+        return requestComplete;
+    }
+
+    @Override
+    public void connected() {
+        readMoreBody();
+    }
+
+    @Override
+    public void finished(UpstreamCall.Ending ending) {
+        switch (ending) {
+            case OK -> { }
+            case CANCELLED -> over = true;
+            case UNREACHABLE -> fail(TriageError.BACKEND_UNREACHABLE,
+                    "the backend at " + context.passThrough().config().url() + " is unreachable");
+            case TIMEOUT -> fail(TriageError.UPSTREAM_TIMEOUT, "the backend did not answer in time");
+            case BROKEN -> fail(TriageError.BACKEND_BROKE_OFF, "the backend closed the connection or sent a malformed response");
+        }
+    }
+
+    @Override
+    public void relayed() {
+        over = true;
+        if (!requestComplete) {
+            // The backend answered before the body was through; the rest of the body would be
+            // misread as a next request, so this connection cannot go on.
+            ctx.close();
+        }
+        receiver.exchangeDone(this);
+    }
+
+    @Override
+    public void onClientGone() {
+        over = true;
+        call.cancel();
+    }
+
+    private void fail(TriageError error, String message) {
+        over = true;
+        if (call.responseStarted()) {
+            ctx.close();
+            return;
+        }
+        FullHttpResponse response = Responses.error(ctx.alloc(), error, message, null);
+        if (!requestComplete) {
+            HttpUtil.setKeepAlive(response, false); // the unread rest of the body ends with the connection
+        }
+        receiver.respond(this, response);
+    }
+}

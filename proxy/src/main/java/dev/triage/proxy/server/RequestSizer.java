@@ -1,0 +1,20 @@
+package dev.triage.proxy.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http.HttpRequest;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Reads a scheduled request's head and complete body and sizes the job. Work that takes microseconds
+ * may complete the future at once, on the event loop; work that takes milliseconds runs on a bounded
+ * executor and completes it from there.
+ */
+public interface RequestSizer {
+
+    /**
+     * @param body the request body, owned by the caller and valid until the future completes; not
+     *     to be released or modified (its bytes are forwarded afterwards)
+     * @return the job's size, or a future failed with {@link RequestRejectedException}
+     */
+    CompletableFuture<SizedJob> size(HttpRequest head, ByteBuf body);
+}

@@ -1,0 +1,64 @@
+package dev.triage.proxy.server;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Builds the responses Triage answers with itself: OpenAI-style errors,
+ * {@code {"error":{"message","type","param","code"}}}, and small JSON bodies for local routes.
+ */
+public final class Responses {
+
+    private Responses() {}
+
+    /** An OpenAI-style error response. */
+    public static FullHttpResponse error(ByteBufAllocator alloc, TriageError error, String message, String param) {
+        ObjectNode body = Json.MAPPER.createObjectNode();
+        ObjectNode inner = body.putObject("error");
+        inner.put("message", message);
+        inner.put("type", error.type());
+        if (param == null) {
+            inner.putNull("param");
+        } else {
+            inner.put("param", param);
+        }
+        inner.put("code", error.code());
+        return json(alloc, error.status(), body);
+    }
+
+    /** A response with {@code value} serialised as its JSON body. */
+    public static FullHttpResponse json(ByteBufAllocator alloc, HttpResponseStatus status, Object value) {
+        byte[] bytes;
+        try {
+            bytes = Json.MAPPER.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not serialisable as JSON: " + value.getClass(), e);
+        }
+        return bytes(alloc, status, bytes, "application/json");
+    }
+
+    /** A response with a text body. */
+    public static FullHttpResponse text(ByteBufAllocator alloc, HttpResponseStatus status, String text, String contentType) {
+        return bytes(alloc, status, text.getBytes(StandardCharsets.UTF_8), contentType);
+    }
+
+    private static FullHttpResponse bytes(ByteBufAllocator alloc, HttpResponseStatus status, byte[] bytes, String contentType) {
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+                alloc.buffer(bytes.length).writeBytes(bytes));
+        response.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, contentType)
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+        if (status.equals(HttpResponseStatus.OK)) {
+            response.headers().set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE);
+        }
+        return response;
+    }
+}

@@ -1,0 +1,106 @@
+package dev.triage.proxy.server;
+
+import io.netty.handler.codec.http.HttpMethod;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Which requests Triage schedules, which it answers itself, and which it passes through. A path is
+ * matched exactly (without its query). Scheduled routes take {@code POST} only; any other method on
+ * them is passed through, so the backend answers as it would. Everything not listed here is passed
+ * through: streamed, never queued, never holding a backend slot.
+ *
+ * <pre>{@code
+ * RouteTable routes = RouteTable.builder()
+ *         .scheduled("/v1/chat/completions", RouteKind.CHAT)
+ *         .local(HttpMethod.GET, "/healthz", health)
+ *         .build();
+ * }</pre>
+ */
+public final class RouteTable {
+
+    /** Where a request goes. */
+    public sealed interface Route permits Scheduled, Local, LocalWrongMethod, PassThrough {}
+
+    public record Scheduled(RouteKind kind) implements Route {}
+
+    public record Local(LocalRoute handler) implements Route {}
+
+    /** A local path asked with a method it does not answer. */
+    public record LocalWrongMethod(Set<HttpMethod> allowed) implements Route {}
+
+    public record PassThrough() implements Route {}
+
+    private static final PassThrough PASS_THROUGH = new PassThrough();
+
+    private final Map<String, RouteKind> scheduled;
+    private final Map<String, Map<HttpMethod, LocalRoute>> local;
+
+    private RouteTable(Map<String, RouteKind> scheduled, Map<String, Map<HttpMethod, LocalRoute>> local) {
+        this.scheduled = Map.copyOf(scheduled);
+        this.local = Map.copyOf(local);
+    }
+
+    /** The scheduled routes of the OpenAI and Ollama APIs that Triage knows how to size. */
+    public static Builder standard() {
+        return builder()
+                .scheduled("/v1/chat/completions", RouteKind.CHAT)
+                .scheduled("/v1/completions", RouteKind.CHAT)
+                .scheduled("/api/chat", RouteKind.CHAT)
+                .scheduled("/api/generate", RouteKind.CHAT);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Route resolve(HttpMethod method, String uri) {
+        String path = pathOf(uri);
+        Map<HttpMethod, LocalRoute> byMethod = local.get(path);
+        if (byMethod != null) {
+            LocalRoute handler = byMethod.get(method.equals(HttpMethod.HEAD) ? HttpMethod.GET : method);
+            return handler != null ? new Local(handler) : new LocalWrongMethod(byMethod.keySet());
+        }
+        RouteKind kind = scheduled.get(path);
+        if (kind != null && method.equals(HttpMethod.POST)) {
+            return new Scheduled(kind);
+        }
+        return PASS_THROUGH;
+    }
+
+    private static String pathOf(String uri) {
+        int end = uri.length();
+        int query = uri.indexOf('?');
+        if (query >= 0) {
+            end = query;
+        }
+        int fragment = uri.indexOf('#');
+        if (fragment >= 0 && fragment < end) {
+            end = fragment;
+        }
+        return uri.substring(0, end);
+    }
+
+    /** Collects routes; later definitions of the same path and method replace earlier ones. */
+    public static final class Builder {
+        private final Map<String, RouteKind> scheduled = new LinkedHashMap<>();
+        private final Map<String, Map<HttpMethod, LocalRoute>> local = new LinkedHashMap<>();
+
+        public Builder scheduled(String path, RouteKind kind) {
+            scheduled.put(path, kind);
+            return this;
+        }
+
+        public Builder local(HttpMethod method, String path, LocalRoute handler) {
+            local.computeIfAbsent(path, p -> new LinkedHashMap<>()).put(method, handler);
+            return this;
+        }
+
+        public RouteTable build() {
+            Map<String, Map<HttpMethod, LocalRoute>> frozen = new LinkedHashMap<>();
+            local.forEach((path, methods) -> frozen.put(path, Map.copyOf(methods)));
+            return new RouteTable(scheduled, frozen);
+        }
+    }
+}

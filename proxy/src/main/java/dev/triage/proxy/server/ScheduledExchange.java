@@ -1,0 +1,267 @@
+package dev.triage.proxy.server;
+
+import dev.triage.proxy.scheduler.JobListener;
+import dev.triage.proxy.scheduler.Refusal;
+import dev.triage.proxy.scheduler.Slot;
+import dev.triage.proxy.scheduler.Ticket;
+import dev.triage.proxy.upstream.UpstreamCall;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A request on a scheduled route: its body is gathered (up to the route's limit), sized, queued at
+ * its backend, and relayed once the scheduler gives it a slot. The slot is released exactly once,
+ * whichever way the exchange ends; a client that leaves while queued is withdrawn and never sent.
+ *
+ * <p>State lives on the client connection's event loop; the scheduler's decisions arrive from the
+ * dispatch thread and are handed over to it.
+ */
+final class ScheduledExchange implements Exchange, JobListener, UpstreamCall.Listener {
+
+    private static final Logger log = LoggerFactory.getLogger(ScheduledExchange.class);
+
+    private enum State { RECEIVING, SIZING, QUEUED, RELAYING, OVER }
+
+    private final ClientRequestReceiver receiver;
+    private final ChannelHandlerContext ctx;
+    private final HttpRequest head;
+    private final ScheduledTarget target;
+    private final ServerContext context;
+    private RequestBody body;
+    private State state = State.RECEIVING;
+    private boolean requestComplete;
+    private SizedJob job;
+    private long submittedNanos;
+    private Ticket ticket;
+    private Slot slot;
+    private UpstreamCall call;
+
+    ScheduledExchange(ClientRequestReceiver receiver, ChannelHandlerContext ctx, HttpRequest head,
+            ScheduledTarget target, ServerContext context) {
+        this.receiver = receiver;
+        this.ctx = ctx;
+        this.head = head;
+        this.target = target;
+        this.context = context;
+    }
+
+    @Override
+    public void start() {
+        body = RequestBody.start(ctx.alloc(), head, target.maxBody());
+        if (body.tooLarge()) {
+            rejectTooLarge();
+            return;
+        }
+        if (HttpUtil.is100ContinueExpected(head)) {
+            head.headers().remove(HttpHeaderNames.EXPECT);
+            ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER));
+        }
+    }
+
+    @Override
+    public void onRequestContent(HttpContent content) {
+        boolean last = content instanceof LastHttpContent;
+        requestComplete = last;
+        switch (body.add(content)) {
+            case COMPLETE -> size();
+            case TOO_LARGE -> rejectTooLarge();
+            default -> { }
+        }
+    }
+
+    @Override
+    public boolean requestComplete() {
+        return requestComplete;
+    }
+
+    @Override
+    public boolean receiverReads() {
+        return true;
+    }
+
+    private void rejectTooLarge() {
+        FullHttpResponse response = Responses.error(ctx.alloc(), TriageError.BODY_TOO_LARGE,
+                "request body exceeds " + target.maxBody() + " bytes", null);
+        // The rest of the body is not worth reading: answer and close.
+        HttpUtil.setKeepAlive(response, false);
+        state = State.OVER;
+        receiver.respond(this, response);
+    }
+
+    private void size() {
+        state = State.SIZING;
+        CompletableFuture<SizedJob> sizing;
+        try {
+            sizing = target.sizer().size(head, body.bytes());
+        } catch (RuntimeException e) {
+            sizing = CompletableFuture.failedFuture(e);
+        }
+        if (sizing.isDone()) {
+            sized(sizing);
+        } else {
+            CompletableFuture<SizedJob> pending = sizing;
+            pending.whenComplete((result, error) -> onLoop(() -> sized(pending)));
+        }
+    }
+
+    private void sized(CompletableFuture<SizedJob> sizing) {
+        if (state != State.SIZING) {
+            return; // the client left meanwhile
+        }
+        try {
+            job = sizing.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RequestRejectedException rejected) {
+                fail(rejected.error(), rejected.getMessage(), rejected.param());
+            } else {
+                log.warn("sizing a {} request failed", head.uri(), e.getCause());
+                fail(TriageError.INTERNAL, "the request could not be sized", null);
+            }
+            return;
+        }
+        double tokens = job.estimate().expectedTokens();
+        double seconds = target.backend().config().serviceTime().seconds(tokens);
+        state = State.QUEUED;
+        submittedNanos = System.nanoTime();
+        ticket = target.backend().queue().submit(job.priority(), tokens, seconds, this);
+    }
+
+    @Override
+    public void dispatched(Slot granted) {
+        try {
+            ctx.executor().execute(() -> onDispatched(granted));
+        } catch (RejectedExecutionException e) {
+            granted.release(); // the event loop is gone, so is the client
+        }
+    }
+
+    private void onDispatched(Slot granted) {
+        if (state != State.QUEUED) {
+            granted.release();
+            return;
+        }
+        slot = granted;
+        state = State.RELAYING;
+        FullHttpRequest forwarded = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, head.method(), head.uri(),
+                body.bytes().retainedDuplicate(), head.headers().copy(), EmptyHttpHeaders.INSTANCE);
+        HttpUtil.setContentLength(forwarded, forwarded.content().readableBytes());
+        call = UpstreamCall.start(target.backend().pool(), target.backend().config(), ctx.channel(), forwarded,
+                context.upstreamTimeout(), this::addTriageHeaders, this);
+    }
+
+    @Override
+    public void refused(Refusal refusal) {
+        onLoop(() -> {
+            if (state != State.QUEUED) {
+                return;
+            }
+            switch (refusal.reason()) {
+                case QUEUE_FULL -> {
+                    FullHttpResponse response = errorResponse(TriageError.QUEUE_FULL,
+                            "the queue for this backend is full; retry later", null);
+                    response.headers().set(HttpHeaderNames.RETRY_AFTER, refusal.retryAfterSeconds());
+                    answer(response);
+                }
+                case QUEUE_TIMEOUT -> fail(TriageError.QUEUE_TIMEOUT, "the request waited too long in the queue", null);
+                case SHUTTING_DOWN -> fail(TriageError.SHUTTING_DOWN, "the proxy is shutting down", null);
+            }
+        });
+    }
+
+    @Override
+    public void finished(UpstreamCall.Ending ending) {
+        slot.release();
+        switch (ending) {
+            case OK -> { } // relayed() follows once the client has the last byte
+            case CANCELLED -> over();
+            case UNREACHABLE -> fail(TriageError.BACKEND_UNREACHABLE,
+                    "the backend at " + target.backend().config().url() + " is unreachable", null);
+            case TIMEOUT -> failRelay(TriageError.UPSTREAM_TIMEOUT, "the backend did not answer in time");
+            case BROKEN -> failRelay(TriageError.BACKEND_BROKE_OFF, "the backend closed the connection or sent a malformed response");
+        }
+    }
+
+    @Override
+    public void relayed() {
+        over();
+        receiver.exchangeDone(this);
+    }
+
+    @Override
+    public void onClientGone() {
+        switch (state) {
+            case QUEUED -> ticket.cancel();
+            case RELAYING -> call.cancel();
+            default -> { }
+        }
+        over();
+    }
+
+    /** After a backend failure: an error response if nothing was sent yet, else all we can do is close. */
+    private void failRelay(TriageError error, String message) {
+        if (call.responseStarted()) {
+            over();
+            ctx.close();
+        } else {
+            fail(error, message, null);
+        }
+    }
+
+    private void fail(TriageError error, String message, String param) {
+        answer(errorResponse(error, message, param));
+    }
+
+    private FullHttpResponse errorResponse(TriageError error, String message, String param) {
+        FullHttpResponse response = Responses.error(ctx.alloc(), error, message, param);
+        if (job != null) {
+            addTriageHeaders(response);
+        }
+        return response;
+    }
+
+    private void answer(FullHttpResponse response) {
+        over();
+        receiver.respond(this, response);
+    }
+
+    private void addTriageHeaders(HttpResponse response) {
+        long queuedNanos = slot != null ? slot.queuedNanos() : System.nanoTime() - submittedNanos;
+        response.headers()
+                .set(TriageHeaders.ESTIMATE_TOKENS, Math.round(job.estimate().expectedTokens()))
+                .set(TriageHeaders.QUEUE_MS, Math.round(queuedNanos / 1e6))
+                .set(TriageHeaders.POLICY, context.policy().label());
+    }
+
+    private void over() {
+        state = State.OVER;
+        if (body != null) {
+            body.release();
+        }
+    }
+
+    private void onLoop(Runnable task) {
+        if (ctx.executor().inEventLoop()) {
+            task.run();
+        } else {
+            ctx.executor().execute(task);
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package dev.triage.proxy.server;
+
+import dev.triage.proxy.scheduler.Policy;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * What every client connection shares: the routes, where each kind of scheduled request goes, and
+ * the backend that unscheduled requests pass through to.
+ *
+ * @param policy the scheduling policy, named in the {@code x-triage-policy} header
+ * @param upstreamTimeout how long a backend may stay silent
+ */
+public record ServerContext(
+        RouteTable routes,
+        Map<RouteKind, ScheduledTarget> targets,
+        Backend passThrough,
+        Policy policy,
+        Duration upstreamTimeout) {
+
+    public ServerContext {
+        targets = Map.copyOf(targets);
+    }
+
+    ScheduledTarget target(RouteKind kind) {
+        ScheduledTarget target = targets.get(kind);
+        if (target == null) {
+            throw new IllegalStateException("no backend for " + kind + " routes");
+        }
+        return target;
+    }
+}

@@ -1,0 +1,16 @@
+package dev.triage.proxy.server;
+
+import io.netty.util.AsciiString;
+
+/** The headers Triage adds to every scheduled response. */
+public final class TriageHeaders {
+
+    /** The expected output tokens the request was scheduled by. */
+    public static final AsciiString ESTIMATE_TOKENS = AsciiString.cached("x-triage-estimate-tokens");
+    /** Milliseconds the request waited in Triage's queue. */
+    public static final AsciiString QUEUE_MS = AsciiString.cached("x-triage-queue-ms");
+    /** The scheduling policy in force. */
+    public static final AsciiString POLICY = AsciiString.cached("x-triage-policy");
+
+    private TriageHeaders() {}
+}

@@ -1,0 +1,352 @@
+package dev.triage.proxy.upstream;
+
+import dev.triage.proxy.config.BackendConfig;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.DecoderResultProvider;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpStatusClass;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Future;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One request relayed to a backend and its response relayed back to the client, chunk by chunk.
+ * The response is never aggregated: each chunk is written to the client as it arrives, and the
+ * backend connection is read again only once that write has succeeded, so a slow client slows the
+ * backend's connection instead of filling memory.
+ *
+ * <p>Runs entirely on the client's event loop (the pool lends connections on that loop). The
+ * listener hears {@link Listener#finished} exactly once, when the backend is done with the request
+ * however that happened; that is when a scheduling slot is freed.
+ */
+public final class UpstreamCall {
+
+    private static final Logger log = LoggerFactory.getLogger(UpstreamCall.class);
+
+    /** How a call ended, as far as the backend is concerned. */
+    public enum Ending {
+        /** The whole response was read from the backend. */
+        OK,
+        /** No connection to the backend could be made. */
+        UNREACHABLE,
+        /** The backend stayed silent longer than the upstream timeout. */
+        TIMEOUT,
+        /** The backend closed the connection early or sent something that is not HTTP. */
+        BROKEN,
+        /** The client went away; the backend connection was closed so the backend stops working. */
+        CANCELLED
+    }
+
+    /** Hears a call's progress; every method is called on the client's event loop. */
+    public interface Listener {
+
+        /** The request head went out: a streamed request body may now flow. */
+        default void connected() {}
+
+        /** The first byte of the backend's response arrived. */
+        default void responseStarted() {}
+
+        /** The backend is done with this request. Called exactly once. */
+        void finished(Ending ending);
+
+        /** After a {@link Ending#OK} ending: the client's socket took the response's last byte. */
+        void relayed();
+    }
+
+    private final UpstreamPool pool;
+    private final BackendConfig backend;
+    private final Channel client;
+    private final EventLoop loop;
+    private final HttpRequest request;
+    private final long timeoutNanos;
+    private final Consumer<HttpResponse> responseDecorator;
+    private final Listener listener;
+    private final ArrayDeque<Object[]> pendingBody = new ArrayDeque<>();
+
+    private Channel upstream;
+    private OriginResponseReceiver receiver;
+    private boolean done;
+    private boolean responseStarted;
+    private boolean requestSent;
+    private boolean upstreamKeepAlive;
+    private boolean awaitingUpstream;
+    private long awaitingSinceNanos;
+    private ScheduledFuture<?> timeoutCheck;
+
+    private UpstreamCall(UpstreamPool pool, BackendConfig backend, Channel client, HttpRequest request, Duration timeout,
+            Consumer<HttpResponse> responseDecorator, Listener listener) {
+        this.pool = pool;
+        this.backend = backend;
+        this.client = client;
+        this.loop = client.eventLoop();
+        this.request = request;
+        this.timeoutNanos = timeout.toNanos();
+        this.responseDecorator = responseDecorator;
+        this.listener = listener;
+    }
+
+    /**
+     * Starts relaying {@code request} to the backend. A {@link FullHttpRequest} is sent whole (the
+     * call takes its reference); any other request's body follows through {@link #sendContent}. The
+     * request's headers are rewritten for the backend (hop-by-hop headers removed, {@code Host} set,
+     * the backend's path prefix added). Call on the client's event loop.
+     *
+     * @param responseDecorator adds headers to the backend's response head before it goes out
+     */
+    public static UpstreamCall start(UpstreamPool pool, BackendConfig backend, Channel client, HttpRequest request,
+            Duration timeout, Consumer<HttpResponse> responseDecorator, Listener listener) {
+        UpstreamCall call = new UpstreamCall(pool, backend, client, request, timeout, responseDecorator, listener);
+        call.prepareRequest();
+        Future<Channel> connection = pool.acquire(call.loop);
+        connection.addListener(f -> call.connectionReady(connection));
+        return call;
+    }
+
+    /** True once the backend's response head has been passed to the client. */
+    public boolean responseStarted() {
+        return responseStarted;
+    }
+
+    /**
+     * Forwards a chunk of a streamed request body; {@code whenWritten} runs once the backend's
+     * socket took it (the moment to read more from the client). Takes ownership of {@code content}.
+     */
+    public void sendContent(HttpContent content, Runnable whenWritten) {
+        if (done) {
+            content.release();
+            return;
+        }
+        if (upstream == null) {
+            pendingBody.add(new Object[] {content, whenWritten});
+            return;
+        }
+        writeBody(content, whenWritten);
+        upstream.flush();
+    }
+
+    /** The client went away: closes the backend connection so the backend stops generating. */
+    public void cancel() {
+        fail(Ending.CANCELLED);
+    }
+
+    private void prepareRequest() {
+        boolean hasBody = HopByHopHeaders.requestHasBody(request);
+        HopByHopHeaders.strip(request, hasBody);
+        request.headers().set(HttpHeaderNames.HOST, backend.authority());
+        request.setUri(backend.pathPrefix() + request.uri());
+        requestSent = request instanceof FullHttpRequest;
+    }
+
+    private void connectionReady(Future<Channel> connection) {
+        if (!connection.isSuccess()) {
+            log.debug("backend {} unreachable: {}", backend.url(), connection.cause().toString());
+            fail(Ending.UNREACHABLE);
+            return;
+        }
+        Channel channel = connection.getNow();
+        if (done) {
+            // Cancelled while connecting: the connection is untouched and can serve someone else.
+            pool.release(channel);
+            return;
+        }
+        upstream = channel;
+        receiver = new OriginResponseReceiver();
+        upstream.pipeline().addLast("origin-response", receiver);
+        upstream.write(request).addListener(f -> {
+            if (!f.isSuccess()) {
+                requestWriteFailed(f.cause());
+            }
+        });
+        while (!pendingBody.isEmpty()) {
+            Object[] pending = pendingBody.poll();
+            writeBody((HttpContent) pending[0], (Runnable) pending[1]);
+        }
+        upstream.flush();
+        listener.connected();
+        readUpstream();
+        scheduleTimeoutCheck(timeoutNanos);
+    }
+
+    private void writeBody(HttpContent content, Runnable whenWritten) {
+        boolean last = content instanceof LastHttpContent;
+        upstream.write(content).addListener(f -> {
+            if (!f.isSuccess()) {
+                requestWriteFailed(f.cause());
+                return;
+            }
+            if (last) {
+                requestSent = true;
+            }
+            whenWritten.run();
+        });
+    }
+
+    private void requestWriteFailed(Throwable cause) {
+        // A backend may answer and close before it has read the whole body (an early 4xx): then the
+        // answer is what counts, and the connection is simply not reused.
+        if (!responseStarted) {
+            log.debug("writing to backend {} failed: {}", backend.url(), cause.toString());
+            fail(Ending.BROKEN);
+        }
+    }
+
+    private void readUpstream() {
+        awaitingUpstream = true;
+        awaitingSinceNanos = System.nanoTime();
+        upstream.read();
+    }
+
+    /**
+     * The upstream timeout counts only while the relay waits on the backend: time spent waiting for a
+     * slow client to take a chunk is the client's, not the backend's.
+     */
+    private void scheduleTimeoutCheck(long delayNanos) {
+        timeoutCheck = loop.schedule(this::checkTimeout, delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void checkTimeout() {
+        if (done) {
+            return;
+        }
+        if (!awaitingUpstream) {
+            scheduleTimeoutCheck(timeoutNanos);
+            return;
+        }
+        long waited = System.nanoTime() - awaitingSinceNanos;
+        if (waited >= timeoutNanos) {
+            log.debug("backend {} silent for {} ms", backend.url(), TimeUnit.NANOSECONDS.toMillis(waited));
+            fail(Ending.TIMEOUT);
+        } else {
+            scheduleTimeoutCheck(timeoutNanos - waited);
+        }
+    }
+
+    private void relay(Object msg) {
+        awaitingUpstream = false;
+        if (msg instanceof DecoderResultProvider decoded && decoded.decoderResult().isFailure()) {
+            ReferenceCountUtil.release(msg);
+            log.debug("malformed response from backend {}: {}", backend.url(), decoded.decoderResult().cause().toString());
+            fail(Ending.BROKEN);
+            return;
+        }
+        if (msg instanceof HttpResponse head) {
+            if (head.status().codeClass() == HttpStatusClass.INFORMATIONAL
+                    && head.status().code() != HttpResponseStatus.SWITCHING_PROTOCOLS.code()) {
+                // An interim 100 Continue: the client already had its own; wait for the real answer.
+                ReferenceCountUtil.release(msg);
+                readUpstream();
+                return;
+            }
+            responseStarted = true;
+            upstreamKeepAlive = HttpUtil.isKeepAlive(head);
+            HopByHopHeaders.strip(head, responseHasBody(head));
+            responseDecorator.accept(head);
+            listener.responseStarted();
+        }
+        boolean last = msg instanceof LastHttpContent;
+        if (last) {
+            finishOk();
+        }
+        client.writeAndFlush(msg).addListener(f -> {
+            if (!f.isSuccess()) {
+                return; // The client is gone; its channel's closing ends the exchange.
+            }
+            if (last) {
+                listener.relayed();
+            } else if (!done) {
+                readUpstream();
+            }
+        });
+    }
+
+    private boolean responseHasBody(HttpResponse head) {
+        int code = head.status().code();
+        return !request.method().equals(HttpMethod.HEAD) && code != 204 && code != 304;
+    }
+
+    private void finishOk() {
+        done = true;
+        stopTimeoutCheck();
+        detachReceiver();
+        if (upstreamKeepAlive && requestSent) {
+            pool.release(upstream);
+        } else {
+            pool.discard(upstream);
+        }
+        listener.finished(Ending.OK);
+    }
+
+    private void fail(Ending ending) {
+        if (done) {
+            return;
+        }
+        done = true;
+        stopTimeoutCheck();
+        while (!pendingBody.isEmpty()) {
+            ReferenceCountUtil.release(pendingBody.poll()[0]);
+        }
+        if (upstream == null) {
+            ReferenceCountUtil.release(request); // never written, so never released by a write
+        } else {
+            detachReceiver();
+            pool.discard(upstream);
+        }
+        listener.finished(ending);
+    }
+
+    private void detachReceiver() {
+        if (upstream.pipeline().context(receiver) != null) {
+            upstream.pipeline().remove(receiver);
+        }
+    }
+
+    private void stopTimeoutCheck() {
+        if (timeoutCheck != null) {
+            timeoutCheck.cancel(false);
+        }
+    }
+
+    /** The handler on the backend connection while this call holds it. */
+    private final class OriginResponseReceiver extends ChannelInboundHandlerAdapter {
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (done) {
+                ReferenceCountUtil.release(msg);
+                return;
+            }
+            relay(msg);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (!done) {
+                log.debug("backend {} closed the connection mid-response", backend.url());
+                fail(Ending.BROKEN);
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            log.debug("backend {} connection failed: {}", backend.url(), cause.toString());
+            fail(Ending.BROKEN);
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package dev.triage.proxy.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.triage.proxy.scheduler.Policy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+
+    @TempDir
+    Path dir;
+
+    private static TriageConfig load(Map<String, String> env, String... args) {
+        return ConfigLoader.load(args, env);
+    }
+
+    private static String failure(Map<String, String> env, String... args) {
+        return assertThrows(ConfigException.class, () -> load(env, args)).getMessage();
+    }
+
+    @Test
+    void defaultsMatchTheDesign() {
+        TriageConfig config = load(Map.of());
+        assertEquals("127.0.0.1", config.listen().getHostString());
+        assertEquals(8080, config.listen().getPort());
+        assertEquals("http://127.0.0.1:11434", config.backend().url().toString());
+        assertEquals(Policy.SJF, config.policy());
+        assertEquals(Duration.ofSeconds(60), config.starvationTimeout());
+        assertEquals(1, config.backend().maxConcurrency());
+        assertEquals(Duration.ZERO, config.maxQueueWait());
+        assertEquals("baseline", config.estimator());
+        assertEquals(4L << 20, config.maxBody());
+    }
+
+    @Test
+    void flagsBeatEnvironmentWhichBeatsTheFileWhichBeatsDefaults() throws Exception {
+        Path yaml = Files.writeString(dir.resolve("triage.yaml"), """
+                policy: hrrn
+                max-queue: 7
+                max-concurrency: 3
+                starvation-timeout: 2m
+                """);
+        Map<String, String> env = Map.of("TRIAGE_MAX_QUEUE", "9", "TRIAGE_POLICY", "fcfs");
+        TriageConfig config = load(env, "--config", yaml.toString(), "--policy=sjf");
+        assertEquals(Policy.SJF, config.policy(), "flag over environment");
+        assertEquals(9, config.maxQueue(), "environment over file");
+        assertEquals(3, config.backend().maxConcurrency(), "file over default");
+        assertEquals(Duration.ofMinutes(2), config.starvationTimeout());
+        assertEquals(Duration.ofMinutes(2), load(Map.of("TRIAGE_CONFIG", yaml.toString())).starvationTimeout(),
+                "the file can be named by the environment too");
+    }
+
+    @Test
+    void valueSyntaxes() {
+        TriageConfig config = load(Map.of(), "--listen", ":9000", "--backend", "http://gpu-box:8000/v1-prefix/",
+                "--starvation-timeout", "off", "--max-queue-wait", "1500ms", "--upstream-timeout", "1.5s",
+                "--max-body", "512KB", "--service-time-base", "0", "--service-time-per-token", "0.05");
+        assertEquals("0.0.0.0", config.listen().getHostString());
+        assertEquals(9000, config.listen().getPort());
+        assertEquals("gpu-box:8000", config.backend().authority());
+        assertEquals("/v1-prefix", config.backend().pathPrefix());
+        assertEquals(Duration.ZERO, config.starvationTimeout());
+        assertEquals(Duration.ofMillis(1500), config.maxQueueWait());
+        assertEquals(Duration.ofMillis(1500), config.upstreamTimeout());
+        assertEquals(512 * 1024, config.maxBody());
+        assertEquals(5.0, config.backend().serviceTime().seconds(100), 1e-9);
+    }
+
+    @Test
+    void badValuesStopStartUpWithOneLineNamingKeyValueAndExpectation() {
+        assertEquals("max-queue: -1 (expected: >= 0)", failure(Map.of(), "--max-queue", "-1"));
+        assertEquals("max-concurrency: 0 (expected: >= 1)", failure(Map.of(), "--max-concurrency", "0"));
+        assertEquals("policy: lifo (expected: fcfs, sjf or hrrn)", failure(Map.of(), "--policy", "lifo"));
+        assertEquals("max-queue: many (expected: an integer)", failure(Map.of("TRIAGE_MAX_QUEUE", "many")));
+        assertEquals("backend: https://x (expected: an http://host[:port][/path] URL)",
+                failure(Map.of(), "--backend", "https://x"));
+        assertEquals("starvation-timeout: soon (expected: a duration such as 500ms, 60s, 2m or 1h)",
+                failure(Map.of(), "--starvation-timeout", "soon"));
+        assertEquals("listen: localhost:99999 (expected: a port in 0-65535)", failure(Map.of(), "--listen", "localhost:99999"));
+        assertEquals("estimator: oracle (expected: one of baseline)", failure(Map.of(), "--estimator", "oracle"));
+        assertEquals("max-body: 0 (expected: a size > 0 and < 2GB)", failure(Map.of(), "--max-body", "0"));
+        assertEquals("wat: unknown option (see --help)", failure(Map.of(), "--wat", "1"));
+        assertEquals("policy: missing value (expected: --policy <value>)", failure(Map.of(), "--policy"));
+        assertTrue(failure(Map.of(), "--config", dir.resolve("missing.yaml").toString()).startsWith("config: "));
+    }
+
+    @Test
+    void badYamlIsNamed() throws Exception {
+        Path unknownKey = Files.writeString(dir.resolve("a.yaml"), "polcy: sjf\n");
+        assertEquals("polcy: unknown option (see --help)", failure(Map.of(), "--config", unknownKey.toString()));
+        Path list = Files.writeString(dir.resolve("b.yaml"), "- sjf\n");
+        assertTrue(failure(Map.of(), "--config", list.toString()).contains("expected: a YAML mapping"));
+    }
+
+    @Test
+    void helpListsEveryOptionWithItsEnvironmentVariable() {
+        String usage = ConfigLoader.usage();
+        for (ConfigOption option : ConfigLoader.OPTIONS) {
+            assertTrue(usage.contains(option.flag() + " <value>"), option.key());
+            assertTrue(usage.contains(option.environmentVariable()), option.key());
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package dev.triage.proxy.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import dev.triage.proxy.testing.Await;
+import dev.triage.proxy.testing.ChatRequests;
+import dev.triage.proxy.testing.FakeOpenAiBackend;
+import dev.triage.proxy.testing.RunningTriage;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class DisconnectTest {
+
+    @Test
+    void aClientThatLeavesWhileQueuedIsNeverSent() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(2));
+                RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
+            CompletableFuture<HttpResponse<String>> busy =
+                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 200, false));
+            Await.until("busy reaches the backend", () -> backend.started().contains("busy"));
+            try (RawClient leaving = new RawClient(triage.port())) {
+                leaving.post("/v1/chat/completions", ChatRequests.chat("gone", 5, false));
+                Await.until("gone is queued", () -> triage.chatQueue().waitingCount() == 1);
+            }
+            Await.until("gone is withdrawn", () -> triage.chatQueue().waitingCount() == 0);
+            assertEquals(200, busy.get(30, TimeUnit.SECONDS).statusCode());
+            assertEquals(200, triage.post("/v1/chat/completions", ChatRequests.chat("after", 5, false)).statusCode());
+            assertFalse(backend.started().contains("gone"), backend.started().toString());
+            assertEquals(0, triage.chatQueue().busySlots());
+        }
+    }
+
+    @Test
+    void aClientThatLeavesMidStreamClosesTheBackendConnectionAndFreesTheSlot() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(5));
+                RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
+            try (RawClient leaving = new RawClient(triage.port())) {
+                leaving.post("/v1/chat/completions", ChatRequests.chat("long stream", 2000, true));
+                leaving.readLineStartingWith("data:");
+            }
+            // 2000 tokens at 5 ms would take 10 s: the backend must see its connection close long before.
+            Await.until("the backend notices the closed connection", Duration.ofSeconds(5),
+                    () -> backend.aborted().contains("long stream"));
+            HttpResponse<String> next = triage.post("/v1/chat/completions", ChatRequests.chat("next", 5, false));
+            assertEquals(200, next.statusCode());
+            Await.until("the slot is free again", () -> triage.chatQueue().busySlots() == 0);
+        }
+    }
+}

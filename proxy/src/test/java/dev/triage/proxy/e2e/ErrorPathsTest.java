@@ -1,0 +1,180 @@
+package dev.triage.proxy.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.triage.proxy.testing.Await;
+import dev.triage.proxy.testing.ChatRequests;
+import dev.triage.proxy.testing.FakeOpenAiBackend;
+import dev.triage.proxy.testing.RunningTriage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Every error Triage answers itself, each followed by a request that succeeds. */
+class ErrorPathsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static JsonNode error(HttpResponse<String> response) throws IOException {
+        return JSON.readTree(response.body()).path("error");
+    }
+
+    private static void assertServes(RunningTriage triage, String prompt) throws Exception {
+        HttpResponse<String> ok = triage.post("/v1/chat/completions", ChatRequests.chat(prompt, 3, false));
+        assertEquals(200, ok.statusCode(), ok.body());
+    }
+
+    @Test
+    void malformedJsonIs400AndNothingIsForwarded() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
+            HttpResponse<String> bad = triage.post("/v1/chat/completions", "{\"messages\": [");
+            assertEquals(400, bad.statusCode());
+            assertEquals("invalid_request_error", error(bad).path("type").asText());
+            assertEquals("invalid_request", error(bad).path("code").asText());
+            assertTrue(error(bad).path("message").asText().startsWith("the body is not valid JSON"), bad.body());
+            assertEquals(400, triage.post("/api/chat", "[1, 2]").statusCode());
+            assertEquals(400, triage.post("/v1/chat/completions", "{\"priority\": \"high\"}").statusCode());
+            assertTrue(backend.requestHeaders().isEmpty(), "nothing reached the backend");
+            assertServes(triage, "fine");
+        }
+    }
+
+    @Test
+    void oversizedBodyIs413() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--max-body", "1KB")) {
+            HttpResponse<String> big = triage.post("/v1/chat/completions", ChatRequests.chat("x".repeat(4000), 3, false));
+            assertEquals(413, big.statusCode());
+            assertEquals("request_too_large", error(big).path("code").asText());
+            // Chunked, so the limit is only found while the body arrives.
+            try (RawClient raw = new RawClient(triage.port())) {
+                raw.send("POST /v1/chat/completions HTTP/1.1\r\nhost: t\r\ntransfer-encoding: chunked\r\n\r\n"
+                        + "400\r\n" + "y".repeat(1024) + "\r\n" + "400\r\n" + "y".repeat(1024) + "\r\n");
+                assertEquals("HTTP/1.1 413 Request Entity Too Large", raw.readLine());
+            }
+            assertTrue(backend.requestHeaders().isEmpty());
+            assertServes(triage, "small");
+        }
+    }
+
+    @Test
+    void fullQueueIs429WithRetryAfter() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(2));
+                RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--max-queue", "1")) {
+            CompletableFuture<HttpResponse<String>> busy =
+                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 150, false));
+            Await.until("busy runs", () -> backend.started().contains("busy"));
+            CompletableFuture<HttpResponse<String>> waiting =
+                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("waiting", 3, false));
+            Await.until("one request waits", () -> triage.chatQueue().waitingCount() == 1);
+            HttpResponse<String> refused = triage.post("/v1/chat/completions", ChatRequests.chat("refused", 3, false));
+            assertEquals(429, refused.statusCode());
+            assertEquals("queue_full", error(refused).path("code").asText());
+            assertTrue(Long.parseLong(refused.headers().firstValue("retry-after").orElseThrow()) >= 1);
+            assertTrue(refused.headers().firstValue("x-triage-estimate-tokens").isPresent());
+            assertEquals(200, busy.get(30, TimeUnit.SECONDS).statusCode());
+            assertEquals(200, waiting.get(30, TimeUnit.SECONDS).statusCode());
+            assertServes(triage, "later");
+            assertFalse(backend.started().contains("refused"));
+        }
+    }
+
+    @Test
+    void waitingBeyondMaxQueueWaitIs504() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(5));
+                RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--max-queue-wait", "200ms")) {
+            CompletableFuture<HttpResponse<String>> busy =
+                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 200, false));
+            Await.until("busy runs", () -> backend.started().contains("busy"));
+            HttpResponse<String> late = triage.post("/v1/chat/completions", ChatRequests.chat("late", 3, false));
+            assertEquals(504, late.statusCode());
+            assertEquals("queue_timeout", error(late).path("code").asText());
+            assertEquals(200, busy.get(30, TimeUnit.SECONDS).statusCode());
+            assertServes(triage, "after");
+            assertFalse(backend.started().contains("late"));
+        }
+    }
+
+    @Test
+    void unreachableBackendIs502AndFreesTheSlot() throws Exception {
+        int closedPort;
+        try (ServerSocket probe = new ServerSocket(0)) {
+            closedPort = probe.getLocalPort();
+        }
+        try (RunningTriage triage = RunningTriage.start("--backend", "http://127.0.0.1:" + closedPort)) {
+            for (int attempt = 0; attempt < 3; attempt++) {
+                // With one slot, a leaked slot would leave the second attempt waiting forever.
+                HttpResponse<String> response = triage.post("/v1/chat/completions", ChatRequests.chat("hello", 3, false));
+                assertEquals(502, response.statusCode());
+                assertEquals("backend_unreachable", error(response).path("code").asText());
+            }
+            assertEquals(502, triage.get("/v1/models").statusCode());
+            assertEquals(200, triage.get("/healthz").statusCode());
+        }
+    }
+
+    @Test
+    void silentBackendIs504() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--upstream-timeout", "300ms",
+                        "--max-concurrency", "2")) {
+            HttpResponse<String> stalled = triage.post("/v1/chat/completions", ChatRequests.chat("[stall]", 3, false));
+            assertEquals(504, stalled.statusCode());
+            assertEquals("upstream_timeout", error(stalled).path("code").asText());
+            Await.until("the slot is free again", () -> triage.chatQueue().busySlots() == 0);
+            assertServes(triage, "responsive");
+        }
+    }
+
+    @Test
+    void backendDyingMidStreamCutsTheClientOffAndFreesTheSlot() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
+            HttpResponse<InputStream> response = triage.client().send(
+                    triage.postRequest("/v1/chat/completions", ChatRequests.chat("[die]", 50, true)),
+                    HttpResponse.BodyHandlers.ofInputStream());
+            assertEquals(200, response.statusCode());
+            assertThrows(IOException.class, () -> {
+                try (InputStream body = response.body()) {
+                    body.readAllBytes();
+                }
+            }, "an incomplete chunked stream must end in an error, not look complete");
+            Await.until("the slot is free again", () -> triage.chatQueue().busySlots() == 0);
+            assertServes(triage, "healthy");
+        }
+    }
+
+    @Test
+    void malformedBackendResponseIs502() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
+            HttpResponse<String> response = triage.post("/v1/chat/completions", ChatRequests.chat("[garbage]", 3, false));
+            assertEquals(502, response.statusCode());
+            assertEquals("backend_error", error(response).path("code").asText());
+            assertServes(triage, "sane");
+        }
+    }
+
+    @Test
+    void backendErrorsPassThroughUnchanged() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
+            HttpResponse<String> response = triage.post("/v1/chat/completions", ChatRequests.chat("[reject]", 3, false));
+            assertEquals(422, response.statusCode());
+            assertEquals(FakeOpenAiBackend.REJECTION, response.body());
+            assertEquals("3", response.headers().firstValue("x-triage-estimate-tokens").orElseThrow());
+            assertServes(triage, "accepted");
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package dev.triage.proxy.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.triage.proxy.testing.Await;
+import dev.triage.proxy.testing.ChatRequests;
+import dev.triage.proxy.testing.FakeOpenAiBackend;
+import dev.triage.proxy.testing.RunningTriage;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class PassThroughTest {
+
+    @Test
+    void unscheduledPathsAreServedWhileTheOnlySlotIsBusy() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(5));
+                RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
+            CompletableFuture<HttpResponse<String>> busy =
+                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 400, false));
+            Await.until("busy runs", () -> backend.started().contains("busy"));
+            HttpResponse<String> models = triage.get("/v1/models");
+            assertEquals(200, models.statusCode());
+            assertTrue(models.body().contains("\"fake\""));
+            assertNull(models.headers().firstValue("x-triage-policy").orElse(null), "pass-through is not scheduled");
+            assertFalse(busy.isDone(), "the models list did not wait for the generation");
+            assertEquals(1, triage.chatQueue().busySlots(), "and took no slot");
+            assertEquals(200, busy.get(30, TimeUnit.SECONDS).statusCode());
+        }
+    }
+
+    @Test
+    void headersGoUpstreamUntouchedButForHopByHopOnesAndHost() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
+            try (RawClient raw = new RawClient(triage.port())) {
+                String body = ChatRequests.chat("headers", 2, false);
+                raw.send("POST /v1/chat/completions?trace=1 HTTP/1.1\r\nhost: triage.example\r\n"
+                        + "authorization: Bearer sk-secret\r\nx-custom: kept\r\nconnection: keep-alive, x-hop\r\n"
+                        + "x-hop: dropped\r\nkeep-alive: timeout=5\r\ncontent-type: application/json\r\n"
+                        + "content-length: " + body.length() + "\r\n\r\n" + body);
+                assertEquals("HTTP/1.1 200 X", raw.readLine());
+            }
+            Map<String, String> seen = backend.requestHeaders().get(0);
+            assertEquals("Bearer sk-secret", seen.get("authorization"));
+            assertEquals("kept", seen.get("x-custom"));
+            assertEquals("127.0.0.1:" + backend.port(), seen.get("host"));
+            assertNull(seen.get("x-hop"));
+            assertNull(seen.get("keep-alive"));
+            assertFalse(seen.getOrDefault("connection", "").contains("x-hop"));
+        }
+    }
+
+    @Test
+    void streamedRequestBodiesReachTheBackendWhole() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
+            // /v1/embeddings is not scheduled: its chunked body is streamed through as it comes.
+            String json = ChatRequests.chat("embed " + "word ".repeat(20_000), 2, false);
+            HttpRequest request = HttpRequest.newBuilder(triage.uri("/v1/embeddings"))
+                    .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(json.getBytes())))
+                    .build();
+            HttpResponse<String> response = triage.client().send(request, HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, response.statusCode());
+            assertTrue(backend.started().get(0).startsWith("embed word word"));
+            assertEquals(json.length() - ChatRequests.chat("", 2, false).length(), backend.started().get(0).length());
+        }
+    }
+
+    @Test
+    void manyRequestsReuseKeepAliveConnections() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
+            for (int i = 0; i < 50; i++) {
+                assertEquals(200, triage.post("/v1/chat/completions", ChatRequests.chat("n" + i, 1, false)).statusCode());
+                assertEquals(200, triage.get("/v1/models").statusCode());
+            }
+            assertEquals(50, backend.finished().size());
+        }
+    }
+}

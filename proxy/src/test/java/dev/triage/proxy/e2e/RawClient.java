@@ -1,0 +1,56 @@
+package dev.triage.proxy.e2e;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+/** A client on a bare socket, for tests that must hang up at a chosen moment. */
+final class RawClient implements AutoCloseable {
+
+    private final Socket socket;
+    private final BufferedReader in;
+
+    RawClient(int port) throws IOException {
+        socket = new Socket(InetAddress.getLoopbackAddress(), port);
+        socket.setSoTimeout(30_000);
+        in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.ISO_8859_1));
+    }
+
+    void post(String path, String json) throws IOException {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        OutputStream out = socket.getOutputStream();
+        out.write(("POST " + path + " HTTP/1.1\r\nhost: triage\r\ncontent-type: application/json\r\ncontent-length: "
+                + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(body);
+        out.flush();
+    }
+
+    void send(String raw) throws IOException {
+        socket.getOutputStream().write(raw.getBytes(StandardCharsets.ISO_8859_1));
+        socket.getOutputStream().flush();
+    }
+
+    /** Reads lines until one starts with {@code prefix}; returns it. */
+    String readLineStartingWith(String prefix) throws IOException {
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (line.startsWith(prefix)) {
+                return line;
+            }
+        }
+        throw new IOException("connection closed before a line starting with " + prefix);
+    }
+
+    String readLine() throws IOException {
+        return in.readLine();
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

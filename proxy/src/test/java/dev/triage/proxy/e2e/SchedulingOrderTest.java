@@ -1,0 +1,71 @@
+package dev.triage.proxy.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.triage.proxy.testing.Await;
+import dev.triage.proxy.testing.ChatRequests;
+import dev.triage.proxy.testing.FakeOpenAiBackend;
+import dev.triage.proxy.testing.RunningTriage;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Clairvoyant's ordering check: while a serial backend is busy, 4 long and 4 short requests arrive
+ * in a burst. Under sjf every short one completes before any long one; under fcfs they complete in
+ * arrival order.
+ */
+class SchedulingOrderTest {
+
+    private static final List<String> BURST = List.of("long-1", "short-1", "long-2", "short-2", "long-3", "short-3",
+            "long-4", "short-4");
+
+    @Test
+    void sjfFinishesEveryShortRequestBeforeAnyLongOne() throws Exception {
+        List<String> order = runBurst("sjf");
+        assertEquals(List.of("busy", "short-1", "short-2", "short-3", "short-4", "long-1", "long-2", "long-3", "long-4"),
+                order);
+    }
+
+    @Test
+    void fcfsFinishesInArrivalOrder() throws Exception {
+        List<String> order = runBurst("fcfs");
+        List<String> expected = new ArrayList<>(List.of("busy"));
+        expected.addAll(BURST);
+        assertEquals(expected, order);
+    }
+
+    @Test
+    void hrrnAlsoLetsShortRequestsPassWhenLongOnesHaveNotWaitedLong() throws Exception {
+        List<String> order = runBurst("hrrn");
+        assertEquals("short-1", order.get(1));
+        assertEquals("long-4", order.get(order.size() - 1));
+    }
+
+    /** Sends the busy request, then the burst one by one into the queue; returns the backend's finishing order. */
+    private static List<String> runBurst(String policy) throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(2));
+                RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--policy", policy,
+                        "--starvation-timeout", "off")) {
+            List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
+            responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 150, false)));
+            Await.until("the busy request reaches the backend", () -> backend.started().contains("busy"));
+            for (int i = 0; i < BURST.size(); i++) {
+                String name = BURST.get(i);
+                int maxTokens = name.startsWith("long") ? 60 : 5;
+                responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat(name, maxTokens, false)));
+                int queued = i + 1;
+                // Arrival order must be the order above, so each request is queued before the next is sent.
+                Await.until(name + " is queued", () -> triage.chatQueue().waitingCount() == queued);
+            }
+            for (CompletableFuture<HttpResponse<String>> response : responses) {
+                assertEquals(200, response.get(30, TimeUnit.SECONDS).statusCode());
+            }
+            return backend.finished();
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.triage.proxy.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.triage.proxy.testing.ChatRequests;
+import dev.triage.proxy.testing.FakeOpenAiBackend;
+import dev.triage.proxy.testing.RunningTriage;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class StreamingTest {
+
+    @Test
+    void sseEventsReachTheClientAsTheBackendEmitsThemUnchanged() throws Exception {
+        int tokens = 40;
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(25));
+                RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
+            long sent = System.nanoTime();
+            HttpResponse<InputStream> response = triage.client().send(
+                    triage.postRequest("/v1/chat/completions", ChatRequests.chat("stream me", tokens, true)),
+                    HttpResponse.BodyHandlers.ofInputStream());
+            assertEquals(200, response.statusCode());
+            assertEquals("text/event-stream", response.headers().firstValue("content-type").orElseThrow());
+            assertEquals("40", response.headers().firstValue("x-triage-estimate-tokens").orElseThrow());
+            assertEquals("sjf", response.headers().firstValue("x-triage-policy").orElseThrow());
+            assertTrue(response.headers().firstValue("x-triage-queue-ms").isPresent());
+
+            StringBuilder received = new StringBuilder();
+            long firstEventNanos = 0;
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                    if (firstEventNanos == 0 && line.startsWith("data:")) {
+                        firstEventNanos = System.nanoTime() - sent;
+                    }
+                    received.append(line).append('\n');
+                }
+            }
+            long totalNanos = System.nanoTime() - sent;
+
+            StringBuilder expected = new StringBuilder();
+            for (int i = 0; i < tokens; i++) {
+                expected.append("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"t").append(i).append(" \"}}]}\n\n");
+            }
+            expected.append("data: [DONE]\n\n");
+            assertEquals(expected.toString(), received.toString());
+            // 40 tokens at 25 ms take a second; the first event must not wait for the rest.
+            assertTrue(firstEventNanos < totalNanos / 2,
+                    "first event after " + firstEventNanos / 1_000_000 + " ms of " + totalNanos / 1_000_000 + " ms");
+        }
+    }
+
+    @Test
+    void nonStreamingAnswersPassThroughWhole() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(1));
+                RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
+            HttpResponse<String> response = triage.post("/v1/chat/completions", ChatRequests.chat("whole", 3, false));
+            assertEquals(200, response.statusCode());
+            assertEquals("{\"object\":\"chat.completion\",\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"t t t\"}}],"
+                    + "\"usage\":{\"completion_tokens\":3}}", response.body());
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package dev.triage.proxy.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.triage.model.BaselineEstimator;
+import dev.triage.proxy.config.BackendConfig;
+import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.Clock;
+import dev.triage.proxy.scheduler.DispatchLoop;
+import dev.triage.proxy.scheduler.Policy;
+import dev.triage.proxy.scheduler.SchedulerSettings;
+import dev.triage.proxy.upstream.UpstreamPool;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The receiver on an {@link EmbeddedChannel}: routing, Triage's own answers, limits, pipelining and
+ * keep-alive, without a network. Every test ends with nothing left unreleased.
+ */
+class ClientRequestReceiverTest {
+
+    private DispatchLoop dispatchLoop;
+    private UpstreamPool pool;
+    private EmbeddedChannel channel;
+
+    @BeforeEach
+    void setUp() {
+        BackendConfig backendConfig = new BackendConfig(URI.create("http://127.0.0.1:9"), 1, new ServiceTimeModel(0.5, 0.02));
+        dispatchLoop = new DispatchLoop(Clock.system());
+        pool = new UpstreamPool(backendConfig, Duration.ofSeconds(1), Duration.ofSeconds(30));
+        Backend backend = new Backend("chat", backendConfig, pool,
+                dispatchLoop.addBackend("chat", new SchedulerSettings(Policy.SJF, Duration.ZERO, 10, 1), Duration.ZERO));
+        RouteTable routes = RouteTable.standard()
+                .local(HttpMethod.GET, "/healthz", HealthRoutes.healthz())
+                .local(HttpMethod.GET, "/readyz", HealthRoutes.readyz(() -> false))
+                .build();
+        ServerContext context = new ServerContext(routes,
+                Map.of(RouteKind.CHAT, new ScheduledTarget(backend, new ChatSizer(new BaselineEstimator()), 256)),
+                backend, Policy.SJF, Duration.ofSeconds(5));
+        channel = new EmbeddedChannel(new HttpServerCodec(), new HttpServerKeepAliveHandler(),
+                new ClientRequestReceiver(context));
+    }
+
+    @AfterEach
+    void tearDown() {
+        assertFalse(channel.finishAndReleaseAll(), "no message left unreleased in the channel");
+        dispatchLoop.close();
+        pool.close();
+    }
+
+    private void send(String raw) {
+        channel.writeInbound(Unpooled.copiedBuffer(raw, StandardCharsets.ISO_8859_1));
+        channel.runPendingTasks();
+    }
+
+    private String response() {
+        StringBuilder text = new StringBuilder();
+        ByteBuf out;
+        while ((out = channel.readOutbound()) != null) {
+            text.append(out.toString(StandardCharsets.UTF_8));
+            out.release();
+        }
+        return text.toString();
+    }
+
+    private static String post(String path, String body) {
+        return "POST " + path + " HTTP/1.1\r\nhost: t\r\ncontent-type: application/json\r\ncontent-length: "
+                + body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body;
+    }
+
+    @Test
+    void localRoutesAnswerAndKeepTheConnection() {
+        send("GET /healthz HTTP/1.1\r\nhost: t\r\n\r\n");
+        String first = response();
+        assertTrue(first.startsWith("HTTP/1.1 200 OK"), first);
+        assertTrue(first.endsWith("{\"status\":\"ok\"}"), first);
+        send("GET /readyz?verbose HTTP/1.1\r\nhost: t\r\n\r\n");
+        String second = response();
+        assertTrue(second.startsWith("HTTP/1.1 503"), second);
+        assertTrue(second.contains("\"code\":\"not_ready\""), second);
+        assertTrue(channel.isOpen());
+    }
+
+    @Test
+    void pipelinedRequestsAreAnsweredInOrder() {
+        send("GET /readyz HTTP/1.1\r\nhost: t\r\n\r\nGET /healthz HTTP/1.1\r\nhost: t\r\n\r\n");
+        String both = response();
+        int notReady = both.indexOf("HTTP/1.1 503");
+        int ok = both.indexOf("HTTP/1.1 200");
+        assertTrue(notReady >= 0 && ok > notReady, both);
+    }
+
+    @Test
+    void malformedJsonOnAScheduledRouteIs400AndKeepsTheConnection() {
+        send(post("/v1/chat/completions", "{\"messages\": [ oops"));
+        String answer = response();
+        assertTrue(answer.startsWith("HTTP/1.1 400 Bad Request"), answer);
+        assertTrue(answer.contains("\"type\":\"invalid_request_error\""), answer);
+        assertTrue(answer.contains("\"param\":null"), answer);
+        assertFalse(answer.contains("x-triage-estimate-tokens"), "no estimate was made");
+        assertEquals(0, dispatchLoop.backends().get(0).waitingCount());
+        assertTrue(channel.isOpen());
+    }
+
+    @Test
+    void nonIntegerPriorityNamesTheParameter() {
+        send(post("/v1/chat/completions", "{\"messages\":[],\"priority\":1.5}"));
+        String answer = response();
+        assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+        assertTrue(answer.contains("\"param\":\"priority\""), answer);
+    }
+
+    @Test
+    void declaredOversizedBodyIs413AndClosesBeforeReadingIt() {
+        send("POST /v1/chat/completions HTTP/1.1\r\nhost: t\r\ncontent-length: 100000\r\n\r\n{\"messages\":");
+        String answer = response();
+        assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
+        assertTrue(answer.toLowerCase().contains("connection: close"), answer);
+        assertFalse(channel.isOpen());
+    }
+
+    @Test
+    void chunkedBodyFoundTooLargeMidwayIs413() {
+        send("POST /v1/chat/completions HTTP/1.1\r\nhost: t\r\ntransfer-encoding: chunked\r\n\r\n"
+                + "c8\r\n" + "a".repeat(200) + "\r\n" + "c8\r\n" + "b".repeat(200) + "\r\n");
+        String answer = response();
+        assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
+        assertFalse(channel.isOpen());
+    }
+
+    @Test
+    void wrongMethodOnALocalRouteIs405() {
+        send(post("/healthz", "{}"));
+        String answer = response();
+        assertTrue(answer.startsWith("HTTP/1.1 405"), answer);
+        assertTrue(answer.contains("allow: GET"), answer);
+    }
+
+    @Test
+    void malformedHttpIs400AndCloses() {
+        send("THIS IS NOT HTTP AT ALL\r\n\r\n");
+        String answer = response();
+        assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+        assertFalse(channel.isOpen());
+    }
+
+    @Test
+    void aClientLeavingMidBodyLeavesNothingBehind() {
+        send("POST /v1/chat/completions HTTP/1.1\r\nhost: t\r\ncontent-length: 200\r\n\r\n{\"messages\":[");
+        channel.close();
+        assertEquals("", response());
+    }
+
+    @Test
+    void connectionCloseIsHonoured() {
+        send("GET /healthz HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n");
+        assertTrue(response().startsWith("HTTP/1.1 200"));
+        assertFalse(channel.isOpen());
+    }
+}

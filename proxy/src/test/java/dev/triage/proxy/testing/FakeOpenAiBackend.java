@@ -1,0 +1,302 @@
+package dev.triage.proxy.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.triage.features.ChatBody;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An OpenAI-compatible backend for tests, on plain sockets so that it can misbehave on demand. It
+ * runs {@code slots} generations at once (1 = a serial server like Ollama's default); further requests
+ * wait their turn in arrival order. Each answer has {@code max_tokens} tokens (16 when unset),
+ * produced at {@code perToken} each, streamed as SSE when the request asks for {@code stream}.
+ *
+ * <p>The prompt (the last user message) names the request in {@link #started()} and
+ * {@link #finished()}, and can ask for trouble: a prompt containing {@code [stall]} is never answered,
+ * {@code [die]} gets two SSE events and then a closed connection, {@code [garbage]} gets bytes that
+ * are not HTTP, {@code [reject]} gets the backend's own 422 error. {@code GET /v1/models} is answered at once, without a slot.
+ */
+public final class FakeOpenAiBackend implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The body of the backend's own error for a prompt containing {@code [reject]}. */
+    public static final String REJECTION = "{\"error\":{\"message\":\"rejected by the backend\",\"type\":\"backend\"}}";
+
+    private final ServerSocket server;
+    private final Semaphore slots;
+    private final Duration perToken;
+    private final ExecutorService connections = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "fake-backend");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final List<String> started = new CopyOnWriteArrayList<>();
+    private final List<String> finished = new CopyOnWriteArrayList<>();
+    private final List<String> aborted = new CopyOnWriteArrayList<>();
+    private final List<Map<String, String>> headers = new CopyOnWriteArrayList<>();
+    private volatile boolean closed;
+
+    private FakeOpenAiBackend(ServerSocket server, int slots, Duration perToken) {
+        this.server = server;
+        this.slots = new Semaphore(slots, true);
+        this.perToken = perToken;
+    }
+
+    public static FakeOpenAiBackend start(int slots, Duration perToken) throws IOException {
+        FakeOpenAiBackend backend = new FakeOpenAiBackend(new ServerSocket(0, 128, InetAddress.getLoopbackAddress()), slots, perToken);
+        backend.connections.execute(backend::accept);
+        return backend;
+    }
+
+    public int port() {
+        return server.getLocalPort();
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + port();
+    }
+
+    /** Prompts in the order their generation started. */
+    public List<String> started() {
+        return List.copyOf(started);
+    }
+
+    /** Prompts whose answer was written completely, in that order. */
+    public List<String> finished() {
+        return List.copyOf(finished);
+    }
+
+    /** Prompts whose client (the proxy) closed the connection before the answer was complete. */
+    public List<String> aborted() {
+        return List.copyOf(aborted);
+    }
+
+    /** The headers of every request received (names lower-cased), in arrival order. */
+    public List<Map<String, String>> requestHeaders() {
+        return List.copyOf(headers);
+    }
+
+    private void accept() {
+        while (!closed) {
+            try {
+                Socket socket = server.accept();
+                socket.setTcpNoDelay(true);
+                open.add(socket);
+                connections.execute(() -> serve(socket));
+            } catch (IOException e) {
+                return; // closed
+            }
+        }
+    }
+
+    private void serve(Socket socket) {
+        try (socket) {
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            OutputStream out = socket.getOutputStream();
+            while (!closed) {
+                Request request = Request.read(in);
+                if (request == null) {
+                    return;
+                }
+                headers.add(request.headers);
+                if (!handle(request, in, out)) {
+                    return;
+                }
+            }
+        } catch (IOException e) {
+            // the proxy closed the connection
+        } finally {
+            open.remove(socket);
+        }
+    }
+
+    /** Answers one request; false when the connection must close. */
+    private boolean handle(Request request, InputStream in, OutputStream out) throws IOException {
+        if (request.method.equals("GET") && request.path.startsWith("/v1/models")) {
+            writeJson(out, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"fake\",\"object\":\"model\"}]}");
+            return true;
+        }
+        JsonNode body;
+        try {
+            body = JSON.readTree(request.body);
+        } catch (IOException e) {
+            writeJson(out, 400, "{\"error\":{\"message\":\"bad json at the backend\"}}");
+            return true;
+        }
+        String prompt = ChatBody.prompt(body).text();
+        int tokens = ChatBody.maxOutputTokens(body).orElse(16);
+        boolean stream = body.path("stream").asBoolean(false);
+        slots.acquireUninterruptibly();
+        try {
+            started.add(prompt);
+            return generate(prompt, tokens, stream, in, out);
+        } finally {
+            slots.release();
+        }
+    }
+
+    private boolean generate(String prompt, int tokens, boolean stream, InputStream in, OutputStream out)
+            throws IOException {
+        if (prompt.contains("[stall]")) {
+            // Say nothing until the client gives up and closes the connection, as a hung server would.
+            while (in.read() != -1) {
+                // discard
+            }
+            aborted.add(prompt);
+            return false;
+        }
+        if (prompt.contains("[reject]")) {
+            writeJson(out, 422, REJECTION);
+            finished.add(prompt);
+            return true;
+        }
+        if (prompt.contains("[garbage]")) {
+            out.write("THIS IS NOT HTTP\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            return false;
+        }
+        try {
+            if (stream) {
+                out.write(("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\n"
+                        + "transfer-encoding: chunked\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                for (int i = 0; i < tokens; i++) {
+                    pause();
+                    writeChunk(out, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"t" + i + " \"}}]}\n\n");
+                    if (prompt.contains("[die]") && i == 1) {
+                        return false;
+                    }
+                }
+                writeChunk(out, "data: [DONE]\n\n");
+                out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+            } else {
+                for (int i = 0; i < tokens; i++) {
+                    pause();
+                }
+                ObjectNode answer = JSON.createObjectNode();
+                answer.put("object", "chat.completion");
+                answer.putArray("choices").addObject().putObject("message")
+                        .put("role", "assistant").put("content", "t ".repeat(tokens).trim());
+                answer.putObject("usage").put("completion_tokens", tokens);
+                writeJson(out, 200, JSON.writeValueAsString(answer));
+            }
+        } catch (IOException e) {
+            aborted.add(prompt);
+            throw e;
+        }
+        finished.add(prompt);
+        return true;
+    }
+
+    private void pause() {
+        try {
+            TimeUnit.NANOSECONDS.sleep(perToken.toNanos()); // generation time of one token
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void writeChunk(OutputStream out, String data) throws IOException {
+        byte[] bytes = data.getBytes(StandardCharsets.UTF_8);
+        out.write((Integer.toHexString(bytes.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(bytes);
+        out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+    }
+
+    private static void writeJson(OutputStream out, int status, String json) throws IOException {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        out.write(("HTTP/1.1 " + status + " X\r\ncontent-type: application/json\r\ncontent-length: " + bytes.length
+                + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(bytes);
+        out.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+        closed = true;
+        server.close();
+        for (Socket socket : open) {
+            socket.close();
+        }
+        connections.shutdownNow();
+    }
+
+    /** An HTTP/1.1 request read off a socket: Content-Length or chunked bodies. */
+    private record Request(String method, String path, Map<String, String> headers, byte[] body) {
+
+        static Request read(InputStream in) throws IOException {
+            String requestLine = line(in);
+            if (requestLine == null || requestLine.isEmpty()) {
+                return null;
+            }
+            String[] parts = requestLine.split(" ");
+            Map<String, String> headers = new LinkedHashMap<>();
+            String header;
+            while ((header = line(in)) != null && !header.isEmpty()) {
+                int colon = header.indexOf(':');
+                headers.merge(header.substring(0, colon).trim().toLowerCase(Locale.ROOT), header.substring(colon + 1).trim(),
+                        (a, b) -> a + ", " + b);
+            }
+            byte[] body;
+            if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
+                body = chunked(in);
+            } else {
+                body = in.readNBytes(Integer.parseInt(headers.getOrDefault("content-length", "0")));
+            }
+            return new Request(parts[0], parts[1], headers, body);
+        }
+
+        private static byte[] chunked(InputStream in) throws IOException {
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            while (true) {
+                int size = Integer.parseInt(line(in).split(";")[0].trim(), 16);
+                if (size == 0) {
+                    while (!line(in).isEmpty()) {
+                        // trailers
+                    }
+                    return body.toByteArray();
+                }
+                body.write(in.readNBytes(size));
+                line(in);
+            }
+        }
+
+        private static String line(InputStream in) throws IOException {
+            StringBuilder line = new StringBuilder();
+            int b;
+            while ((b = in.read()) != -1) {
+                if (b == '\n') {
+                    int end = line.length();
+                    return end > 0 && line.charAt(end - 1) == '\r' ? line.substring(0, end - 1) : line.toString();
+                }
+                line.append((char) b);
+            }
+            return line.length() == 0 ? null : line.toString();
+        }
+    }
+}

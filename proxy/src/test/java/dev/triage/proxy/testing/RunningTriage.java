@@ -1,0 +1,82 @@
+package dev.triage.proxy.testing;
+
+import dev.triage.proxy.Triage;
+import dev.triage.proxy.config.ConfigLoader;
+import dev.triage.proxy.scheduler.BackendQueue;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/** A Triage started in the test's JVM on a free loopback port, with an HTTP client pointed at it. */
+public final class RunningTriage implements AutoCloseable {
+
+    private final Triage triage;
+    private final HttpClient client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+
+    private RunningTriage(Triage triage) {
+        this.triage = triage;
+    }
+
+    /** Starts Triage with these flags on top of {@code --listen 127.0.0.1:0}. */
+    public static RunningTriage start(String... flags) throws InterruptedException {
+        List<String> args = new ArrayList<>(List.of("--listen", "127.0.0.1:0"));
+        args.addAll(List.of(flags));
+        return new RunningTriage(Triage.start(ConfigLoader.load(args.toArray(String[]::new), Map.of())));
+    }
+
+    public Triage triage() {
+        return triage;
+    }
+
+    public int port() {
+        return triage.address().getPort();
+    }
+
+    public URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + port() + path);
+    }
+
+    /** The chat backend's queue. */
+    public BackendQueue chatQueue() {
+        return triage.queues().get(0);
+    }
+
+    public HttpResponse<String> post(String path, String body) throws Exception {
+        return client.send(postRequest(path, body), HttpResponse.BodyHandlers.ofString());
+    }
+
+    public CompletableFuture<HttpResponse<String>> postAsync(String path, String body) {
+        return client.sendAsync(postRequest(path, body), HttpResponse.BodyHandlers.ofString());
+    }
+
+    public HttpResponse<String> get(String path) throws Exception {
+        return client.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    public HttpClient client() {
+        return client;
+    }
+
+    public HttpRequest postRequest(String path, String body) {
+        return HttpRequest.newBuilder(uri(path))
+                .timeout(Duration.ofSeconds(60))
+                .header("content-type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
+    }
+
+    @Override
+    public void close() {
+        triage.close();
+    }
+}
