@@ -16,6 +16,9 @@ public final class Job<T> {
     private final int priority;
     private final double expectedTokens;
     private final double expectedSeconds;
+    private final double inverseSeconds;
+    /** Position in a {@link WaitingJobs} array while waiting there; -1 otherwise. */
+    int index = -1;
 
     Job(T payload, long sequence, long arrivalNanos, int priority, double expectedTokens, double expectedSeconds) {
         this.payload = payload;
@@ -24,6 +27,7 @@ public final class Job<T> {
         this.priority = priority;
         this.expectedTokens = expectedTokens;
         this.expectedSeconds = expectedSeconds;
+        this.inverseSeconds = 1 / expectedSeconds;
     }
 
     public T payload() {
@@ -51,6 +55,11 @@ public final class Job<T> {
     /** Expected service time S, from the backend's service-time model; positive. */
     public double expectedSeconds() {
         return expectedSeconds;
+    }
+
+    /** 1 / S, so that HRRN's ratio is a multiplication wherever it is computed. */
+    double inverseSeconds() {
+        return inverseSeconds;
     }
 
     public long waitedNanos(long nowNanos) {

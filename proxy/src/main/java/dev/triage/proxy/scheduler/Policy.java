@@ -32,8 +32,7 @@ public enum Policy {
         @Override
         int compareWithinPriority(Job<?> a, Job<?> b, long nowNanos) {
             // Higher ratio first. (w + S) / S = 1 + w / S, so comparing w / S is enough.
-            return Double.compare(b.waitedNanos(nowNanos) / b.expectedSeconds(),
-                    a.waitedNanos(nowNanos) / a.expectedSeconds());
+            return Double.compare(urgency(b, nowNanos), urgency(a, nowNanos));
         }
 
         @Override
@@ -45,6 +44,11 @@ public enum Policy {
     /** The response ratio (wait + S) / S of a job at {@code nowNanos}. */
     public static double responseRatio(Job<?> job, long nowNanos) {
         return (job.waitedNanos(nowNanos) / 1e9 + job.expectedSeconds()) / job.expectedSeconds();
+    }
+
+    /** HRRN's order key, w / S (in nanoseconds per second): monotone in the response ratio. */
+    static double urgency(Job<?> job, long nowNanos) {
+        return job.waitedNanos(nowNanos) * job.inverseSeconds();
     }
 
     abstract int compareWithinPriority(Job<?> a, Job<?> b, long nowNanos);
