@@ -31,6 +31,10 @@ public final class Main {
             System.exit(1);
             return;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(triage::close, "triage-shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            triage.shutdown();
+            // A stop signal that was handled gracefully is a clean exit, not death by signal (143).
+            Runtime.getRuntime().halt(0);
+        }, "triage-shutdown"));
     }
 }

@@ -41,9 +41,15 @@ public final class ConfigLoader {
             new ConfigOption("service-time-per-token", "0.02", "backend seconds per generated token"),
             new ConfigOption("upstream-timeout", "600s", "longest the backend may stay silent before a 504"),
             new ConfigOption("max-body", "4MB", "largest request body on a scheduled route; beyond, 413"),
+            new ConfigOption("admin-token", "", "bearer token for /triage/...; unset, the admin API answers local clients only"),
+            new ConfigOption("health-path", "/v1/models", "backend path the readiness probe asks; any answer below 500 is up"),
+            new ConfigOption("shutdown-grace", "30s", "on SIGTERM, how long in-flight requests may finish"),
             new ConfigOption(CONFIG_KEY, "", "YAML file with any of these keys"));
 
     static final Set<String> ESTIMATORS = Set.of("baseline");
+
+    /** Keys whose values /triage/config must not show. */
+    static final Set<String> SECRETS = Set.of("admin-token");
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
@@ -125,6 +131,9 @@ public final class ConfigLoader {
         } catch (IllegalArgumentException e) {
             throw ConfigException.invalid("policy", v.get("policy"), "fcfs, sjf or hrrn");
         }
+        String healthPath = v.get("health-path").trim();
+        require(healthPath.startsWith("/"), "health-path", v, "a path starting with /");
+        Duration shutdownGrace = ValueParsers.duration("shutdown-grace", v.get("shutdown-grace"));
         BackendConfig backend = new BackendConfig(ValueParsers.httpUrl("backend", v.get("backend")), maxConcurrency,
                 new ServiceTimeModel(base, perToken));
         return new TriageConfig(
@@ -136,7 +145,17 @@ public final class ConfigLoader {
                 ValueParsers.durationOrOff("max-queue-wait", v.get("max-queue-wait")),
                 estimator,
                 upstreamTimeout,
-                maxBody);
+                maxBody,
+                v.get("admin-token"),
+                healthPath,
+                shutdownGrace,
+                redacted(v));
+    }
+
+    private static Map<String, String> redacted(Map<String, String> values) {
+        Map<String, String> shown = new LinkedHashMap<>();
+        values.forEach((key, value) -> shown.put(key, SECRETS.contains(key) && !value.isEmpty() ? "<redacted>" : value));
+        return shown;
     }
 
     private static void require(boolean ok, String key, Map<String, String> values, String expected) {

@@ -4,6 +4,9 @@ import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.SchedulerSettings;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Triage's effective configuration: immutable and validated. Built by {@link ConfigLoader} from, in
@@ -18,6 +21,10 @@ import java.time.Duration;
  * @param estimator the chat estimator's name
  * @param upstreamTimeout how long the backend may stay silent (before its first byte or between two)
  * @param maxBody the largest request body a scheduled chat route accepts, in bytes
+ * @param adminToken the bearer token of the admin API, or empty for local-only access
+ * @param healthPath the backend path the readiness probe asks
+ * @param shutdownGrace how long in-flight requests may run on after a stop signal
+ * @param settings every option's effective value, as text, secrets redacted
  */
 public record TriageConfig(
         InetSocketAddress listen,
@@ -28,7 +35,15 @@ public record TriageConfig(
         Duration maxQueueWait,
         String estimator,
         Duration upstreamTimeout,
-        long maxBody) {
+        long maxBody,
+        String adminToken,
+        String healthPath,
+        Duration shutdownGrace,
+        Map<String, String> settings) {
+
+    public TriageConfig {
+        settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
+    }
 
     /** The scheduler settings of a backend under this configuration. */
     public SchedulerSettings schedulerSettings(BackendConfig target) {

@@ -1,7 +1,11 @@
 package dev.triage.proxy.scheduler;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,18 +17,26 @@ public final class BackendQueue {
 
     private static final Logger log = LoggerFactory.getLogger(BackendQueue.class);
 
+    /** Completed requests the live ranking accuracy looks back over. */
+    static final int RANKING_WINDOW = 500;
+
     private final DispatchLoop loop;
+    private final Clock clock;
     private final String name;
     private final Scheduler<Waiter> scheduler;
     private final Duration maxQueueWait;
+    private final RankingWindow rankingWindow = new RankingWindow(RANKING_WINDOW);
     private boolean refusing;
 
     // Written on the loop thread after each change, read by anyone (metrics, health).
     private volatile int waitingCount;
     private volatile int busySlots;
+    private volatile long starvationPromotions;
+    private volatile double rankingAccuracy = Double.NaN;
 
-    BackendQueue(DispatchLoop loop, String name, Scheduler<Waiter> scheduler, Duration maxQueueWait) {
+    BackendQueue(DispatchLoop loop, Clock clock, String name, Scheduler<Waiter> scheduler, Duration maxQueueWait) {
         this.loop = loop;
+        this.clock = clock;
         this.name = name;
         this.scheduler = scheduler;
         this.maxQueueWait = maxQueueWait;
@@ -46,6 +58,49 @@ public final class BackendQueue {
         return busySlots;
     }
 
+    /** How many jobs the starvation timeout has sent ahead of the policy's choice. */
+    public long starvationPromotions() {
+        return starvationPromotions;
+    }
+
+    /** The ranking accuracy over the last completed requests of known length; NaN while unknown. */
+    public double rankingAccuracy() {
+        return rankingAccuracy;
+    }
+
+    /**
+     * Reports a completed job's real output length against the estimate it was scheduled by: the
+     * feedback that keeps the live ranking accuracy.
+     */
+    public void feedback(double expectedTokens, double actualTokens) {
+        loop.execute(() -> {
+            rankingWindow.add(expectedTokens, actualTokens);
+            rankingAccuracy = rankingWindow.accuracy();
+        });
+    }
+
+    /** The queue as it stands, in dispatch order; computed on the loop thread. */
+    public CompletableFuture<QueueSnapshot> snapshot() {
+        CompletableFuture<QueueSnapshot> snapshot = new CompletableFuture<>();
+        loop.execute(() -> snapshot.complete(takeSnapshot()));
+        return snapshot;
+    }
+
+    private QueueSnapshot takeSnapshot() {
+        long now = clock.nanoTime();
+        long tau = scheduler.settings().starvationTimeout().toNanos();
+        List<QueueSnapshot.Waiting> entries = new ArrayList<>();
+        for (Job<Waiter> job : scheduler.waitingInDispatchOrder()) {
+            long waited = job.waitedNanos(now);
+            JobTag tag = job.payload().tag;
+            entries.add(new QueueSnapshot.Waiting(entries.size() + 1, tag.id(), tag.routeKind(), job.expectedTokens(),
+                    job.expectedSeconds(), job.priority(), TimeUnit.NANOSECONDS.toMillis(waited),
+                    tau > 0 && waited > tau));
+        }
+        return new QueueSnapshot(name, scheduler.settings().policy().label(), scheduler.settings().slots(),
+                scheduler.busySlots(), Double.isNaN(rankingAccuracy) ? null : rankingAccuracy, entries);
+    }
+
     /**
      * Queues a job. The listener hears, on the loop thread, either {@code dispatched} (once a slot is
      * free and the job's turn has come) or {@code refused}; never both, and nothing after the returned
@@ -53,8 +108,8 @@ public final class BackendQueue {
      *
      * @param expectedSeconds expected service time, positive
      */
-    public Ticket submit(int priority, double expectedTokens, double expectedSeconds, JobListener listener) {
-        Waiter waiter = new Waiter(listener);
+    public Ticket submit(JobTag tag, int priority, double expectedTokens, double expectedSeconds, JobListener listener) {
+        Waiter waiter = new Waiter(tag, listener);
         loop.execute(() -> admit(waiter, priority, expectedTokens, expectedSeconds));
         return waiter;
     }
@@ -133,16 +188,19 @@ public final class BackendQueue {
     private void publish() {
         waitingCount = scheduler.waitingCount();
         busySlots = scheduler.busySlots();
+        starvationPromotions = scheduler.starvationPromotions();
     }
 
     /** The scheduler's payload: the listener and the bookkeeping of one submission, loop-thread only. */
     final class Waiter implements Ticket {
+        private final JobTag tag;
         private final JobListener listener;
         private Job<Waiter> job;
         private ScheduledFuture<?> timeout;
         private boolean cancelled;
 
-        private Waiter(JobListener listener) {
+        private Waiter(JobTag tag, JobListener listener) {
+            this.tag = tag;
             this.listener = listener;
         }
 

@@ -49,7 +49,7 @@ public final class DispatchLoop implements AutoCloseable {
      * @param maxQueueWait how long a job may wait before it is refused; {@link Duration#ZERO} for no limit
      */
     public synchronized BackendQueue addBackend(String name, SchedulerSettings settings, Duration maxQueueWait) {
-        BackendQueue queue = new BackendQueue(this, name, new Scheduler<>(settings, clock), maxQueueWait);
+        BackendQueue queue = new BackendQueue(this, clock, name, new Scheduler<>(settings, clock), maxQueueWait);
         backends.add(queue);
         return queue;
     }

@@ -6,6 +6,7 @@ import dev.triage.features.ChatBody;
 import dev.triage.features.Prompt;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
+import io.micrometer.core.instrument.Timer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.handler.codec.http.HttpRequest;
@@ -23,15 +24,19 @@ import java.util.concurrent.CompletableFuture;
 public final class ChatSizer implements RequestSizer {
 
     private final JobEstimator<Prompt> estimator;
+    private final Timer estimatorTimer;
 
-    public ChatSizer(JobEstimator<Prompt> estimator) {
+    /** @param estimatorTimer where the estimator's time per request is recorded */
+    public ChatSizer(JobEstimator<Prompt> estimator, Timer estimatorTimer) {
         this.estimator = estimator;
+        this.estimatorTimer = estimatorTimer;
     }
 
     @Override
     public CompletableFuture<SizedJob> size(HttpRequest head, ByteBuf body) {
         JsonNode json = parse(body);
-        Estimate estimate = estimator.estimate(ChatBody.prompt(json));
+        Prompt prompt = ChatBody.prompt(json);
+        Estimate estimate = estimatorTimer.record(() -> estimator.estimate(prompt));
         OptionalInt cap = ChatBody.maxOutputTokens(json);
         if (cap.isPresent()) {
             estimate = estimate.cappedAt(cap.getAsInt());

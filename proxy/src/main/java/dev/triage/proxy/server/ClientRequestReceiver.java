@@ -80,11 +80,14 @@ final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
             ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
             return;
         }
+        context.openExchanges().incrementAndGet();
         RouteTable.Route route = context.routes().resolve(head.method(), head.uri());
         if (route instanceof RouteTable.Scheduled scheduled) {
-            exchange = new ScheduledExchange(this, ctx, head, context.target(scheduled.kind()), context);
+            exchange = new ScheduledExchange(this, ctx, head, scheduled.kind(), context);
         } else if (route instanceof RouteTable.Local local) {
-            exchange = new LocalExchange(this, ctx, head, local.handler());
+            TriageError denied = local.admin() ? context.admin().check(head, ctx.channel().remoteAddress()) : null;
+            exchange = denied == null ? new LocalExchange(this, ctx, head, local.handler())
+                    : LocalExchange.denied(this, ctx, head, denied);
         } else if (route instanceof RouteTable.LocalWrongMethod wrong) {
             exchange = LocalExchange.methodNotAllowed(this, ctx, head, wrong.allowed());
         } else {
@@ -113,6 +116,7 @@ final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
             return;
         }
         exchange = null;
+        context.openExchanges().decrementAndGet();
         if (!ctx.channel().isActive()) {
             releasePipelined();
             return;
@@ -129,6 +133,7 @@ final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
         if (exchange != null) {
             Exchange gone = exchange;
             exchange = null;
+            context.openExchanges().decrementAndGet();
             gone.onClientGone();
         }
         ctx.fireChannelInactive();

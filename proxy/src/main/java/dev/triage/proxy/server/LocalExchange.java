@@ -48,6 +48,21 @@ final class LocalExchange implements Exchange {
         });
     }
 
+    /** An exchange that refuses an admin request its caller may not make. */
+    static LocalExchange denied(ClientRequestReceiver receiver, ChannelHandlerContext ctx, HttpRequest head,
+            TriageError error) {
+        return new LocalExchange(receiver, ctx, head, request -> {
+            String message = error == TriageError.FORBIDDEN
+                    ? "the admin API answers local clients only; set --admin-token to allow others"
+                    : "the admin API needs Authorization: Bearer <admin token>";
+            FullHttpResponse response = Responses.error(ctx.alloc(), error, message, null);
+            if (error == TriageError.UNAUTHORIZED) {
+                response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
+            }
+            return CompletableFuture.completedFuture(response);
+        });
+    }
+
     @Override
     public void start() {
         body = RequestBody.start(ctx.alloc(), head, MAX_BODY);

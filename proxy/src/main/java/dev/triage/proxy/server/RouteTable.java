@@ -25,7 +25,8 @@ public final class RouteTable {
 
     public record Scheduled(RouteKind kind) implements Route {}
 
-    public record Local(LocalRoute handler) implements Route {}
+    /** @param admin true for Triage's admin API: local-only, or guarded by the admin token */
+    public record Local(LocalRoute handler, boolean admin) implements Route {}
 
     /** A local path asked with a method it does not answer. */
     public record LocalWrongMethod(Set<HttpMethod> allowed) implements Route {}
@@ -35,9 +36,9 @@ public final class RouteTable {
     private static final PassThrough PASS_THROUGH = new PassThrough();
 
     private final Map<String, RouteKind> scheduled;
-    private final Map<String, Map<HttpMethod, LocalRoute>> local;
+    private final Map<String, Map<HttpMethod, Local>> local;
 
-    private RouteTable(Map<String, RouteKind> scheduled, Map<String, Map<HttpMethod, LocalRoute>> local) {
+    private RouteTable(Map<String, RouteKind> scheduled, Map<String, Map<HttpMethod, Local>> local) {
         this.scheduled = Map.copyOf(scheduled);
         this.local = Map.copyOf(local);
     }
@@ -57,10 +58,10 @@ public final class RouteTable {
 
     public Route resolve(HttpMethod method, String uri) {
         String path = pathOf(uri);
-        Map<HttpMethod, LocalRoute> byMethod = local.get(path);
+        Map<HttpMethod, Local> byMethod = local.get(path);
         if (byMethod != null) {
-            LocalRoute handler = byMethod.get(method.equals(HttpMethod.HEAD) ? HttpMethod.GET : method);
-            return handler != null ? new Local(handler) : new LocalWrongMethod(byMethod.keySet());
+            Local route = byMethod.get(method.equals(HttpMethod.HEAD) ? HttpMethod.GET : method);
+            return route != null ? route : new LocalWrongMethod(byMethod.keySet());
         }
         RouteKind kind = scheduled.get(path);
         if (kind != null && method.equals(HttpMethod.POST)) {
@@ -69,7 +70,8 @@ public final class RouteTable {
         return PASS_THROUGH;
     }
 
-    private static String pathOf(String uri) {
+    /** The path of a request URI: without its query or fragment. */
+    static String pathOf(String uri) {
         int end = uri.length();
         int query = uri.indexOf('?');
         if (query >= 0) {
@@ -85,20 +87,27 @@ public final class RouteTable {
     /** Collects routes; later definitions of the same path and method replace earlier ones. */
     public static final class Builder {
         private final Map<String, RouteKind> scheduled = new LinkedHashMap<>();
-        private final Map<String, Map<HttpMethod, LocalRoute>> local = new LinkedHashMap<>();
+        private final Map<String, Map<HttpMethod, Local>> local = new LinkedHashMap<>();
 
         public Builder scheduled(String path, RouteKind kind) {
             scheduled.put(path, kind);
             return this;
         }
 
+        /** A route Triage answers itself, open to anyone who can reach the proxy. */
         public Builder local(HttpMethod method, String path, LocalRoute handler) {
-            local.computeIfAbsent(path, p -> new LinkedHashMap<>()).put(method, handler);
+            local.computeIfAbsent(path, p -> new LinkedHashMap<>()).put(method, new Local(handler, false));
+            return this;
+        }
+
+        /** A route of Triage's admin API: answered only as {@link AdminAccess} allows. */
+        public Builder admin(HttpMethod method, String path, LocalRoute handler) {
+            local.computeIfAbsent(path, p -> new LinkedHashMap<>()).put(method, new Local(handler, true));
             return this;
         }
 
         public RouteTable build() {
-            Map<String, Map<HttpMethod, LocalRoute>> frozen = new LinkedHashMap<>();
+            Map<String, Map<HttpMethod, Local>> frozen = new LinkedHashMap<>();
             local.forEach((path, methods) -> frozen.put(path, Map.copyOf(methods)));
             return new RouteTable(scheduled, frozen);
         }

@@ -1,10 +1,15 @@
 package dev.triage.proxy.server;
 
+import dev.triage.proxy.metrics.Outcome;
+import dev.triage.proxy.metrics.RequestRecord;
+import dev.triage.proxy.metrics.ResponseTokenCounter;
 import dev.triage.proxy.scheduler.JobListener;
+import dev.triage.proxy.scheduler.JobTag;
 import dev.triage.proxy.scheduler.Refusal;
 import dev.triage.proxy.scheduler.Slot;
 import dev.triage.proxy.scheduler.Ticket;
 import dev.triage.proxy.upstream.UpstreamCall;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
@@ -30,6 +35,7 @@ import org.slf4j.LoggerFactory;
  * A request on a scheduled route: its body is gathered (up to the route's limit), sized, queued at
  * its backend, and relayed once the scheduler gives it a slot. The slot is released exactly once,
  * whichever way the exchange ends; a client that leaves while queued is withdrawn and never sent.
+ * Whatever happens is written down in a {@link RequestRecord} and reported once at the end.
  *
  * <p>State lives on the client connection's event loop; the scheduler's decisions arrive from the
  * dispatch thread and are handed over to it.
@@ -45,6 +51,8 @@ final class ScheduledExchange implements Exchange, JobListener, UpstreamCall.Lis
     private final HttpRequest head;
     private final ScheduledTarget target;
     private final ServerContext context;
+    private final RequestRecord record;
+    private final ResponseTokenCounter tokenCounter = new ResponseTokenCounter();
     private RequestBody body;
     private State state = State.RECEIVING;
     private boolean requestComplete;
@@ -55,12 +63,14 @@ final class ScheduledExchange implements Exchange, JobListener, UpstreamCall.Lis
     private UpstreamCall call;
 
     ScheduledExchange(ClientRequestReceiver receiver, ChannelHandlerContext ctx, HttpRequest head,
-            ScheduledTarget target, ServerContext context) {
+            RouteKind kind, ServerContext context) {
         this.receiver = receiver;
         this.ctx = ctx;
         this.head = head;
-        this.target = target;
+        this.target = context.target(kind);
         this.context = context;
+        this.record = new RequestRecord(RequestIds.of(head), RouteTable.pathOf(head.uri()), kind.label(),
+                target.backend().name(), System.nanoTime());
     }
 
     @Override
@@ -78,8 +88,7 @@ final class ScheduledExchange implements Exchange, JobListener, UpstreamCall.Lis
 
     @Override
     public void onRequestContent(HttpContent content) {
-        boolean last = content instanceof LastHttpContent;
-        requestComplete = last;
+        requestComplete = content instanceof LastHttpContent;
         switch (body.add(content)) {
             case COMPLETE -> size();
             case TOO_LARGE -> rejectTooLarge();
@@ -98,12 +107,11 @@ final class ScheduledExchange implements Exchange, JobListener, UpstreamCall.Lis
     }
 
     private void rejectTooLarge() {
-        FullHttpResponse response = Responses.error(ctx.alloc(), TriageError.BODY_TOO_LARGE,
+        FullHttpResponse response = errorResponse(TriageError.BODY_TOO_LARGE,
                 "request body exceeds " + target.maxBody() + " bytes", null);
         // The rest of the body is not worth reading: answer and close.
         HttpUtil.setKeepAlive(response, false);
-        state = State.OVER;
-        receiver.respond(this, response);
+        reject(TriageError.BODY_TOO_LARGE, response);
     }
 
     private void size() {
@@ -130,18 +138,20 @@ final class ScheduledExchange implements Exchange, JobListener, UpstreamCall.Lis
             job = sizing.join();
         } catch (CompletionException e) {
             if (e.getCause() instanceof RequestRejectedException rejected) {
-                fail(rejected.error(), rejected.getMessage(), rejected.param());
+                reject(rejected.error(), errorResponse(rejected.error(), rejected.getMessage(), rejected.param()));
             } else {
-                log.warn("sizing a {} request failed", head.uri(), e.getCause());
-                fail(TriageError.INTERNAL, "the request could not be sized", null);
+                log.warn("sizing a {} request failed", record.path(), e.getCause());
+                reject(TriageError.INTERNAL, errorResponse(TriageError.INTERNAL, "the request could not be sized", null));
             }
             return;
         }
+        record.sized(job.estimate(), job.priority());
         double tokens = job.estimate().expectedTokens();
         double seconds = target.backend().config().serviceTime().seconds(tokens);
         state = State.QUEUED;
         submittedNanos = System.nanoTime();
-        ticket = target.backend().queue().submit(job.priority(), tokens, seconds, this);
+        ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), tokens,
+                seconds, this);
     }
 
     @Override
@@ -160,6 +170,7 @@ final class ScheduledExchange implements Exchange, JobListener, UpstreamCall.Lis
         }
         slot = granted;
         state = State.RELAYING;
+        record.dispatched(granted.queuedNanos(), granted.starvationPromoted());
         FullHttpRequest forwarded = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, head.method(), head.uri(),
                 body.bytes().retainedDuplicate(), head.headers().copy(), EmptyHttpHeaders.INSTANCE);
         HttpUtil.setContentLength(forwarded, forwarded.content().readableBytes());
@@ -178,12 +189,25 @@ final class ScheduledExchange implements Exchange, JobListener, UpstreamCall.Lis
                     FullHttpResponse response = errorResponse(TriageError.QUEUE_FULL,
                             "the queue for this backend is full; retry later", null);
                     response.headers().set(HttpHeaderNames.RETRY_AFTER, refusal.retryAfterSeconds());
-                    answer(response);
+                    reject(TriageError.QUEUE_FULL, response);
                 }
-                case QUEUE_TIMEOUT -> fail(TriageError.QUEUE_TIMEOUT, "the request waited too long in the queue", null);
-                case SHUTTING_DOWN -> fail(TriageError.SHUTTING_DOWN, "the proxy is shutting down", null);
+                case QUEUE_TIMEOUT -> reject(TriageError.QUEUE_TIMEOUT,
+                        errorResponse(TriageError.QUEUE_TIMEOUT, "the request waited too long in the queue", null));
+                case SHUTTING_DOWN -> reject(TriageError.SHUTTING_DOWN,
+                        errorResponse(TriageError.SHUTTING_DOWN, "the proxy is shutting down", null));
             }
         });
+    }
+
+    @Override
+    public void responseStarted(HttpResponse head) {
+        record.firstByte(System.nanoTime());
+        record.responded(head.status().code());
+    }
+
+    @Override
+    public void responseContent(ByteBuf content) {
+        tokenCounter.accept(content);
     }
 
     @Override
@@ -191,17 +215,23 @@ final class ScheduledExchange implements Exchange, JobListener, UpstreamCall.Lis
         slot.release();
         switch (ending) {
             case OK -> { } // relayed() follows once the client has the last byte
-            case CANCELLED -> over();
-            case UNREACHABLE -> fail(TriageError.BACKEND_UNREACHABLE,
-                    "the backend at " + target.backend().config().url() + " is unreachable", null);
-            case TIMEOUT -> failRelay(TriageError.UPSTREAM_TIMEOUT, "the backend did not answer in time");
-            case BROKEN -> failRelay(TriageError.BACKEND_BROKE_OFF, "the backend closed the connection or sent a malformed response");
+            case CANCELLED -> clientGone();
+            case UNREACHABLE -> failRelay(Outcome.UPSTREAM_ERROR, TriageError.BACKEND_UNREACHABLE,
+                    "the backend at " + target.backend().config().url() + " is unreachable");
+            case TIMEOUT -> failRelay(Outcome.TIMEOUT, TriageError.UPSTREAM_TIMEOUT, "the backend did not answer in time");
+            case BROKEN -> failRelay(Outcome.UPSTREAM_ERROR, TriageError.BACKEND_BROKE_OFF,
+                    "the backend closed the connection or sent a malformed response");
         }
     }
 
     @Override
     public void relayed() {
-        over();
+        record.actualTokens(tokenCounter.tokens());
+        end(record.status() >= 500 ? Outcome.UPSTREAM_ERROR : Outcome.OK, null);
+        if (record.status() < 400) {
+            record.actualTokens().ifPresent(actual ->
+                    target.backend().queue().feedback(job.estimate().expectedTokens(), actual));
+        }
         receiver.exchangeDone(this);
     }
 
@@ -212,48 +242,58 @@ final class ScheduledExchange implements Exchange, JobListener, UpstreamCall.Lis
             case RELAYING -> call.cancel();
             default -> { }
         }
-        over();
+        clientGone();
+    }
+
+    private void clientGone() {
+        end(Outcome.CLIENT_GONE, null);
     }
 
     /** After a backend failure: an error response if nothing was sent yet, else all we can do is close. */
-    private void failRelay(TriageError error, String message) {
+    private void failRelay(Outcome outcome, TriageError error, String message) {
         if (call.responseStarted()) {
-            over();
+            end(outcome, null);
             ctx.close();
         } else {
-            fail(error, message, null);
+            FullHttpResponse response = errorResponse(error, message, null);
+            record.responded(response.status().code());
+            end(outcome, null);
+            receiver.respond(this, response);
         }
     }
 
-    private void fail(TriageError error, String message, String param) {
-        answer(errorResponse(error, message, param));
+    private void reject(TriageError error, FullHttpResponse response) {
+        record.responded(response.status().code());
+        end(Outcome.REJECTED, error.code());
+        receiver.respond(this, response);
     }
 
     private FullHttpResponse errorResponse(TriageError error, String message, String param) {
         FullHttpResponse response = Responses.error(ctx.alloc(), error, message, param);
+        response.headers().set(TriageHeaders.REQUEST_ID, record.id());
         if (job != null) {
             addTriageHeaders(response);
         }
         return response;
     }
 
-    private void answer(FullHttpResponse response) {
-        over();
-        receiver.respond(this, response);
-    }
-
     private void addTriageHeaders(HttpResponse response) {
         long queuedNanos = slot != null ? slot.queuedNanos() : System.nanoTime() - submittedNanos;
         response.headers()
+                .set(TriageHeaders.REQUEST_ID, record.id())
                 .set(TriageHeaders.ESTIMATE_TOKENS, Math.round(job.estimate().expectedTokens()))
                 .set(TriageHeaders.QUEUE_MS, Math.round(queuedNanos / 1e6))
                 .set(TriageHeaders.POLICY, context.policy().label());
     }
 
-    private void over() {
+    /** The one way an exchange ends: its body freed, its record reported. */
+    private void end(Outcome outcome, String reason) {
         state = State.OVER;
         if (body != null) {
             body.release();
+        }
+        if (record.end(outcome, reason, System.nanoTime())) {
+            context.observer().finished(record);
         }
     }
 

@@ -1,8 +1,10 @@
 package dev.triage.proxy.server;
 
+import dev.triage.proxy.metrics.RequestObserver;
 import dev.triage.proxy.scheduler.Policy;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What every client connection shares: the routes, where each kind of scheduled request goes, and
@@ -10,13 +12,19 @@ import java.util.Map;
  *
  * @param policy the scheduling policy, named in the {@code x-triage-policy} header
  * @param upstreamTimeout how long a backend may stay silent
+ * @param observer hears every scheduled request once it ends (metrics, the request log)
+ * @param admin who may use the admin API
+ * @param openExchanges how many requests, of any route, are being served right now
  */
 public record ServerContext(
         RouteTable routes,
         Map<RouteKind, ScheduledTarget> targets,
         Backend passThrough,
         Policy policy,
-        Duration upstreamTimeout) {
+        Duration upstreamTimeout,
+        RequestObserver observer,
+        AdminAccess admin,
+        AtomicInteger openExchanges) {
 
     public ServerContext {
         targets = Map.copyOf(targets);

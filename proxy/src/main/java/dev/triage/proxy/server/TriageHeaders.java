@@ -9,6 +9,8 @@ public final class TriageHeaders {
     public static final AsciiString ESTIMATE_TOKENS = AsciiString.cached("x-triage-estimate-tokens");
     /** Milliseconds the request waited in Triage's queue. */
     public static final AsciiString QUEUE_MS = AsciiString.cached("x-triage-queue-ms");
+    /** The id the request goes by in Triage's log and queue view. */
+    public static final AsciiString REQUEST_ID = AsciiString.cached("x-triage-request-id");
     /** The scheduling policy in force. */
     public static final AsciiString POLICY = AsciiString.cached("x-triage-policy");
 

@@ -1,6 +1,7 @@
 package dev.triage.proxy.upstream;
 
 import dev.triage.proxy.config.BackendConfig;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -60,8 +61,11 @@ public final class UpstreamCall {
         /** The request head went out: a streamed request body may now flow. */
         default void connected() {}
 
-        /** The first byte of the backend's response arrived. */
-        default void responseStarted() {}
+        /** The backend's response head arrived (its first byte). */
+        default void responseStarted(HttpResponse head) {}
+
+        /** A chunk of the response body, about to go to the client; to be read, not kept or released. */
+        default void responseContent(ByteBuf content) {}
 
         /** The backend is done with this request. Called exactly once. */
         void finished(Ending ending);
@@ -258,7 +262,10 @@ public final class UpstreamCall {
             upstreamKeepAlive = HttpUtil.isKeepAlive(head);
             HopByHopHeaders.strip(head, responseHasBody(head));
             responseDecorator.accept(head);
-            listener.responseStarted();
+            listener.responseStarted(head);
+        }
+        if (msg instanceof HttpContent content) {
+            listener.responseContent(content.content());
         }
         boolean last = msg instanceof LastHttpContent;
         if (last) {

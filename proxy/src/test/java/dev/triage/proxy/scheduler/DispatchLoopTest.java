@@ -15,6 +15,8 @@ import org.junit.jupiter.api.Test;
 
 class DispatchLoopTest {
 
+    private static final JobTag TAG = new JobTag("id", "chat");
+
     private final DispatchLoop loop = new DispatchLoop(Clock.system());
 
     @AfterEach
@@ -46,12 +48,12 @@ class DispatchLoopTest {
     void releasingASlotSendsTheNextJobInPolicyOrder() throws Exception {
         BackendQueue queue = serial(10, Duration.ZERO);
         Recorder first = new Recorder();
-        queue.submit(0, 1000, 20, first);
+        queue.submit(TAG, 0, 1000, 20, first);
         Slot running = first.slot.get(5, TimeUnit.SECONDS);
         BlockingQueue<String> order = new LinkedBlockingQueue<>();
         for (String name : List.of("long", "short", "medium")) {
             double seconds = switch (name) { case "short" -> 1; case "medium" -> 5; default -> 20; };
-            queue.submit(0, seconds * 50, seconds, new JobListener() {
+            queue.submit(TAG, 0, seconds * 50, seconds, new JobListener() {
                 @Override
                 public void dispatched(Slot slot) {
                     order.add(name);
@@ -75,11 +77,11 @@ class DispatchLoopTest {
     void fullQueueRefusesWithARetryHint() throws Exception {
         BackendQueue queue = serial(1, Duration.ZERO);
         Recorder running = new Recorder();
-        queue.submit(0, 10, 1, running);
+        queue.submit(TAG, 0, 10, 1, running);
         running.slot.get(5, TimeUnit.SECONDS);
-        queue.submit(0, 100, 7.5, new Recorder());
+        queue.submit(TAG, 0, 100, 7.5, new Recorder());
         Recorder third = new Recorder();
-        queue.submit(0, 10, 1, third);
+        queue.submit(TAG, 0, 10, 1, third);
         Refusal refusal = third.refusal.get(5, TimeUnit.SECONDS);
         assertEquals(Refusal.Reason.QUEUE_FULL, refusal.reason());
         assertEquals(8, refusal.retryAfterSeconds());
@@ -89,12 +91,12 @@ class DispatchLoopTest {
     void cancelledWaiterIsNeverDispatched() throws Exception {
         BackendQueue queue = serial(10, Duration.ZERO);
         Recorder running = new Recorder();
-        queue.submit(0, 10, 1, running);
+        queue.submit(TAG, 0, 10, 1, running);
         Slot slot = running.slot.get(5, TimeUnit.SECONDS);
         Recorder gone = new Recorder();
-        Ticket ticket = queue.submit(0, 10, 1, gone);
+        Ticket ticket = queue.submit(TAG, 0, 10, 1, gone);
         Recorder after = new Recorder();
-        queue.submit(0, 500, 10, after);
+        queue.submit(TAG, 0, 500, 10, after);
         ticket.cancel();
         slot.release();
         after.slot.get(5, TimeUnit.SECONDS);
@@ -106,10 +108,10 @@ class DispatchLoopTest {
     void waitBeyondTheLimitIsRefused() throws Exception {
         BackendQueue queue = serial(10, Duration.ofMillis(50));
         Recorder running = new Recorder();
-        queue.submit(0, 10, 1, running);
+        queue.submit(TAG, 0, 10, 1, running);
         running.slot.get(5, TimeUnit.SECONDS);
         Recorder waiting = new Recorder();
-        queue.submit(0, 10, 1, waiting);
+        queue.submit(TAG, 0, 10, 1, waiting);
         assertEquals(Refusal.Reason.QUEUE_TIMEOUT, waiting.refusal.get(5, TimeUnit.SECONDS).reason());
         assertFalse(waiting.slot.isDone());
     }
@@ -118,21 +120,21 @@ class DispatchLoopTest {
     void refuseAllAnswersTheWaitingAndLaterJobs() throws Exception {
         BackendQueue queue = serial(10, Duration.ZERO);
         Recorder running = new Recorder();
-        queue.submit(0, 10, 1, running);
+        queue.submit(TAG, 0, 10, 1, running);
         running.slot.get(5, TimeUnit.SECONDS);
         Recorder waiting = new Recorder();
-        queue.submit(0, 10, 1, waiting);
+        queue.submit(TAG, 0, 10, 1, waiting);
         loop.refuseAll();
         assertEquals(Refusal.Reason.SHUTTING_DOWN, waiting.refusal.get(5, TimeUnit.SECONDS).reason());
         Recorder late = new Recorder();
-        queue.submit(0, 10, 1, late);
+        queue.submit(TAG, 0, 10, 1, late);
         assertEquals(Refusal.Reason.SHUTTING_DOWN, late.refusal.get(5, TimeUnit.SECONDS).reason());
     }
 
     @Test
     void aListenerThatThrowsDoesNotKeepTheSlot() throws Exception {
         BackendQueue queue = serial(10, Duration.ZERO);
-        queue.submit(0, 10, 1, new JobListener() {
+        queue.submit(TAG, 0, 10, 1, new JobListener() {
             @Override
             public void dispatched(Slot slot) {
                 throw new IllegalStateException("broken listener");
@@ -142,7 +144,7 @@ class DispatchLoopTest {
             public void refused(Refusal refusal) {}
         });
         Recorder next = new Recorder();
-        queue.submit(0, 10, 1, next);
+        queue.submit(TAG, 0, 10, 1, next);
         assertTrue(next.slot.get(5, TimeUnit.SECONDS) != null);
     }
 }

@@ -7,11 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.triage.model.BaselineEstimator;
 import dev.triage.proxy.config.BackendConfig;
 import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.metrics.Outcome;
+import dev.triage.proxy.metrics.RequestRecord;
 import dev.triage.proxy.scheduler.Clock;
 import dev.triage.proxy.scheduler.DispatchLoop;
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.SchedulerSettings;
 import dev.triage.proxy.upstream.UpstreamPool;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -21,7 +25,10 @@ import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,6 +39,8 @@ import org.junit.jupiter.api.Test;
  */
 class ClientRequestReceiverTest {
 
+    private final List<RequestRecord> records = new CopyOnWriteArrayList<>();
+    private final AtomicInteger openExchanges = new AtomicInteger();
     private DispatchLoop dispatchLoop;
     private UpstreamPool pool;
     private EmbeddedChannel channel;
@@ -44,12 +53,14 @@ class ClientRequestReceiverTest {
         Backend backend = new Backend("chat", backendConfig, pool,
                 dispatchLoop.addBackend("chat", new SchedulerSettings(Policy.SJF, Duration.ZERO, 10, 1), Duration.ZERO));
         RouteTable routes = RouteTable.standard()
-                .local(HttpMethod.GET, "/healthz", HealthRoutes.healthz())
-                .local(HttpMethod.GET, "/readyz", HealthRoutes.readyz(() -> false))
+                .local(HttpMethod.GET, "/healthz", LocalRoutes.healthz())
+                .local(HttpMethod.GET, "/readyz", LocalRoutes.readyz(() -> false))
+                .admin(HttpMethod.GET, "/triage/config", LocalRoutes.config(Map.of("policy", "sjf")))
                 .build();
+        Timer estimatorTimer = new SimpleMeterRegistry().timer("estimator");
         ServerContext context = new ServerContext(routes,
-                Map.of(RouteKind.CHAT, new ScheduledTarget(backend, new ChatSizer(new BaselineEstimator()), 256)),
-                backend, Policy.SJF, Duration.ofSeconds(5));
+                Map.of(RouteKind.CHAT, new ScheduledTarget(backend, new ChatSizer(new BaselineEstimator(), estimatorTimer), 256)),
+                backend, Policy.SJF, Duration.ofSeconds(5), records::add, new AdminAccess("s3cret"), openExchanges);
         channel = new EmbeddedChannel(new HttpServerCodec(), new HttpServerKeepAliveHandler(),
                 new ClientRequestReceiver(context));
     }
@@ -57,6 +68,7 @@ class ClientRequestReceiverTest {
     @AfterEach
     void tearDown() {
         assertFalse(channel.finishAndReleaseAll(), "no message left unreleased in the channel");
+        assertEquals(0, openExchanges.get(), "every exchange ended");
         dispatchLoop.close();
         pool.close();
     }
@@ -113,6 +125,11 @@ class ClientRequestReceiverTest {
         assertFalse(answer.contains("x-triage-estimate-tokens"), "no estimate was made");
         assertEquals(0, dispatchLoop.backends().get(0).waitingCount());
         assertTrue(channel.isOpen());
+        assertEquals(1, records.size());
+        assertEquals(Outcome.REJECTED, records.get(0).outcome());
+        assertEquals("invalid_request", records.get(0).reason());
+        assertEquals(400, records.get(0).status());
+        assertEquals("unknown", records.get(0).classLabel());
     }
 
     @Test
@@ -162,6 +179,20 @@ class ClientRequestReceiverTest {
         send("POST /v1/chat/completions HTTP/1.1\r\nhost: t\r\ncontent-length: 200\r\n\r\n{\"messages\":[");
         channel.close();
         assertEquals("", response());
+    }
+
+    @Test
+    void theAdminApiWantsItsToken() {
+        send("GET /triage/config HTTP/1.1\r\nhost: t\r\n\r\n");
+        String anonymous = response();
+        assertTrue(anonymous.startsWith("HTTP/1.1 401"), anonymous);
+        assertTrue(anonymous.contains("www-authenticate: Bearer"), anonymous);
+        send("GET /triage/config HTTP/1.1\r\nhost: t\r\nauthorization: Bearer wrong\r\n\r\n");
+        assertTrue(response().startsWith("HTTP/1.1 401"));
+        send("GET /triage/config HTTP/1.1\r\nhost: t\r\nauthorization: Bearer s3cret\r\n\r\n");
+        String allowed = response();
+        assertTrue(allowed.startsWith("HTTP/1.1 200"), allowed);
+        assertTrue(allowed.endsWith("{\"policy\":\"sjf\"}"), allowed);
     }
 
     @Test

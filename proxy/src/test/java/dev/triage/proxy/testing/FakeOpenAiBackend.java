@@ -94,7 +94,7 @@ public final class FakeOpenAiBackend implements AutoCloseable {
         return List.copyOf(aborted);
     }
 
-    /** The headers of every request received (names lower-cased), in arrival order. */
+    /** The headers of every request but the models listing (names lower-cased), in arrival order. */
     public List<Map<String, String>> requestHeaders() {
         return List.copyOf(headers);
     }
@@ -121,7 +121,6 @@ public final class FakeOpenAiBackend implements AutoCloseable {
                 if (request == null) {
                     return;
                 }
-                headers.add(request.headers);
                 if (!handle(request, in, out)) {
                     return;
                 }
@@ -139,6 +138,7 @@ public final class FakeOpenAiBackend implements AutoCloseable {
             writeJson(out, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"fake\",\"object\":\"model\"}]}");
             return true;
         }
+        headers.add(request.headers);
         JsonNode body;
         try {
             body = JSON.readTree(request.body);

@@ -1,0 +1,142 @@
+package dev.triage.proxy.metrics;
+
+import dev.triage.model.Estimate;
+import java.util.OptionalLong;
+
+/**
+ * What happened to one scheduled request, filled in by its exchange as it goes (on the connection's
+ * event loop) and handed to the {@link RequestObserver} once, when it ends. Never holds the prompt
+ * or the audio.
+ */
+public final class RequestRecord {
+
+    private final String id;
+    private final String path;
+    private final String routeKind;
+    private final String backend;
+    private final long arrivalNanos;
+    private Estimate estimate;
+    private int priority;
+    private long queuedNanos = -1;
+    private boolean starvationPromoted;
+    private long firstByteNanos = -1;
+    private long endNanos = -1;
+    private OptionalLong actualTokens = OptionalLong.empty();
+    private int status;
+    private Outcome outcome;
+    private String reason;
+
+    public RequestRecord(String id, String path, String routeKind, String backend, long arrivalNanos) {
+        this.id = id;
+        this.path = path;
+        this.routeKind = routeKind;
+        this.backend = backend;
+        this.arrivalNanos = arrivalNanos;
+    }
+
+    public void sized(Estimate sizedEstimate, int sizedPriority) {
+        this.estimate = sizedEstimate;
+        this.priority = sizedPriority;
+    }
+
+    public void dispatched(long waitedNanos, boolean promoted) {
+        this.queuedNanos = waitedNanos;
+        this.starvationPromoted = promoted;
+    }
+
+    public void firstByte(long nowNanos) {
+        if (firstByteNanos < 0) {
+            firstByteNanos = nowNanos - arrivalNanos;
+        }
+    }
+
+    public void responded(int statusCode) {
+        this.status = statusCode;
+    }
+
+    public void actualTokens(OptionalLong tokens) {
+        this.actualTokens = tokens;
+    }
+
+    /**
+     * Ends the record; later calls are ignored, so each request is reported once.
+     *
+     * @param why for a rejection, its reason ({@code queue_full}, ...); null otherwise
+     * @return true the first time
+     */
+    public boolean end(Outcome how, String why, long nowNanos) {
+        if (outcome != null) {
+            return false;
+        }
+        this.outcome = how;
+        this.reason = why;
+        this.endNanos = nowNanos;
+        return true;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public String path() {
+        return path;
+    }
+
+    public String routeKind() {
+        return routeKind;
+    }
+
+    public String backend() {
+        return backend;
+    }
+
+    /** The estimate the request was scheduled by, or null when it was rejected before one was made. */
+    public Estimate estimate() {
+        return estimate;
+    }
+
+    public int priority() {
+        return priority;
+    }
+
+    /** Nanoseconds from arrival to its slot, or -1 when it never got one. */
+    public long queuedNanos() {
+        return queuedNanos;
+    }
+
+    public boolean starvationPromoted() {
+        return starvationPromoted;
+    }
+
+    /** Nanoseconds from arrival to the backend's first byte, or -1. */
+    public long firstByteNanos() {
+        return firstByteNanos;
+    }
+
+    public long totalNanos() {
+        return endNanos - arrivalNanos;
+    }
+
+    public OptionalLong actualTokens() {
+        return actualTokens;
+    }
+
+    /** The HTTP status the client got, or 0 when none was sent. */
+    public int status() {
+        return status;
+    }
+
+    public Outcome outcome() {
+        return outcome;
+    }
+
+    /** For a rejection, why; null otherwise. */
+    public String reason() {
+        return reason;
+    }
+
+    /** The predicted class label: short, medium, long, or unknown before an estimate. */
+    public String classLabel() {
+        return estimate == null ? "unknown" : estimate.lengthClass().label();
+    }
+}

@@ -1,0 +1,146 @@
+package dev.triage.proxy.metrics;
+
+import dev.triage.proxy.scheduler.BackendQueue;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.netty4.NettyAllocatorMetrics;
+import io.micrometer.core.instrument.binder.netty4.NettyEventExecutorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.util.concurrent.EventExecutorGroup;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Triage's Prometheus metrics, on one Micrometer registry. Labels are bounded: backend, route kind,
+ * predicted class (short, medium, long, unknown), outcome, estimator, rejection reason — never a
+ * prompt, a user or a request id. The names, as Prometheus sees them, are listed in the README.
+ */
+public final class TriageMetrics implements RequestObserver, AutoCloseable {
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
+
+    public TriageMetrics() {
+        new JvmMemoryMetrics().bindTo(registry);
+        gcMetrics.bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        new NettyAllocatorMetrics(PooledByteBufAllocator.DEFAULT).bindTo(registry);
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    /** Pending tasks and workers of Netty's event loops. */
+    public void bindEventLoops(EventExecutorGroup group) {
+        new NettyEventExecutorMetrics(group).bindTo(registry);
+    }
+
+    /** The gauges of one backend's queue. */
+    public void bindQueue(BackendQueue queue) {
+        Tags backend = Tags.of("backend", queue.name());
+        Gauge.builder("triage.queue.depth", queue, BackendQueue::waitingCount).tags(backend)
+                .description("Requests waiting in Triage's queue").register(registry);
+        Gauge.builder("triage.inflight", queue, BackendQueue::busySlots).tags(backend)
+                .description("Requests running at the backend").register(registry);
+        Gauge.builder("triage.slots", queue, q -> q.settings().slots()).tags(backend)
+                .description("Requests the backend may run at once (max-concurrency)").register(registry);
+        Gauge.builder("triage.ranking.accuracy", queue, BackendQueue::rankingAccuracy).tags(backend)
+                .description("Share of (short, long) pairs of recent requests, by real length, whose estimates were in the right order")
+                .register(registry);
+        FunctionCounter.builder("triage.starvation.promotions", queue, BackendQueue::starvationPromotions).tags(backend)
+                .description("Requests sent ahead of the policy because they waited longer than the starvation timeout")
+                .register(registry);
+    }
+
+    /** The timer an estimator's calls are recorded in. */
+    public Timer estimatorTimer(String estimator) {
+        return Timer.builder("triage.estimator").tag("estimator", estimator)
+                .description("Time to estimate one request")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(1_000))
+                .maximumExpectedValue(Duration.ofSeconds(1))
+                .register(registry);
+    }
+
+    /** Counts uploads whose audio duration could not be read (estimated from their size instead). */
+    public Counter audioUnreadable() {
+        return Counter.builder("triage.audio.unreadable")
+                .description("Audio uploads whose duration could not be read from the container").register(registry);
+    }
+
+    @Override
+    public void finished(RequestRecord r) {
+        String cls = r.classLabel();
+        if (r.queuedNanos() >= 0) {
+            latency("triage.queue.wait", "Time a request waited in Triage's queue")
+                    .tags("backend", r.backend(), "class", cls).register(registry)
+                    .record(r.queuedNanos(), TimeUnit.NANOSECONDS);
+        }
+        if (r.firstByteNanos() >= 0) {
+            latency("triage.time.to.first.byte", "Time from a request's arrival to the backend's first byte")
+                    .tags("backend", r.backend(), "class", cls).register(registry)
+                    .record(r.firstByteNanos(), TimeUnit.NANOSECONDS);
+        }
+        latency("triage.request", "Time from a request's arrival to its end")
+                .tags("backend", r.backend(), "class", cls, "outcome", r.outcome().label()).register(registry)
+                .record(r.totalNanos(), TimeUnit.NANOSECONDS);
+        if (r.outcome() == Outcome.REJECTED) {
+            Counter.builder("triage.rejected").tag("reason", r.reason())
+                    .description("Requests Triage refused, by reason").register(registry).increment();
+        }
+        if (r.estimate() != null && r.outcome() == Outcome.OK) {
+            tokens("triage.estimate.tokens", "Expected output tokens of completed requests")
+                    .tags("backend", r.backend()).register(registry).record(r.estimate().expectedTokens());
+            r.actualTokens().ifPresent(actual -> tokens("triage.actual.tokens",
+                    "Real output tokens of completed requests (usage, or streamed events)")
+                    .tags("backend", r.backend()).register(registry).record(actual));
+        }
+    }
+
+    private static Timer.Builder latency(String name, String description) {
+        return Timer.builder(name).description(description)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofMinutes(30));
+    }
+
+    private static DistributionSummary.Builder tokens(String name, String description) {
+        return DistributionSummary.builder(name).description(description).baseUnit("tokens")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(1.0)
+                .maximumExpectedValue(100_000.0);
+    }
+
+    /** The exposition text for a scrape that sent {@code accept} (OpenMetrics when it asks for it). */
+    public Scrape scrape(String accept) {
+        boolean openMetrics = accept != null && accept.contains("application/openmetrics-text");
+        String contentType = openMetrics ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
+                : "text/plain; version=0.0.4; charset=utf-8";
+        return new Scrape(contentType, registry.scrape(contentType));
+    }
+
+    /** A scrape's body and its content type. */
+    public record Scrape(String contentType, String body) {}
+
+    @Override
+    public void close() {
+        gcMetrics.close();
+        registry.close();
+    }
+}

@@ -1,0 +1,21 @@
+package dev.triage.proxy.scheduler;
+
+import java.util.List;
+
+/**
+ * One backend's queue at a moment: its slots and the waiting jobs in the order they would be sent.
+ *
+ * @param rankingAccuracy the live ranking accuracy, null while unknown
+ */
+public record QueueSnapshot(String backend, String policy, int slots, int busySlots, Double rankingAccuracy,
+        List<Waiting> waiting) {
+
+    /**
+     * A waiting job.
+     *
+     * @param position 1 for the job that goes next
+     * @param starved true when it has waited longer than the starvation timeout
+     */
+    public record Waiting(int position, String id, String routeKind, double expectedTokens, double expectedSeconds,
+            int priority, long waitedMillis, boolean starved) {}
+}

@@ -1,0 +1,62 @@
+package dev.triage.proxy.scheduler;
+
+import dev.triage.model.LengthClass;
+
+/**
+ * Clairvoyant's ranking accuracy, live: over the last {@code capacity} completed requests whose real
+ * length is known, the share of (short, long) pairs — short below 200 tokens, long from 800, by real
+ * length — in which the estimate of the long one was strictly higher. 0.5 is what a random order
+ * scores; an operator watching it fall sees the estimator stop fitting the traffic.
+ *
+ * <p>Each addition updates the pair counts in O(capacity). Not thread-safe: one thread feeds it.
+ */
+public final class RankingWindow {
+
+    private final double[] estimates;
+    private final LengthClass[] classes;
+    private int next;
+    private long pairs;
+    private long correct;
+
+    public RankingWindow(int capacity) {
+        this.estimates = new double[capacity];
+        this.classes = new LengthClass[capacity];
+    }
+
+    /** Adds a completed request, evicting the oldest when full. */
+    public void add(double estimatedTokens, double actualTokens) {
+        if (classes[next] != null) {
+            count(next, -1);
+        }
+        estimates[next] = estimatedTokens;
+        classes[next] = LengthClass.of(actualTokens);
+        count(next, +1);
+        next = (next + 1) % estimates.length;
+    }
+
+    /** The accuracy over the window, or NaN while it holds no (short, long) pair. */
+    public double accuracy() {
+        return pairs == 0 ? Double.NaN : (double) correct / pairs;
+    }
+
+    /** Adds ({@code sign} +1) or removes (-1) the pairs slot {@code i} forms with the others in the window. */
+    private void count(int i, int sign) {
+        LengthClass mine = classes[i];
+        if (mine == LengthClass.MEDIUM) {
+            return;
+        }
+        // Every other filled slot is in the window: the window fills slots in order and evicts in place.
+        for (int j = 0; j < classes.length; j++) {
+            LengthClass other = classes[j];
+            if (j == i || other == null || other == mine || other == LengthClass.MEDIUM) {
+                continue;
+            }
+            double shortEstimate = mine == LengthClass.SHORT ? estimates[i] : estimates[j];
+            double longEstimate = mine == LengthClass.LONG ? estimates[i] : estimates[j];
+            pairs += sign;
+            if (longEstimate > shortEstimate) {
+                correct += sign;
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package dev.triage.proxy.server;
+
+import dev.triage.proxy.metrics.TriageMetrics;
+import dev.triage.proxy.scheduler.BackendQueue;
+import dev.triage.proxy.scheduler.QueueSnapshot;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The routes Triage answers itself: health, readiness, Prometheus metrics, and the admin API's views
+ * of the queues and the configuration.
+ */
+public final class LocalRoutes {
+
+    private LocalRoutes() {}
+
+    /** {@code /healthz}: the process is alive and serving. */
+    public static LocalRoute healthz() {
+        return request -> CompletableFuture.completedFuture(
+                Responses.json(ByteBufAllocator.DEFAULT, HttpResponseStatus.OK, Map.of("status", "ok")));
+    }
+
+    /** {@code /readyz}: the process can do its job, as {@code ready} says. */
+    public static LocalRoute readyz(BooleanSupplier ready) {
+        return request -> {
+            if (ready.getAsBoolean()) {
+                return CompletableFuture.completedFuture(
+                        Responses.json(ByteBufAllocator.DEFAULT, HttpResponseStatus.OK, Map.of("status", "ready")));
+            }
+            return CompletableFuture.completedFuture(Responses.error(ByteBufAllocator.DEFAULT, TriageError.NOT_READY,
+                    "not ready: the estimator is loading or the backend does not answer", null));
+        };
+    }
+
+    /** {@code /metrics}: Prometheus text, or OpenMetrics when the scraper asks for it. */
+    public static LocalRoute metrics(TriageMetrics metrics) {
+        return request -> {
+            TriageMetrics.Scrape scrape = metrics.scrape(request.headers().get(HttpHeaderNames.ACCEPT));
+            return CompletableFuture.completedFuture(Responses.text(ByteBufAllocator.DEFAULT, HttpResponseStatus.OK,
+                    scrape.body(), scrape.contentType()));
+        };
+    }
+
+    /**
+     * {@code /triage/queue}: per backend, its slots and its waiting requests in the order they will be
+     * sent (id, route kind, estimate, wait so far, priority; never the prompt).
+     */
+    public static LocalRoute queue(List<BackendQueue> queues) {
+        return request -> {
+            List<CompletableFuture<QueueSnapshot>> snapshots = new ArrayList<>();
+            for (BackendQueue queue : queues) {
+                snapshots.add(queue.snapshot());
+            }
+            return CompletableFuture.allOf(snapshots.toArray(CompletableFuture[]::new)).thenApply(done -> {
+                List<QueueSnapshot> backends = new ArrayList<>();
+                snapshots.forEach(s -> backends.add(s.join()));
+                return json(Map.of("backends", backends));
+            });
+        };
+    }
+
+    /** {@code /triage/config}: the effective configuration, secrets redacted. */
+    public static LocalRoute config(Map<String, String> effective) {
+        Map<String, String> shown = new LinkedHashMap<>(effective);
+        return request -> CompletableFuture.completedFuture(json(shown));
+    }
+
+    private static FullHttpResponse json(Object value) {
+        return Responses.json(ByteBufAllocator.DEFAULT, HttpResponseStatus.OK, value);
+    }
+}

@@ -1,0 +1,77 @@
+package dev.triage.proxy.upstream;
+
+import dev.triage.proxy.config.BackendConfig;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Asks a backend, in the background, whether it answers: a {@code GET} of its health path every few
+ * seconds, any answer below 500 meaning up (a 404 from a server without that path still proves it
+ * is there). Readiness reads the last result instead of asking per request.
+ */
+public final class BackendProbe implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(BackendProbe.class);
+
+    private final URI target;
+    private final HttpClient client;
+    private final ScheduledExecutorService timer;
+    private final Duration timeout;
+    private volatile boolean up;
+    private boolean probed;
+
+    private BackendProbe(URI target, Duration interval, Duration timeout) {
+        this.target = target;
+        this.timeout = timeout;
+        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "triage-probe");
+            thread.setDaemon(true);
+            return thread;
+        });
+        timer.scheduleWithFixedDelay(this::probe, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Starts probing {@code backend}'s {@code healthPath} every {@code interval}. */
+    public static BackendProbe start(BackendConfig backend, String healthPath, Duration interval) {
+        URI target = URI.create("http://" + backend.authority() + backend.pathPrefix() + healthPath);
+        return new BackendProbe(target, interval, interval.compareTo(Duration.ofSeconds(2)) < 0 ? interval : Duration.ofSeconds(2));
+    }
+
+    /** True when the last probe got an answer below 500. */
+    public boolean up() {
+        return up;
+    }
+
+    private void probe() {
+        boolean nowUp;
+        try {
+            HttpResponse<Void> response = client.send(HttpRequest.newBuilder(target).timeout(timeout).GET().build(),
+                    HttpResponse.BodyHandlers.discarding());
+            nowUp = response.statusCode() < 500;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        } catch (Exception e) {
+            nowUp = false;
+        }
+        if (!probed || nowUp != up) {
+            log.info("backend {} is {}", target, nowUp ? "up" : "down");
+        }
+        probed = true;
+        up = nowUp;
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

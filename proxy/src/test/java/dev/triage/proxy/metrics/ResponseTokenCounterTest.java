@@ -1,0 +1,67 @@
+package dev.triage.proxy.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+class ResponseTokenCounterTest {
+
+    /** Feeds {@code body} in pieces of {@code piece} bytes, as a backend's chunks would arrive. */
+    private static OptionalLong count(String body, int piece) {
+        ResponseTokenCounter counter = new ResponseTokenCounter();
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < bytes.length; i += piece) {
+            ByteBuf chunk = Unpooled.wrappedBuffer(bytes, i, Math.min(piece, bytes.length - i));
+            int reader = chunk.readerIndex();
+            counter.accept(chunk);
+            assertEquals(reader, chunk.readerIndex(), "the chunk is read, not consumed");
+        }
+        return counter.tokens();
+    }
+
+    @Test
+    void readsOpenAiUsageWhateverTheChunking() {
+        String body = "{\"id\":\"x\",\"choices\":[{\"message\":{\"content\":\"hi \\\"completion_tokens\\\": 9\"}}],"
+                + "\"usage\":{\"prompt_tokens\":12,\"completion_tokens\" : 345,\"total_tokens\":357}}";
+        for (int piece : new int[] {1, 2, 3, 7, 1000}) {
+            assertEquals(OptionalLong.of(345), count(body, piece), "pieces of " + piece);
+        }
+    }
+
+    @Test
+    void readsOllamasEvalCountFromTheLastStreamedLine() {
+        String ndjson = "{\"message\":{\"content\":\"a\"},\"done\":false}\n"
+                + "{\"message\":{\"content\":\"b\"},\"done\":false}\n"
+                + "{\"done\":true,\"prompt_eval_count\":26,\"eval_count\":290}\n";
+        assertEquals(OptionalLong.of(290), count(ndjson, 5));
+    }
+
+    @Test
+    void countsSseEventsWhenNoUsageIsReported() {
+        StringBuilder sse = new StringBuilder();
+        for (int i = 0; i < 17; i++) {
+            sse.append("data: {\"choices\":[{\"delta\":{\"content\":\"t").append(i).append("\"}}]}\n\n");
+        }
+        sse.append("data: [DONE]\n\n");
+        assertEquals(OptionalLong.of(17), count(sse.toString(), 4));
+        assertEquals(OptionalLong.of(17), count(sse.toString().replace("\n", "\r\n"), 9));
+    }
+
+    @Test
+    void aStreamThatReportsUsageIsBelievedOverItsEventCount() {
+        String sse = "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n"
+                + "data: {\"choices\":[],\"usage\":{\"completion_tokens\":40}}\n\n"
+                + "data: [DONE]\n\n";
+        assertEquals(OptionalLong.of(40), count(sse, 6));
+    }
+
+    @Test
+    void nothingToReadIsUnknown() {
+        assertEquals(OptionalLong.empty(), count("{\"text\":\"a transcript\"}", 3));
+        assertEquals(OptionalLong.empty(), count("", 1));
+    }
+}
