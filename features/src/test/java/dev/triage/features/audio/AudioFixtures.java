@@ -7,24 +7,27 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** The audio fixtures made by {@code scripts/make-audio-fixtures}, with their soxi/ffprobe durations. */
-record AudioFixtures(String file, AudioFormat format, double referenceSeconds, String source) {
+/**
+ * The audio fixtures made by {@code scripts/make-audio-fixtures}, with their soxi/ffprobe durations.
+ * Shared with the proxy's upload tests through this module's test jar.
+ */
+public record AudioFixtures(String file, AudioFormat format, double referenceSeconds, String source) {
 
-    static List<AudioFixtures> all() {
+    public static List<AudioFixtures> all() {
         String manifest = new String(bytesOf("fixtures.tsv"), StandardCharsets.UTF_8);
         return manifest.lines().skip(1).map(line -> line.split("\t")).map(columns -> new AudioFixtures(
                 columns[0], AudioFormat.valueOf(columns[1]), Double.parseDouble(columns[2]), columns[4])).toList();
     }
 
-    static Stream<AudioFixtures> stream() {
+    public static Stream<AudioFixtures> stream() {
         return all().stream();
     }
 
-    static AudioFixtures named(String file) {
+    public static AudioFixtures named(String file) {
         return all().stream().filter(fixture -> fixture.file.equals(file)).findFirst().orElseThrow();
     }
 
-    byte[] bytes() {
+    public byte[] bytes() {
         return bytesOf(file);
     }
 
@@ -40,7 +43,7 @@ record AudioFixtures(String file, AudioFormat format, double referenceSeconds, S
     }
 
     /** The tolerance the duration must meet: 2% of the reference or 50 ms, whichever is larger. */
-    double tolerance() {
+    public double tolerance() {
         return Math.max(0.02 * referenceSeconds, 0.050);
     }
 
