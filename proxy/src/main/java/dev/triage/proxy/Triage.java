@@ -1,8 +1,13 @@
 package dev.triage.proxy;
 
 import dev.triage.features.Prompt;
+import dev.triage.features.audio.AudioDurationReader;
 import dev.triage.model.BaselineEstimator;
+import dev.triage.model.DurationEstimator;
 import dev.triage.model.JobEstimator;
+import dev.triage.proxy.audio.AudioSizer;
+import dev.triage.proxy.audio.AudioUploadReader;
+import dev.triage.proxy.config.AudioConfig;
 import dev.triage.proxy.config.TriageConfig;
 import dev.triage.proxy.metrics.RequestLog;
 import dev.triage.proxy.metrics.TriageMetrics;
@@ -10,7 +15,6 @@ import dev.triage.proxy.scheduler.BackendQueue;
 import dev.triage.proxy.scheduler.Clock;
 import dev.triage.proxy.scheduler.DispatchLoop;
 import dev.triage.proxy.server.AdminAccess;
-import dev.triage.proxy.server.Backend;
 import dev.triage.proxy.server.ChatSizer;
 import dev.triage.proxy.server.LocalRoutes;
 import dev.triage.proxy.server.RouteKind;
@@ -18,17 +22,16 @@ import dev.triage.proxy.server.RouteTable;
 import dev.triage.proxy.server.ScheduledTarget;
 import dev.triage.proxy.server.ServerContext;
 import dev.triage.proxy.server.TriageServer;
-import dev.triage.proxy.upstream.BackendProbe;
-import dev.triage.proxy.upstream.UpstreamPool;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -37,9 +40,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running Triage: the estimator, the dispatch loop, the backend pools and probes, the metrics and
- * the server, assembled from a {@link TriageConfig}. {@link Main} runs one per process; tests and
- * benchmarks run one in-process.
+ * A running Triage: the estimators, the dispatch loop, the backends, the metrics and the server,
+ * assembled from a {@link TriageConfig}. {@link Main} runs one per process; tests and benchmarks run
+ * one in-process.
  *
  * <pre>{@code
  * try (Triage triage = Triage.start(config)) {
@@ -52,37 +55,32 @@ public final class Triage implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Triage.class);
 
-    /** Idle pooled backend connections are closed after this; below common server keep-alive timeouts. */
-    static final Duration UPSTREAM_IDLE = Duration.ofSeconds(30);
-    /** Longest wait for a TCP connection to a backend. */
-    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
-    /** How often readiness asks the backend whether it answers. */
-    static final Duration PROBE_INTERVAL = Duration.ofSeconds(5);
+    /** Uploads being read at once, and waiting to be read, before a new one is refused with a 429. */
+    static final int AUDIO_READERS = Math.max(2, Runtime.getRuntime().availableProcessors());
+    static final int AUDIO_READS_WAITING = 64;
 
     private final TriageConfig config;
     private final JobEstimator<Prompt> chatEstimator;
     private final TriageMetrics metrics;
     private final DispatchLoop dispatchLoop;
-    private final UpstreamPool chatPool;
-    private final BackendProbe chatProbe;
+    private final Backends backends;
+    private final ThreadPoolExecutor audioReaders;
     private final AtomicInteger openExchanges = new AtomicInteger();
     private final EventLoopGroup acceptors;
     private final EventLoopGroup workers;
     private final TriageServer server;
-    private volatile boolean stopping;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile boolean stopping;
 
     private Triage(TriageConfig config) throws InterruptedException {
         this.config = config;
         chatEstimator = new BaselineEstimator();
         metrics = new TriageMetrics();
         dispatchLoop = new DispatchLoop(Clock.system());
-        Duration connectTimeout = config.upstreamTimeout().compareTo(CONNECT_TIMEOUT) < 0 ? config.upstreamTimeout() : CONNECT_TIMEOUT;
-        chatPool = new UpstreamPool(config.backend(), connectTimeout, UPSTREAM_IDLE);
-        BackendQueue chatQueue = dispatchLoop.addBackend("chat", config.schedulerSettings(config.backend()), config.maxQueueWait());
-        metrics.bindQueue(chatQueue);
-        chatProbe = BackendProbe.start(config.backend(), config.healthPath(), PROBE_INTERVAL);
-        Backend chat = new Backend("chat", config.backend(), chatPool, chatQueue);
+        backends = new Backends(config, dispatchLoop, metrics);
+        audioReaders = new ThreadPoolExecutor(AUDIO_READERS, AUDIO_READERS, 30, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(AUDIO_READS_WAITING), new DefaultThreadFactory("triage-audio", true));
+        audioReaders.allowCoreThreadTimeOut(true);
         RouteTable routes = RouteTable.standard()
                 .local(HttpMethod.GET, "/healthz", LocalRoutes.healthz())
                 .local(HttpMethod.GET, "/readyz", LocalRoutes.readyz(this::ready))
@@ -90,10 +88,8 @@ public final class Triage implements AutoCloseable {
                 .admin(HttpMethod.GET, "/triage/queue", LocalRoutes.queue(dispatchLoop.backends()))
                 .admin(HttpMethod.GET, "/triage/config", LocalRoutes.config(config.settings()))
                 .build();
-        ServerContext context = new ServerContext(routes,
-                Map.of(RouteKind.CHAT, new ScheduledTarget(chat,
-                        new ChatSizer(chatEstimator, metrics.estimatorTimer(chatEstimator.name())), config.maxBody())),
-                chat, config.policy(), config.upstreamTimeout(), metrics.andThen(new RequestLog()),
+        ServerContext context = new ServerContext(routes, Map.of(RouteKind.CHAT, chatTarget(), RouteKind.AUDIO, audioTarget()),
+                backends.chat(), config.policy(), config.upstreamTimeout(), metrics.andThen(new RequestLog()),
                 new AdminAccess(config.adminToken()), openExchanges);
         acceptors = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("triage-accept"), NioIoHandler.newFactory());
         workers = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory("triage-io"), NioIoHandler.newFactory());
@@ -108,6 +104,19 @@ public final class Triage implements AutoCloseable {
                 server.address(), config.backend().url(), config.backend().maxConcurrency(),
                 config.backend().maxConcurrency() == 1 ? "" : "s", config.policy().label(),
                 config.starvationTimeout().isZero() ? "off" : config.starvationTimeout(), chatEstimator.name());
+    }
+
+    private ScheduledTarget chatTarget() {
+        return new ScheduledTarget(backends.chat(), new ChatSizer(chatEstimator, metrics.estimatorTimer(chatEstimator.name())),
+                config.maxBody(), config.serviceTime());
+    }
+
+    private ScheduledTarget audioTarget() {
+        AudioConfig audio = config.audio();
+        DurationEstimator estimator = new DurationEstimator(audio.tokenRates());
+        AudioSizer sizer = new AudioSizer(new AudioUploadReader(new AudioDurationReader(), audio.maxBody(), audio.voiceActivity()),
+                estimator, metrics.estimatorTimer(estimator.name()), metrics.audioUnreadable(), audioReaders);
+        return new ScheduledTarget(backends.audio(), sizer, audio.maxBody(), audio.serviceTime());
     }
 
     /**
@@ -130,9 +139,9 @@ public final class Triage implements AutoCloseable {
         return dispatchLoop.backends();
     }
 
-    /** Ready: not stopping, and the backend answered its last probe. */
+    /** Ready: not stopping, and every backend answered its last probe. */
     public boolean ready() {
-        return !stopping && chatProbe.up();
+        return !stopping && backends.allUp();
     }
 
     /**
@@ -171,9 +180,9 @@ public final class Triage implements AutoCloseable {
         }
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        audioReaders.shutdownNow();
         dispatchLoop.close();
-        chatProbe.close();
-        chatPool.close();
+        backends.close();
         metrics.close();
         chatEstimator.close();
     }

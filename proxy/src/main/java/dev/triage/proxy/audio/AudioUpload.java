@@ -13,13 +13,14 @@ import java.util.OptionalDouble;
  * @param language the {@code language} field as sent, empty when absent
  * @param responseFormat the {@code response_format} field, empty when absent
  * @param stream true when the {@code stream} field is {@code true}
+ * @param priority the {@code priority} field (vLLM's convention: lower is sooner), 0 when absent
  * @param fileName the file part's file name as the client gave it (never used to detect the format)
  * @param fileBytes the file part's size
  * @param duration the audio's duration, read from its container or estimated from its size
  * @param speechSeconds the speech-active seconds when voice-activity detection is on and the audio is
  *     PCM WAV; empty otherwise
  */
-public record AudioUpload(String model, String language, String responseFormat, boolean stream, String fileName,
+public record AudioUpload(String model, String language, String responseFormat, boolean stream, int priority, String fileName,
                           long fileBytes, AudioDuration duration, OptionalDouble speechSeconds) {
 
     /**

@@ -1,34 +1,37 @@
 package dev.triage.proxy.audio;
 
+import dev.triage.proxy.server.TriageError;
+
 /**
- * Why an audio upload is refused before it reaches the backend, with the HTTP status and the
- * OpenAI-style error fields Triage answers with. Anything else about the upload (an unknown or broken
- * audio container, a missing model) is the backend's to judge: such uploads are forwarded.
+ * Why an audio upload is refused before it reaches the backend, and the error Triage answers with.
+ * Anything else about the upload (an unknown or broken audio container, a missing model) is the
+ * backend's to judge: such uploads are forwarded.
  */
 public enum AudioUploadProblem {
-    NOT_MULTIPART(400, null, "expected a multipart/form-data body"),
-    MALFORMED_MULTIPART(400, null, "the multipart/form-data body does not match its boundary"),
-    MISSING_FILE(400, "file", "the form has no 'file' part"),
-    TOO_LARGE(413, "file", "the upload is larger than the audio body limit");
+    NOT_MULTIPART(TriageError.INVALID_REQUEST, null, "expected a multipart/form-data body"),
+    MALFORMED_MULTIPART(TriageError.INVALID_REQUEST, null, "the multipart/form-data body does not match its boundary"),
+    MISSING_FILE(TriageError.INVALID_REQUEST, "file", "the form has no 'file' part"),
+    INVALID_PRIORITY(TriageError.INVALID_REQUEST, "priority", "priority must be an integer (lower is sooner)"),
+    TOO_LARGE(TriageError.BODY_TOO_LARGE, "file", "the upload is larger than the audio body limit");
 
-    private final int status;
+    private final TriageError error;
     private final String param;
     private final String message;
 
-    AudioUploadProblem(int status, String param, String message) {
-        this.status = status;
+    AudioUploadProblem(TriageError error, String param, String message) {
+        this.error = error;
         this.param = param;
         this.message = message;
     }
 
-    /** The HTTP status to answer with. */
-    public int status() {
-        return status;
+    /** The error Triage answers with. */
+    public TriageError error() {
+        return error;
     }
 
-    /** OpenAI's {@code error.type} for it. */
-    public String errorType() {
-        return "invalid_request_error";
+    /** The HTTP status to answer with. */
+    public int status() {
+        return error.status().code();
     }
 
     /** OpenAI's {@code error.param}: the form field at fault, or null. */

@@ -87,7 +87,8 @@ public final class AudioUploadReader {
      * Reads the upload whose headers and complete body are given.
      *
      * @throws AudioUploadException when the body is larger than the limit, is not a multipart form,
-     *     does not match its boundary, or has no {@code file} part
+     *     does not match its boundary, has no {@code file} part, or a {@code priority} that is not an
+     *     integer
      */
     public AudioUpload read(HttpHeaders headers, ByteBuf body) throws AudioUploadException {
         if (body.readableBytes() > maxBodyBytes) {
@@ -141,7 +142,7 @@ public final class AudioUploadReader {
         AudioDuration duration = durations.read(audio);
         OptionalDouble speech = measureSpeech ? SpeechActivity.speechSeconds(audio) : OptionalDouble.empty();
         return new AudioUpload(field(decoder, "model"), field(decoder, "language"), field(decoder, "response_format"),
-                "true".equalsIgnoreCase(field(decoder, "stream")),
+                "true".equalsIgnoreCase(field(decoder, "stream")), priority(decoder),
                 file instanceof FileUpload upload ? upload.getFilename() : "", audio.remaining(), duration, speech);
     }
 
@@ -151,6 +152,18 @@ public final class AudioUploadReader {
             return file.getByteBuf().nioBuffer();
         } catch (IOException e) {
             throw new IllegalStateException("in-memory form data cannot fail to read", e);
+        }
+    }
+
+    private static int priority(HttpPostMultipartRequestDecoder decoder) throws AudioUploadException {
+        String priority = field(decoder, "priority");
+        if (priority.isEmpty()) {
+            return 0;
+        }
+        try {
+            return Integer.parseInt(priority);
+        } catch (NumberFormatException e) {
+            throw new AudioUploadException(AudioUploadProblem.INVALID_PRIORITY, "'" + priority + "'");
         }
     }
 

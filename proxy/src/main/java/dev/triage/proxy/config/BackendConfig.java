@@ -3,13 +3,12 @@ package dev.triage.proxy.config;
 import java.net.URI;
 
 /**
- * One upstream server and how it is loaded.
+ * One upstream server and how many requests it runs at once.
  *
  * @param url where it listens: {@code http://host[:port][/path prefix]}
  * @param maxConcurrency how many requests it runs at once: 1 for a serial server, N for a batched one
- * @param serviceTime its expected seconds per request
  */
-public record BackendConfig(URI url, int maxConcurrency, ServiceTimeModel serviceTime) {
+public record BackendConfig(URI url, int maxConcurrency) {
 
     public String host() {
         return url.getHost();

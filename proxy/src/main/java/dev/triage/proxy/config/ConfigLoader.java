@@ -39,6 +39,13 @@ public final class ConfigLoader {
             new ConfigOption("estimator", "baseline", "how chat requests are sized: baseline"),
             new ConfigOption("service-time-base", "0.5", "backend seconds every request costs (prefill)"),
             new ConfigOption("service-time-per-token", "0.02", "backend seconds per generated token"),
+            new ConfigOption("audio-backend", "", "speech-to-text server; unset, audio shares the backend and its slots"),
+            new ConfigOption("audio-max-concurrency", "1", "requests the audio backend runs at once"),
+            new ConfigOption("max-audio-body", "25MB", "largest audio upload; beyond, 413"),
+            new ConfigOption("audio-vad", "false", "schedule PCM audio by its speech-active seconds (true/false)"),
+            new ConfigOption("audio-service-time-base", "0.2", "audio backend seconds every request costs"),
+            new ConfigOption("audio-service-time-per-token", "0.01", "audio backend seconds per transcript token"),
+            new ConfigOption("speech-token-rates", "", "transcript tokens per second of speech, e.g. es=4.2,fr=3.6"),
             new ConfigOption("upstream-timeout", "600s", "longest the backend may stay silent before a 504"),
             new ConfigOption("max-body", "4MB", "largest request body on a scheduled route; beyond, 413"),
             new ConfigOption("admin-token", "", "bearer token for /triage/...; unset, the admin API answers local clients only"),
@@ -114,11 +121,7 @@ public final class ConfigLoader {
         require(maxConcurrency >= 1, "max-concurrency", v, ">= 1");
         int maxQueue = ValueParsers.integer("max-queue", v.get("max-queue"));
         require(maxQueue >= 0, "max-queue", v, ">= 0");
-        double base = ValueParsers.decimal("service-time-base", v.get("service-time-base"));
-        require(base >= 0, "service-time-base", v, "seconds >= 0");
-        double perToken = ValueParsers.decimal("service-time-per-token", v.get("service-time-per-token"));
-        require(perToken >= 0 && base + perToken > 0, "service-time-per-token", v,
-                "seconds >= 0, and not 0 when service-time-base is 0");
+        ServiceTimeModel serviceTime = serviceTime(v, "service-time-base", "service-time-per-token");
         Duration upstreamTimeout = ValueParsers.duration("upstream-timeout", v.get("upstream-timeout"));
         require(!upstreamTimeout.isZero(), "upstream-timeout", v, "a duration > 0");
         long maxBody = ValueParsers.size("max-body", v.get("max-body"));
@@ -134,11 +137,12 @@ public final class ConfigLoader {
         String healthPath = v.get("health-path").trim();
         require(healthPath.startsWith("/"), "health-path", v, "a path starting with /");
         Duration shutdownGrace = ValueParsers.duration("shutdown-grace", v.get("shutdown-grace"));
-        BackendConfig backend = new BackendConfig(ValueParsers.httpUrl("backend", v.get("backend")), maxConcurrency,
-                new ServiceTimeModel(base, perToken));
+        BackendConfig backend = new BackendConfig(ValueParsers.httpUrl("backend", v.get("backend")), maxConcurrency);
         return new TriageConfig(
                 ValueParsers.listenAddress("listen", v.get("listen")),
                 backend,
+                serviceTime,
+                audio(v),
                 policy,
                 ValueParsers.durationOrOff("starvation-timeout", v.get("starvation-timeout")),
                 maxQueue,
@@ -150,6 +154,27 @@ public final class ConfigLoader {
                 healthPath,
                 shutdownGrace,
                 redacted(v));
+    }
+
+    private static AudioConfig audio(Map<String, String> v) {
+        String url = v.get("audio-backend").trim();
+        int concurrency = ValueParsers.integer("audio-max-concurrency", v.get("audio-max-concurrency"));
+        require(concurrency >= 1, "audio-max-concurrency", v, ">= 1");
+        Optional<BackendConfig> backend = url.isEmpty() ? Optional.empty()
+                : Optional.of(new BackendConfig(ValueParsers.httpUrl("audio-backend", url), concurrency));
+        long maxBody = ValueParsers.size("max-audio-body", v.get("max-audio-body"));
+        require(maxBody > 0 && maxBody <= Integer.MAX_VALUE, "max-audio-body", v, "a size > 0 and < 2GB");
+        return new AudioConfig(backend, maxBody, ValueParsers.bool("audio-vad", v.get("audio-vad")),
+                serviceTime(v, "audio-service-time-base", "audio-service-time-per-token"),
+                ValueParsers.speechTokenRates("speech-token-rates", v.get("speech-token-rates")));
+    }
+
+    private static ServiceTimeModel serviceTime(Map<String, String> v, String baseKey, String perTokenKey) {
+        double base = ValueParsers.decimal(baseKey, v.get(baseKey));
+        require(base >= 0, baseKey, v, "seconds >= 0");
+        double perToken = ValueParsers.decimal(perTokenKey, v.get(perTokenKey));
+        require(perToken >= 0 && base + perToken > 0, perTokenKey, v, "seconds >= 0, and not 0 when " + baseKey + " is 0");
+        return new ServiceTimeModel(base, perToken);
     }
 
     private static Map<String, String> redacted(Map<String, String> values) {

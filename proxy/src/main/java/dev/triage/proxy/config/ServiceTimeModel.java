@@ -12,7 +12,7 @@ package dev.triage.proxy.config;
 public record ServiceTimeModel(double baseSeconds, double secondsPerToken) {
 
     /** The smallest expected service time: HRRN divides by it, so it is never 0. */
-    static final double MIN_SECONDS = 1e-3;
+    public static final double MIN_SECONDS = 1e-3;
 
     public ServiceTimeModel {
         if (!(baseSeconds >= 0) || !(secondsPerToken >= 0) || baseSeconds + secondsPerToken == 0) {

@@ -14,6 +14,8 @@ import java.util.Map;
  *
  * @param listen where the proxy accepts clients (unresolved; resolved when binding)
  * @param backend the chat/completions backend
+ * @param serviceTime the chat backend's seconds per request and per output token
+ * @param audio how speech-to-text requests are scheduled
  * @param policy the order of waiting requests
  * @param starvationTimeout τ; {@link Duration#ZERO} when off
  * @param maxQueue how many requests may wait per backend
@@ -29,6 +31,8 @@ import java.util.Map;
 public record TriageConfig(
         InetSocketAddress listen,
         BackendConfig backend,
+        ServiceTimeModel serviceTime,
+        AudioConfig audio,
         Policy policy,
         Duration starvationTimeout,
         int maxQueue,

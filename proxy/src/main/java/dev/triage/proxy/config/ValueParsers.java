@@ -1,5 +1,6 @@
 package dev.triage.proxy.config;
 
+import dev.triage.model.SpeechTokenRates;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -57,6 +58,35 @@ final class ValueParsers {
             default -> 1L;
         };
         return (long) (amount * factor);
+    }
+
+    /** {@code true} or {@code false}, any case. */
+    static boolean bool(String key, String value) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        if (v.equals("true") || v.equals("false")) {
+            return v.equals("true");
+        }
+        throw ConfigException.invalid(key, value, "true or false");
+    }
+
+    /** {@code lang=κ} pairs separated by commas, over the defaults; empty for the defaults. */
+    static SpeechTokenRates speechTokenRates(String key, String value) {
+        SpeechTokenRates rates = SpeechTokenRates.defaults();
+        if (value.isBlank()) {
+            return rates;
+        }
+        for (String pair : value.split(",")) {
+            int equals = pair.indexOf('=');
+            if (equals < 0) {
+                throw ConfigException.invalid(key, value, "language=tokens per second pairs, e.g. es=4.2,fr=3.6");
+            }
+            try {
+                rates = rates.withRate(pair.substring(0, equals).trim(), decimal(key, pair.substring(equals + 1)));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(key + ": " + e.getMessage());
+            }
+        }
+        return rates;
     }
 
     static int integer(String key, String value) {

@@ -12,8 +12,9 @@ import java.util.concurrent.CompletableFuture;
 public interface RequestSizer {
 
     /**
-     * @param body the request body, owned by the caller and valid until the future completes; not
-     *     to be released or modified (its bytes are forwarded afterwards)
+     * @param body the request body, owned by the caller: not to be modified (its bytes are forwarded
+     *     afterwards) nor released. The caller releases it when the client leaves, even while sizing
+     *     runs, so a sizer that reads it after returning takes a reference of its own first.
      * @return the job's size, or a future failed with {@link RequestRejectedException}
      */
     CompletableFuture<SizedJob> size(HttpRequest head, ByteBuf body);

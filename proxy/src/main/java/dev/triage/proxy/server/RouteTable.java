@@ -49,7 +49,9 @@ public final class RouteTable {
                 .scheduled("/v1/chat/completions", RouteKind.CHAT)
                 .scheduled("/v1/completions", RouteKind.CHAT)
                 .scheduled("/api/chat", RouteKind.CHAT)
-                .scheduled("/api/generate", RouteKind.CHAT);
+                .scheduled("/api/generate", RouteKind.CHAT)
+                .scheduled("/v1/audio/transcriptions", RouteKind.AUDIO)
+                .scheduled("/v1/audio/translations", RouteKind.AUDIO);
     }
 
     public static Builder builder() {

@@ -118,6 +118,7 @@ final class ScheduledExchange implements Exchange, JobListener, UpstreamCall.Lis
         state = State.SIZING;
         CompletableFuture<SizedJob> sizing;
         try {
+            // A sizer that reads the body after returning holds its own reference to it.
             sizing = target.sizer().size(head, body.bytes());
         } catch (RuntimeException e) {
             sizing = CompletableFuture.failedFuture(e);
@@ -147,7 +148,7 @@ final class ScheduledExchange implements Exchange, JobListener, UpstreamCall.Lis
         }
         record.sized(job.estimate(), job.priority());
         double tokens = job.estimate().expectedTokens();
-        double seconds = target.backend().config().serviceTime().seconds(tokens);
+        double seconds = target.serviceTime().seconds(tokens);
         state = State.QUEUED;
         submittedNanos = System.nanoTime();
         ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), tokens,

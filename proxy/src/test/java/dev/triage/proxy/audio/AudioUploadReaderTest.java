@@ -10,12 +10,12 @@ import dev.triage.features.audio.AudioClip;
 import dev.triage.features.audio.AudioDurationReader;
 import dev.triage.features.audio.AudioFixtures;
 import dev.triage.features.audio.AudioFormat;
+import dev.triage.proxy.testing.MultipartForm;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class AudioUploadReaderTest {
 
-    private static final String BOUNDARY = "----triage-test-7MA4YWxkTrZu0gW";
+    private static final String BOUNDARY = MultipartForm.BOUNDARY;
 
     @TempDir
     Path spool;
@@ -63,7 +63,7 @@ class AudioUploadReaderTest {
     @ParameterizedTest
     @MethodSource("fixtures")
     void everyFormatIsMeasuredThroughTheForm(AudioFixtures fixture) throws Exception {
-        AudioUpload upload = read(new Form().field("model", "whisper-1").file(fixture.file(), fixture.bytes()).build());
+        AudioUpload upload = read(new MultipartForm().field("model", "whisper-1").file(fixture.file(), fixture.bytes()).build());
         assertEquals(fixture.format(), upload.duration().format());
         assertFalse(upload.durationEstimated());
         assertEquals(fixture.referenceSeconds(), upload.duration().seconds(), fixture.tolerance());
@@ -76,7 +76,7 @@ class AudioUploadReaderTest {
     @Test
     void fieldsAreReadAndTheFileNameIsNotTrusted() throws Exception {
         AudioFixtures opus = AudioFixtures.named("speech-opus.opus");
-        AudioUpload upload = read(new Form().field("model", "whisper-1").field("language", "es")
+        AudioUpload upload = read(new MultipartForm().field("model", "whisper-1").field("language", "es")
                 .field("response_format", "verbose_json").field("stream", "true").file("speech.mp3", opus.bytes()).build());
         assertEquals("whisper-1", upload.model());
         assertEquals("es", upload.language());
@@ -89,7 +89,7 @@ class AudioUploadReaderTest {
 
     @Test
     void absentFieldsAreEmpty() throws Exception {
-        AudioUpload upload = read(new Form().file("a.wav", AudioFixtures.named("pcm8-mono-8000.wav").bytes()).build());
+        AudioUpload upload = read(new MultipartForm().file("a.wav", AudioFixtures.named("pcm8-mono-8000.wav").bytes()).build());
         assertEquals("", upload.model());
         assertEquals("", upload.language());
         assertEquals("", upload.responseFormat());
@@ -98,7 +98,7 @@ class AudioUploadReaderTest {
 
     @Test
     void theCallersBufferIsLeftAsItWas() throws Exception {
-        byte[] body = new Form().field("model", "whisper-1").file("s.flac", AudioFixtures.named("speech.flac").bytes()).build();
+        byte[] body = new MultipartForm().field("model", "whisper-1").file("s.flac", AudioFixtures.named("speech.flac").bytes()).build();
         ByteBuf buffer = PooledByteBufAllocator.DEFAULT.directBuffer(body.length + 16).writeZero(16).writeBytes(body);
         buffer.readerIndex(16);
         try {
@@ -114,19 +114,19 @@ class AudioUploadReaderTest {
 
     @Test
     void badAudioIsForwardedWithTheSizeEstimate() throws Exception {
-        AudioUpload empty = read(new Form().file("empty.wav", new byte[0]).build());
+        AudioUpload empty = read(new MultipartForm().file("empty.wav", new byte[0]).build());
         assertTrue(empty.durationEstimated());
         assertEquals(0, empty.clip().seconds());
 
         byte[] noise = new byte[32_000];
         new Random(11).nextBytes(noise);
-        AudioUpload random = read(new Form().file("noise.mp3", noise).build());
+        AudioUpload random = read(new MultipartForm().file("noise.mp3", noise).build());
         assertTrue(random.durationEstimated());
         assertEquals(2.0, random.clip().seconds(), 1e-9);
         assertTrue(random.clip().durationEstimated());
 
         byte[] m4a = AudioFixtures.named("speech.m4a").bytes();
-        AudioUpload truncated = read(new Form().file("speech.m4a", Arrays.copyOf(m4a, m4a.length / 2)).build());
+        AudioUpload truncated = read(new MultipartForm().file("speech.m4a", Arrays.copyOf(m4a, m4a.length / 2)).build());
         assertEquals(AudioFormat.MP4, truncated.duration().format());
         assertTrue(truncated.durationEstimated(), "the moov box was cut off");
     }
@@ -135,7 +135,7 @@ class AudioUploadReaderTest {
     void aBodyOverTheLimitIs413() {
         byte[] thirtyMegabytes = new byte[30 * 1024 * 1024];
         AudioUploadException tooLarge = assertThrows(AudioUploadException.class,
-                () -> read(new Form().file("long.wav", thirtyMegabytes).build()));
+                () -> read(new MultipartForm().file("long.wav", thirtyMegabytes).build()));
         assertEquals(AudioUploadProblem.TOO_LARGE, tooLarge.problem());
         assertEquals(413, tooLarge.problem().status());
     }
@@ -148,14 +148,14 @@ class AudioUploadReaderTest {
                 .putInt(16).putShort((short) 1).putShort((short) 1).putInt(16_000).putInt(32_000).putShort((short) 2)
                 .putShort((short) 16).put("data".getBytes(StandardCharsets.US_ASCII)).putInt(dataBytes);
         AudioUploadReader roomy = new AudioUploadReader(new AudioDurationReader(spool), 64L * 1024 * 1024, false);
-        AudioUpload upload = read(roomy, "multipart/form-data; boundary=" + BOUNDARY, new Form().file("long.wav", wav.array()).build());
+        AudioUpload upload = read(roomy, "multipart/form-data; boundary=" + BOUNDARY, new MultipartForm().file("long.wav", wav.array()).build());
         assertEquals(dataBytes / 32_000.0, upload.duration().seconds(), 1e-9);
     }
 
     @Test
     void aFormWithoutAFileIs400() {
         AudioUploadException missing = assertThrows(AudioUploadException.class,
-                () -> read(new Form().field("model", "whisper-1").field("language", "en").build()));
+                () -> read(new MultipartForm().field("model", "whisper-1").field("language", "en").build()));
         assertEquals(AudioUploadProblem.MISSING_FILE, missing.problem());
         assertEquals(400, missing.problem().status());
         assertEquals("file", missing.problem().param());
@@ -163,7 +163,7 @@ class AudioUploadReaderTest {
 
     @Test
     void aBrokenBoundaryIs400() {
-        byte[] form = new Form().field("model", "whisper-1").file("a.wav", AudioFixtures.named("pcm8-mono-8000.wav").bytes()).build();
+        byte[] form = new MultipartForm().field("model", "whisper-1").file("a.wav", AudioFixtures.named("pcm8-mono-8000.wav").bytes()).build();
         String otherBoundary = "multipart/form-data; boundary=not-the-one-in-the-body";
         AudioUploadException wrong = assertThrows(AudioUploadException.class, () -> read(reader(), otherBoundary, form));
         assertEquals(AudioUploadProblem.MALFORMED_MULTIPART, wrong.problem());
@@ -190,14 +190,14 @@ class AudioUploadReaderTest {
         byte[] clip = AudioFixtures.named("pcm16-mono-8000-list-chunk.wav").bytes();
         byte[] padded = padWithSilence(clip, 5 * 8000 * 2);
         AudioUploadReader vad = new AudioUploadReader(new AudioDurationReader(spool), AudioUploadReader.DEFAULT_MAX_BODY_BYTES, true);
-        AudioUpload upload = read(vad, "multipart/form-data; boundary=" + BOUNDARY, new Form().file("padded.wav", padded).build());
+        AudioUpload upload = read(vad, "multipart/form-data; boundary=" + BOUNDARY, new MultipartForm().file("padded.wav", padded).build());
         assertEquals(2.085 + 10, upload.duration().seconds(), 0.01);
         double speech = upload.speechSeconds().orElseThrow();
         assertTrue(speech < 2.2, speech + " s of speech");
         assertEquals(speech, upload.clip().seconds());
 
         AudioUpload mp3 = read(vad, "multipart/form-data; boundary=" + BOUNDARY,
-                new Form().file("a.mp3", AudioFixtures.named("cbr.mp3").bytes()).build());
+                new MultipartForm().file("a.mp3", AudioFixtures.named("cbr.mp3").bytes()).build());
         assertTrue(mp3.speechSeconds().isEmpty(), "compressed audio keeps its duration");
         assertEquals(mp3.duration().seconds(), mp3.clip().seconds());
     }
@@ -220,32 +220,5 @@ class AudioUploadReaderTest {
             }
         }
         throw new AssertionError("not found");
-    }
-
-    /** A multipart/form-data body as OpenAI's clients send it. */
-    private static final class Form {
-        private final ByteArrayOutputStream body = new ByteArrayOutputStream();
-
-        Form field(String name, String value) {
-            write("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"" + name + "\"\r\n\r\n" + value + "\r\n");
-            return this;
-        }
-
-        Form file(String fileName, byte[] bytes) {
-            write("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + fileName
-                    + "\"\r\nContent-Type: application/octet-stream\r\n\r\n");
-            body.writeBytes(bytes);
-            write("\r\n");
-            return this;
-        }
-
-        byte[] build() {
-            write("--" + BOUNDARY + "--\r\n");
-            return body.toByteArray();
-        }
-
-        private void write(String text) {
-            body.writeBytes(text.getBytes(StandardCharsets.UTF_8));
-        }
     }
 }

@@ -70,7 +70,7 @@ class ConfigLoaderTest {
         assertEquals(Duration.ofMillis(1500), config.maxQueueWait());
         assertEquals(Duration.ofMillis(1500), config.upstreamTimeout());
         assertEquals(512 * 1024, config.maxBody());
-        assertEquals(5.0, config.backend().serviceTime().seconds(100), 1e-9);
+        assertEquals(5.0, config.serviceTime().seconds(100), 1e-9);
     }
 
     @Test
@@ -89,6 +89,26 @@ class ConfigLoaderTest {
         assertEquals("wat: unknown option (see --help)", failure(Map.of(), "--wat", "1"));
         assertEquals("policy: missing value (expected: --policy <value>)", failure(Map.of(), "--policy"));
         assertTrue(failure(Map.of(), "--config", dir.resolve("missing.yaml").toString()).startsWith("config: "));
+    }
+
+    @Test
+    void audioSharesTheBackendUnlessGivenItsOwn() {
+        TriageConfig shared = load(Map.of());
+        assertTrue(shared.audio().backend().isEmpty());
+        assertEquals(25L << 20, shared.audio().maxBody());
+        assertEquals(2.9, shared.audio().tokenRates().tokensPerSecond("en"));
+        TriageConfig own = load(Map.of(), "--audio-backend", "http://127.0.0.1:8178", "--audio-max-concurrency", "2",
+                "--audio-vad", "true", "--speech-token-rates", "fr=3.6, es=4.0", "--max-audio-body", "10MB");
+        assertEquals(2, own.audio().backend().orElseThrow().maxConcurrency());
+        assertTrue(own.audio().voiceActivity());
+        assertEquals(3.6, own.audio().tokenRates().tokensPerSecond("french"));
+        assertEquals(4.0, own.audio().tokenRates().tokensPerSecond("es"));
+        assertEquals(10L << 20, own.audio().maxBody());
+        assertEquals("audio-vad: yes (expected: true or false)", failure(Map.of(), "--audio-vad", "yes"));
+        assertEquals("speech-token-rates: fr (expected: language=tokens per second pairs, e.g. es=4.2,fr=3.6)",
+                failure(Map.of(), "--speech-token-rates", "fr"));
+        assertEquals("speech-token-rates: speech token rate for fr: -1.0 (expected: finite, > 0)",
+                failure(Map.of(), "--speech-token-rates", "fr=-1"));
     }
 
     @Test

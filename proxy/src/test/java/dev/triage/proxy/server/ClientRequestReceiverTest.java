@@ -47,7 +47,7 @@ class ClientRequestReceiverTest {
 
     @BeforeEach
     void setUp() {
-        BackendConfig backendConfig = new BackendConfig(URI.create("http://127.0.0.1:9"), 1, new ServiceTimeModel(0.5, 0.02));
+        BackendConfig backendConfig = new BackendConfig(URI.create("http://127.0.0.1:9"), 1);
         dispatchLoop = new DispatchLoop(Clock.system());
         pool = new UpstreamPool(backendConfig, Duration.ofSeconds(1), Duration.ofSeconds(30));
         Backend backend = new Backend("chat", backendConfig, pool,
@@ -59,7 +59,8 @@ class ClientRequestReceiverTest {
                 .build();
         Timer estimatorTimer = new SimpleMeterRegistry().timer("estimator");
         ServerContext context = new ServerContext(routes,
-                Map.of(RouteKind.CHAT, new ScheduledTarget(backend, new ChatSizer(new BaselineEstimator(), estimatorTimer), 256)),
+                Map.of(RouteKind.CHAT, new ScheduledTarget(backend, new ChatSizer(new BaselineEstimator(), estimatorTimer), 256,
+                        new ServiceTimeModel(0.5, 0.02))),
                 backend, Policy.SJF, Duration.ofSeconds(5), records::add, new AdminAccess("s3cret"), openExchanges);
         channel = new EmbeddedChannel(new HttpServerCodec(), new HttpServerKeepAliveHandler(),
                 new ClientRequestReceiver(context));

@@ -35,7 +35,8 @@ import java.util.concurrent.TimeUnit;
  * <p>The prompt (the last user message) names the request in {@link #started()} and
  * {@link #finished()}, and can ask for trouble: a prompt containing {@code [stall]} is never answered,
  * {@code [die]} gets two SSE events and then a closed connection, {@code [garbage]} gets bytes that
- * are not HTTP, {@code [reject]} gets the backend's own 422 error. {@code GET /v1/models} is answered at once, without a slot.
+ * are not HTTP, {@code [reject]} gets the backend's own 422 error. Audio transcriptions take time in
+ * proportion to the upload's size. {@code GET /v1/models} is answered at once, without a slot.
  */
 public final class FakeOpenAiBackend implements AutoCloseable {
 
@@ -139,6 +140,9 @@ public final class FakeOpenAiBackend implements AutoCloseable {
             return true;
         }
         headers.add(request.headers);
+        if (request.path.startsWith("/v1/audio/")) {
+            return transcribe(request, out);
+        }
         JsonNode body;
         try {
             body = JSON.readTree(request.body);
@@ -210,6 +214,35 @@ public final class FakeOpenAiBackend implements AutoCloseable {
         }
         finished.add(prompt);
         return true;
+    }
+
+    /**
+     * A serial transcription: its time grows with the upload (for PCM audio, with its duration),
+     * {@code perToken} per kilobyte; the answer names the file, so tests can tell which finished.
+     */
+    private boolean transcribe(Request request, OutputStream out) throws IOException {
+        String form = new String(request.body, StandardCharsets.ISO_8859_1);
+        int name = form.indexOf("filename=\"");
+        String file = name < 0 ? "?" : form.substring(name + 10, form.indexOf('"', name + 10));
+        slots.acquireUninterruptibly();
+        try {
+            started.add(file);
+            try {
+                TimeUnit.NANOSECONDS.sleep(perToken.toNanos() * request.body.length / 1000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            writeJson(out, 200, transcription(file));
+            finished.add(file);
+            return true;
+        } finally {
+            slots.release();
+        }
+    }
+
+    /** The body this backend answers a transcription of {@code fileName} with. */
+    public static String transcription(String fileName) {
+        return "{\"text\":\"transcript of " + fileName + "\"}";
     }
 
     private void pause() {

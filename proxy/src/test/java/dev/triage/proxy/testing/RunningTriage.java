@@ -63,6 +63,13 @@ public final class RunningTriage implements AutoCloseable {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Posts a body of any type (an audio form, say). */
+    public CompletableFuture<HttpResponse<String>> postAsync(String path, String contentType, byte[] body) {
+        return client.sendAsync(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(60))
+                .header("content-type", contentType).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     public HttpClient client() {
         return client;
     }
