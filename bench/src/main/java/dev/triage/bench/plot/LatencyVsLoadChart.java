@@ -91,6 +91,7 @@ public final class LatencyVsLoadChart {
                     legendSource = plot;
                 }
             }
+            // Every panel has the same series in the same styles, so any one of them can stand for all.
             LegendTitle legend = new LegendTitle(legendSource);
             legend.setItemFont(new Font(FONT, Font.PLAIN, 16));
             legend.setFrame(BlockBorder.NONE);

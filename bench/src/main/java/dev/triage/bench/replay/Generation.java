@@ -25,10 +25,6 @@ final class Generation {
         return targetTokens;
     }
 
-    int emitted() {
-        return emitted;
-    }
-
     GenerationListener listener() {
         return listener;
     }

@@ -49,10 +49,6 @@ final class GenerationEngine {
         this.batchSlowdown = batchSlowdown;
     }
 
-    EventExecutor loop() {
-        return loop;
-    }
-
     void submit(Generation generation) {
         assert loop.inEventLoop();
         waiting.add(generation);

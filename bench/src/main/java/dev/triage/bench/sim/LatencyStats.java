@@ -31,7 +31,7 @@ public record LatencyStats(int count, double mean, double p50, double p90, doubl
         return sorted[below] + (rank - below) * (sorted[above] - sorted[below]);
     }
 
-    /** The statistic named {@code mean}, {@code p50}, {@code p90}, {@code p95} or {@code p99}. */
+    /** One of the statistics, by name. */
     public double get(Statistic statistic) {
         return switch (statistic) {
             case MEAN -> mean;

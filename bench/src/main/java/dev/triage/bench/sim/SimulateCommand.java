@@ -82,7 +82,7 @@ public final class SimulateCommand {
         Path out = flags.optional("out").map(Path::of).orElse(null);
         flags.finish();
         List<SummaryRow> rows = new Experiment(variants, workload.slots(), seeds, workload.at(rho)).run();
-        StringBuilder text = new StringBuilder(workload.describe(rho) + ", " + seeds.size() + " seed(s)\n\n");
+        StringBuilder text = new StringBuilder(workload.describe() + ", " + workload.load(rho) + ", " + seeds.size() + " seed(s)\n\n");
         text.append(SummaryTable.markdown(rows));
         if (out != null) {
             Files.createDirectories(out);
@@ -98,7 +98,7 @@ public final class SimulateCommand {
         List<Double> rhos = flags.numbers("rho", SWEEP_RHOS);
         List<PolicyVariant> variants = variants(flags);
         List<Long> seeds = seeds(flags);
-        String title = flags.string("title", workload.describe(Double.NaN));
+        String title = flags.string("title", workload.describe());
         flags.finish();
         List<LoadSweep.Point> points = LoadSweep.run(workload::at, variants, workload.slots(), rhos, seeds);
         Files.createDirectories(out);

@@ -13,8 +13,8 @@ import java.util.Locale;
 /**
  * Writes experiment rows as CSV: {@code policy,class,requests,mean_s,p50_s,p90_s,p95_s,p99_s}, the
  * same statistics' standard deviations over seeds ({@code mean_sd_s}, ...), and {@code tau_fired}
- * (jobs sent by the starvation timeout per run). An optional leading column ({@code rho}) tags rows
- * of a load sweep.
+ * (jobs sent by the starvation timeout per run). {@link LoadSweep#writeCsv} writes the same columns
+ * after a {@code rho} column.
  */
 public final class SummaryCsv {
 

@@ -75,10 +75,20 @@ public final class WorkloadOptions {
         return slots;
     }
 
-    public String describe(double rho) {
-        String load = arrivals.equals("burst") ? "burst at t = 0" : Double.isNaN(rho) && !Double.isNaN(rate)
-                ? "λ = " + rate + "/s" : Double.isNaN(rho) ? "real time" : "ρ = " + rho;
-        return arrivals + ", " + load + ", " + requests + " requests, " + slots + " slot(s), estimate " + estimates.label();
+    /** The workload in a line, without its load: {@code poisson arrivals, 2000 requests, 1 slot(s), estimate exact}. */
+    public String describe() {
+        return arrivals + " arrivals, " + requests + " requests, " + slots + " slot(s), estimate " + estimates.label();
+    }
+
+    /** The load {@link #at} gives for ρ, in words. */
+    public String load(double rho) {
+        if (arrivals.equals("burst")) {
+            return "all at t = 0";
+        }
+        if (!Double.isNaN(rho)) {
+            return "ρ = " + rho;
+        }
+        return arrivalTrace != null ? "the trace's own times" : "λ = " + rate + "/s";
     }
 
     /**
