@@ -3,10 +3,13 @@ package dev.triage.bench.sim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.triage.bench.Flags;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.bench.workload.WorkloadFile;
+import java.awt.Font;
+import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,6 +48,7 @@ class SimulateCommandTest {
 
     @Test
     void sweepDrawsTheFigure() throws Exception {
+        assumeFontsRender();
         SimulateCommand.run(Flags.parse(new String[] {"sweep", "--out", dir.toString(), "--rho", "0.5,0.8", "--requests", "300",
                 "--seeds", "1", "--sizes", "short@0.7=gamma:2:1,long@0.3=normal:9:2", "--estimate", "lognormal:0.3"}));
         BufferedImage image = ImageIO.read(dir.resolve("latency-vs-load.png").toFile());
@@ -62,6 +66,19 @@ class SimulateCommandTest {
         assertMessage("--rho: high (expected: a number)", "run", "--rho", "high");
         assertMessage("unknown command fly", "fly");
         assertMessage("--out: missing", "clairvoyant-table9");
+    }
+
+    /** Headless AWT draws text through fontconfig; a bare JDK image may have no fonts at all. */
+    private static void assumeFontsRender() {
+        try {
+            Graphics2D g2 = new BufferedImage(8, 8, BufferedImage.TYPE_INT_RGB).createGraphics();
+            g2.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+            g2.drawString("ρ", 0, 8);
+            g2.dispose();
+        } catch (RuntimeException | Error e) {
+            // The JDK reports missing fonts as an Error (InternalError, UnsatisfiedLinkError) or a runtime exception.
+            assumeTrue(false, "no fonts for headless drawing (Debian: apt-get install fontconfig fonts-dejavu-core): " + e);
+        }
     }
 
     private static void assertMessage(String expected, String... args) {
