@@ -27,8 +27,15 @@ final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
 
     private static final Logger log = LoggerFactory.getLogger(ClientRequestReceiver.class);
 
+    /**
+     * A body answered before it was read (413) is read on and dropped, up to this many bytes, so the
+     * client gets the answer instead of a reset; past it the connection is closed.
+     */
+    static final long MAX_DISCARDED_BODY = 64L * 1024 * 1024;
+
     private final ServerContext context;
     private final ArrayDeque<Object> pipelined = new ArrayDeque<>();
+    private long discarded;
     private ChannelHandlerContext ctx;
     private Exchange exchange;
 
@@ -64,14 +71,24 @@ final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
             if (exchange != null) {
                 exchange.onRequestContent(content);
             } else {
-                content.release(); // the rest of a request that was already answered
+                discard(content);
             }
         } else {
             ReferenceCountUtil.release(msg);
         }
     }
 
+    /** The rest of a request that was already answered. */
+    private void discard(HttpContent content) {
+        discarded += content.content().readableBytes();
+        content.release();
+        if (discarded > MAX_DISCARDED_BODY) {
+            ctx.close();
+        }
+    }
+
     private void startExchange(HttpRequest head) {
+        discarded = 0;
         if (head.decoderResult().isFailure()) {
             ReferenceCountUtil.release(head);
             FullHttpResponse response = Responses.error(ctx.alloc(), TriageError.INVALID_REQUEST,

@@ -9,7 +9,6 @@ import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -123,9 +122,7 @@ final class LocalExchange implements Exchange {
 
     private void tooLarge() {
         over = true;
-        FullHttpResponse response = Responses.error(ctx.alloc(), TriageError.BODY_TOO_LARGE,
-                "request body exceeds " + MAX_BODY + " bytes", null);
-        HttpUtil.setKeepAlive(response, false);
-        receiver.respond(this, response);
+        receiver.respond(this, Responses.error(ctx.alloc(), TriageError.BODY_TOO_LARGE,
+                "request body exceeds " + MAX_BODY + " bytes", null));
     }
 }

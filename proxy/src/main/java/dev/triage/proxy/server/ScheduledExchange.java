@@ -107,11 +107,10 @@ final class ScheduledExchange implements Exchange, JobListener, UpstreamCall.Lis
     }
 
     private void rejectTooLarge() {
-        FullHttpResponse response = errorResponse(TriageError.BODY_TOO_LARGE,
-                "request body exceeds " + target.maxBody() + " bytes", null);
-        // The rest of the body is not worth reading: answer and close.
-        HttpUtil.setKeepAlive(response, false);
-        reject(TriageError.BODY_TOO_LARGE, response);
+        // Answered at once; the receiver reads and drops the rest of the body, so that the client
+        // (still sending) gets this answer rather than a reset connection.
+        reject(TriageError.BODY_TOO_LARGE, errorResponse(TriageError.BODY_TOO_LARGE,
+                "request body exceeds " + target.maxBody() + " bytes", null));
     }
 
     private void size() {

@@ -63,6 +63,9 @@ class ErrorPathsTest {
                         + "400\r\n" + "y".repeat(1024) + "\r\n" + "400\r\n" + "y".repeat(1024) + "\r\n");
                 assertEquals("HTTP/1.1 413 Request Entity Too Large", raw.readLine());
             }
+            // A big upload the client keeps sending still gets its answer, not a reset.
+            HttpResponse<String> huge = triage.post("/v1/chat/completions", ChatRequests.chat("z".repeat(8 << 20), 3, false));
+            assertEquals(413, huge.statusCode());
             assertTrue(backend.requestHeaders().isEmpty());
             assertServes(triage, "small");
         }

@@ -1,0 +1,150 @@
+package dev.triage.bench.replay;
+
+import dev.triage.proxy.config.ServiceTimeModel;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A model server's timing without the model: {@code slots} generations run at once, the rest wait
+ * first-come-first-served, as they do inside Ollama, llama.cpp or vLLM.
+ *
+ * <p>The timing model: a generation that gets a slot first spends the prefill time
+ * ({@link ServiceTimeModel#baseSeconds()}) on its own, then joins the decoding batch at the next step
+ * boundary. Each decoding step produces one token for every generation in the batch and lasts
+ * {@code secondsPerToken × (1 + batchSlowdown × (n − 1))} for a batch of n: with one slot a request
+ * takes exactly {@code base + perToken × tokens}; with more, every request slows down as the batch
+ * grows, which is how continuous batching trades latency for throughput. A generation leaves the
+ * batch with its last token, and its slot goes to the oldest waiting request.
+ *
+ * <p>Every method runs on the engine's event loop, and time passes only through that loop's timers,
+ * so nothing ever sleeps and tests can drive the engine on a virtual clock.
+ */
+final class GenerationEngine {
+
+    private final EventExecutor loop;
+    private final int slots;
+    private final ServiceTimeModel speed;
+    private final double batchSlowdown;
+    private final ArrayDeque<Generation> waiting = new ArrayDeque<>();
+    private final List<Generation> decoding = new ArrayList<>();
+    private final List<Generation> joining = new ArrayList<>();
+    private int busySlots;
+    private ScheduledFuture<?> step;
+    private long stepEndNanos;
+
+    GenerationEngine(EventExecutor loop, int slots, ServiceTimeModel speed, double batchSlowdown) {
+        if (slots < 1) {
+            throw new IllegalArgumentException("slots: " + slots + " (expected: >= 1)");
+        }
+        if (!(batchSlowdown >= 0) || Double.isInfinite(batchSlowdown)) {
+            throw new IllegalArgumentException("batch slowdown: " + batchSlowdown + " (expected: >= 0)");
+        }
+        this.loop = loop;
+        this.slots = slots;
+        this.speed = speed;
+        this.batchSlowdown = batchSlowdown;
+    }
+
+    void submit(Generation generation) {
+        assert loop.inEventLoop();
+        waiting.add(generation);
+        admit();
+    }
+
+    /** Stops a generation wherever it is; a slot it held goes to the next waiting request. */
+    void cancel(Generation generation) {
+        assert loop.inEventLoop();
+        switch (generation.state) {
+            case WAITING -> waiting.remove(generation);
+            case PREFILLING -> {
+                generation.prefill.cancel(false);
+                busySlots--;
+            }
+            case DECODING -> {
+                decoding.remove(generation);
+                joining.remove(generation);
+                busySlots--;
+            }
+            case DONE, CANCELLED -> {
+                return;
+            }
+        }
+        generation.state = Generation.State.CANCELLED;
+        admit();
+    }
+
+    int waitingCount() {
+        return waiting.size();
+    }
+
+    int busySlots() {
+        return busySlots;
+    }
+
+    private void admit() {
+        while (busySlots < slots && !waiting.isEmpty()) {
+            Generation generation = waiting.poll();
+            busySlots++;
+            generation.state = Generation.State.PREFILLING;
+            generation.prefill = loop.schedule(() -> prefilled(generation), nanos(speed.baseSeconds()), TimeUnit.NANOSECONDS);
+            generation.listener().started();
+        }
+    }
+
+    private void prefilled(Generation generation) {
+        if (generation.state != Generation.State.PREFILLING) {
+            return;
+        }
+        if (generation.complete()) {
+            finish(generation);
+            admit();
+            return;
+        }
+        generation.state = Generation.State.DECODING;
+        if (step == null) {
+            decoding.add(generation);
+            startStep(loop.ticker().nanoTime());
+        } else {
+            joining.add(generation);
+        }
+    }
+
+    private void startStep(long startNanos) {
+        long duration = nanos(speed.secondsPerToken() * (1 + batchSlowdown * (decoding.size() - 1)));
+        stepEndNanos = startNanos + duration;
+        // From the planned end, not from now: a late timer does not slow the generation down.
+        long delay = Math.max(0, stepEndNanos - loop.ticker().nanoTime());
+        step = loop.schedule(this::endStep, delay, TimeUnit.NANOSECONDS);
+    }
+
+    private void endStep() {
+        step = null;
+        for (Generation generation : List.copyOf(decoding)) {
+            generation.emit();
+            if (generation.state == Generation.State.DECODING && generation.complete()) {
+                decoding.remove(generation);
+                finish(generation);
+            }
+        }
+        decoding.addAll(joining);
+        joining.clear();
+        admit();
+        if (!decoding.isEmpty()) {
+            startStep(stepEndNanos);
+        }
+    }
+
+    private void finish(Generation generation) {
+        generation.state = Generation.State.DONE;
+        busySlots--;
+        generation.listener().finished();
+    }
+
+    private static long nanos(double seconds) {
+        return Math.round(seconds * 1e9);
+    }
+}

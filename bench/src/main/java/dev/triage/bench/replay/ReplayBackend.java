@@ -1,0 +1,90 @@
+package dev.triage.bench.replay;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An OpenAI-compatible server that answers every prompt with the length of answer recorded for it,
+ * at a configured speed, with a configured number of slots: a stand-in for Ollama, llama.cpp or
+ * vLLM whose timing is known exactly, for benchmarks and the demo. It serves
+ * {@code POST /v1/chat/completions}, {@code /v1/completions} (both streamed on {@code "stream": true})
+ * and {@code /v1/audio/transcriptions}, plus {@code GET /v1/models} and {@code /health}.
+ *
+ * <p>One event loop thread does everything: the network, the generation timers and the queue of
+ * requests waiting for a slot, so the timing model ({@link GenerationEngine}) needs no locks.
+ *
+ * <pre>{@code
+ * try (ReplayBackend backend = ReplayBackend.start(settings)) {
+ *     URI base = backend.baseUri();          // http://127.0.0.1:PORT/v1
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class ReplayBackend implements AutoCloseable {
+
+    private final ReplayBackendSettings settings;
+    private final EventLoopGroup group;
+    private final Channel server;
+
+    private ReplayBackend(ReplayBackendSettings settings, EventLoopGroup group, Channel server) {
+        this.settings = settings;
+        this.group = group;
+        this.server = server;
+    }
+
+    /** Binds and returns once the server accepts connections. */
+    public static ReplayBackend start(ReplayBackendSettings settings) throws InterruptedException {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        try {
+            GenerationEngine engine = new GenerationEngine(group.next(), settings.slots(), settings.speed(), settings.batchSlowdown());
+            Channel server = new ServerBootstrap()
+                    .group(group)
+                    .channel(NioServerSocketChannel.class)
+                    .childHandler(new ReplayServerInitializer(engine, settings))
+                    .bind(settings.host(), settings.port())
+                    .sync()
+                    .channel();
+            return new ReplayBackend(settings, group, server);
+        } catch (InterruptedException | RuntimeException e) {
+            group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            throw e;
+        }
+    }
+
+    public int port() {
+        return ((InetSocketAddress) server.localAddress()).getPort();
+    }
+
+    /** The OpenAI base URL clients are given: {@code http://HOST:PORT/v1}. */
+    public URI baseUri() {
+        return URI.create("http://" + hostForUri() + ":" + port() + "/v1");
+    }
+
+    public ReplayBackendSettings settings() {
+        return settings;
+    }
+
+    /** Blocks until the server is closed (by {@link #close()} from another thread). */
+    public void awaitClose() throws InterruptedException {
+        server.closeFuture().sync();
+    }
+
+    /** Stops accepting, drops open connections (cancelling their generations) and frees the thread. */
+    @Override
+    public void close() {
+        server.close().syncUninterruptibly();
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    private String hostForUri() {
+        String host = settings.host();
+        return host.contains(":") ? "[" + host + "]" : host;
+    }
+}

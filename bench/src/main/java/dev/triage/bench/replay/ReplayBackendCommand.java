@@ -1,0 +1,69 @@
+package dev.triage.bench.replay;
+
+import dev.triage.bench.Flags;
+import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.bench.workload.WorkloadFile;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Optional;
+
+/** {@code scripts/replay-backend}: runs a {@link ReplayBackend} until the process is stopped. */
+public final class ReplayBackendCommand {
+
+    static final String USAGE = """
+            usage: replay-backend [--workload FILE.jsonl] [--host 127.0.0.1] [--port 8000] [--slots 1]
+                                  [--prefill-seconds 0.05] [--seconds-per-token 0.02] [--batch-slowdown 0.05]
+                                  [--default-tokens 128] [--audio-bytes-per-second 32000] [--tokens-per-audio-second 3]
+                                  [--max-request-bytes 33554432] [--model replay]
+            """;
+
+    private ReplayBackendCommand() {}
+
+    public static void main(String[] args) throws InterruptedException {
+        ReplayBackendSettings settings;
+        try {
+            settings = settings(Flags.parse(args));
+        } catch (IllegalArgumentException | IOException e) {
+            System.err.println("replay-backend: " + e.getMessage());
+            System.err.print(USAGE);
+            System.exit(2);
+            return;
+        }
+        ReplayBackend backend = ReplayBackend.start(settings);
+        Runtime.getRuntime().addShutdownHook(new Thread(backend::close, "replay-backend-shutdown"));
+        System.out.println(describe(backend));
+        backend.awaitClose();
+    }
+
+    static ReplayBackendSettings settings(Flags flags) throws IOException {
+        Optional<String> workload = flags.optional("workload");
+        ReplayBackendSettings.Builder builder = ReplayBackendSettings.builder()
+                .host(flags.string("host", "127.0.0.1"))
+                .port(flags.integer("port", 8000))
+                .slots(flags.integer("slots", 1))
+                .speed(new ServiceTimeModel(flags.number("prefill-seconds", 0.05), flags.number("seconds-per-token", 0.02)))
+                .batchSlowdown(flags.number("batch-slowdown", 0.05))
+                .defaultAnswerTokens(flags.integer("default-tokens", 128))
+                .audio(flags.number("audio-bytes-per-second", 32_000), flags.number("tokens-per-audio-second", 3))
+                .maxRequestBytes(flags.integer("max-request-bytes", 32 * 1024 * 1024))
+                .model(flags.string("model", "replay"));
+        if (!flags.positional().isEmpty()) {
+            throw new IllegalArgumentException("unexpected " + flags.positional());
+        }
+        flags.finish();
+        if (workload.isPresent()) {
+            builder.answers(AnswerBook.of(WorkloadFile.read(Path.of(workload.get()))));
+        }
+        return builder.build();
+    }
+
+    static String describe(ReplayBackend backend) {
+        ReplayBackendSettings settings = backend.settings();
+        return String.format(Locale.ROOT,
+                "replay backend on %s: %d prompts known, %d slot(s), %.0f ms prefill + %.1f ms/token (+%.0f%% per extra batched request), "
+                        + "%d tokens for unknown prompts without max_tokens",
+                backend.baseUri(), settings.answers().size(), settings.slots(), settings.speed().baseSeconds() * 1000,
+                settings.speed().secondsPerToken() * 1000, settings.batchSlowdown() * 100, settings.defaultAnswerTokens());
+    }
+}

@@ -1,0 +1,231 @@
+package dev.triage.bench.replay;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves one connection of the replay backend: routes each request, hands generations to the
+ * {@link GenerationEngine} and writes its tokens out as they come, streamed as server-sent events or
+ * as one body at the end. A connection that closes early cancels its generation, freeing the slot.
+ *
+ * <p>Answers on a connection go out in request order: a request that arrives while an answer is
+ * being generated (HTTP pipelining) waits here, up to {@link #MAX_PIPELINED}. The connection keeps
+ * reading meanwhile, so a client that goes away is noticed at once, as a real server notices it.
+ */
+final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplayRequestHandler.class);
+
+    private final GenerationEngine engine;
+    private final RequestReader reader;
+    private final String model;
+    static final int MAX_PIPELINED = 16;
+
+    private final AtomicLong ids;
+    private final ArrayDeque<FullHttpRequest> pipelined = new ArrayDeque<>();
+    private Exchange inFlight;
+
+    ReplayRequestHandler(GenerationEngine engine, RequestReader reader, String model, AtomicLong ids) {
+        this.engine = engine;
+        this.reader = reader;
+        this.model = model;
+        this.ids = ids;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+        if (inFlight != null || !pipelined.isEmpty()) {
+            if (pipelined.size() >= MAX_PIPELINED) {
+                log.debug("more than {} pipelined requests; closing the connection", MAX_PIPELINED);
+                ctx.close();
+                return;
+            }
+            pipelined.add(request.retain());
+            return;
+        }
+        serve(ctx, request);
+    }
+
+    private void servePipelined(ChannelHandlerContext ctx) {
+        while (inFlight == null && !pipelined.isEmpty() && ctx.channel().isActive()) {
+            FullHttpRequest request = pipelined.poll();
+            try {
+                serve(ctx, request);
+            } finally {
+                request.release();
+            }
+        }
+    }
+
+    private void serve(ChannelHandlerContext ctx, FullHttpRequest request) {
+        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        String path = new QueryStringDecoder(request.uri()).path();
+        try {
+            switch (path) {
+                case "/v1/chat/completions" -> generate(ctx, request, ReplayRequest.Api.CHAT, keepAlive);
+                case "/v1/completions" -> generate(ctx, request, ReplayRequest.Api.COMPLETION, keepAlive);
+                case "/v1/audio/transcriptions" -> generate(ctx, request, ReplayRequest.Api.TRANSCRIPTION, keepAlive);
+                case "/v1/models" -> {
+                    if (allowed(ctx, request, HttpMethod.GET, keepAlive)) {
+                        respond(ctx, HttpResponseStatus.OK, "{\"object\":\"list\",\"data\":[{\"id\":\"" + model
+                                + "\",\"object\":\"model\",\"owned_by\":\"triage-replay\"}]}", keepAlive);
+                    }
+                }
+                case "/health" -> {
+                    if (allowed(ctx, request, HttpMethod.GET, keepAlive)) {
+                        respond(ctx, HttpResponseStatus.OK, "{\"status\":\"ok\"}", keepAlive);
+                    }
+                }
+                default -> respond(ctx, HttpResponseStatus.NOT_FOUND,
+                        OpenAiAnswers.error("no route " + path, "invalid_request_error", null), keepAlive);
+            }
+        } catch (RequestReader.BadRequestException e) {
+            respond(ctx, HttpResponseStatus.BAD_REQUEST, OpenAiAnswers.error(e.getMessage(), "invalid_request_error", e.param()), keepAlive);
+        }
+    }
+
+    private void generate(ChannelHandlerContext ctx, FullHttpRequest request, ReplayRequest.Api api, boolean keepAlive)
+            throws RequestReader.BadRequestException {
+        if (!allowed(ctx, request, HttpMethod.POST, keepAlive)) {
+            return;
+        }
+        ReplayRequest parsed = api == ReplayRequest.Api.TRANSCRIPTION ? reader.transcription(request) : reader.completion(request, api);
+        String prefix = api == ReplayRequest.Api.CHAT ? "chatcmpl-" : api == ReplayRequest.Api.COMPLETION ? "cmpl-" : "trsc-";
+        OpenAiAnswers answers = new OpenAiAnswers(prefix + ids.incrementAndGet(), System.currentTimeMillis() / 1000, parsed);
+        inFlight = new Exchange(ctx, parsed, answers, keepAlive);
+        engine.submit(inFlight.generation);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (inFlight != null) {
+            engine.cancel(inFlight.generation);
+            inFlight = null;
+        }
+        while (!pipelined.isEmpty()) {
+            pipelined.poll().release();
+        }
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        log.debug("replay connection failed", cause);
+        ctx.close();
+    }
+
+    private boolean allowed(ChannelHandlerContext ctx, FullHttpRequest request, HttpMethod method, boolean keepAlive) {
+        if (request.method().equals(method)) {
+            return true;
+        }
+        FullHttpResponse response = response(HttpResponseStatus.METHOD_NOT_ALLOWED,
+                OpenAiAnswers.error(request.method() + " not allowed (expected: " + method + ")", "invalid_request_error", null),
+                HttpHeaderValues.APPLICATION_JSON, keepAlive);
+        response.headers().set(HttpHeaderNames.ALLOW, method.name());
+        write(ctx, response, keepAlive);
+        return false;
+    }
+
+    private static void respond(ChannelHandlerContext ctx, HttpResponseStatus status, String json, boolean keepAlive) {
+        write(ctx, response(status, json, HttpHeaderValues.APPLICATION_JSON, keepAlive), keepAlive);
+    }
+
+    private static FullHttpResponse response(HttpResponseStatus status, String body, CharSequence contentType, boolean keepAlive) {
+        ByteBuf content = Unpooled.copiedBuffer(body, StandardCharsets.UTF_8);
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content);
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+        HttpUtil.setContentLength(response, content.readableBytes());
+        HttpUtil.setKeepAlive(response, keepAlive);
+        return response;
+    }
+
+    private static void write(ChannelHandlerContext ctx, Object message, boolean keepAlive) {
+        ctx.writeAndFlush(message).addListener(keepAlive ? ChannelFutureListener.CLOSE_ON_FAILURE : ChannelFutureListener.CLOSE);
+    }
+
+    private static ByteBuf event(String data) {
+        return Unpooled.copiedBuffer("data: " + data + "\n\n", StandardCharsets.UTF_8);
+    }
+
+    /** One answer being generated: it writes what the engine produces, in the format the request asked for. */
+    private final class Exchange implements GenerationListener {
+        private final ChannelHandlerContext ctx;
+        private final ReplayRequest request;
+        private final OpenAiAnswers answers;
+        private final boolean keepAlive;
+        private final Generation generation;
+
+        Exchange(ChannelHandlerContext ctx, ReplayRequest request, OpenAiAnswers answers, boolean keepAlive) {
+            this.ctx = ctx;
+            this.request = request;
+            this.answers = answers;
+            this.keepAlive = keepAlive;
+            this.generation = new Generation(request.tokens(), this);
+        }
+
+        @Override
+        public void started() {
+            if (!request.stream()) {
+                return;
+            }
+            HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+            head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream");
+            head.headers().set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE);
+            HttpUtil.setTransferEncodingChunked(head, true);
+            HttpUtil.setKeepAlive(head, keepAlive);
+            ctx.write(head);
+            if (request.api() == ReplayRequest.Api.CHAT) {
+                ctx.write(new DefaultHttpContent(event(answers.roleChunk())));
+            }
+            ctx.flush();
+        }
+
+        @Override
+        public void token(int index) {
+            if (request.stream()) {
+                ctx.writeAndFlush(new DefaultHttpContent(event(answers.tokenChunk(index)))).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+            }
+        }
+
+        @Override
+        public void finished() {
+            inFlight = null;
+            if (request.stream()) {
+                ctx.write(new DefaultHttpContent(event(answers.finishChunk())));
+                if (request.includeUsage()) {
+                    ctx.write(new DefaultHttpContent(event(answers.usageChunk())));
+                }
+                write(ctx, new DefaultLastHttpContent(event("[DONE]")), keepAlive);
+            } else {
+                CharSequence type = request.plainText() ? HttpHeaderValues.TEXT_PLAIN : HttpHeaderValues.APPLICATION_JSON;
+                write(ctx, response(HttpResponseStatus.OK, answers.body(), type, keepAlive), keepAlive);
+            }
+            if (!pipelined.isEmpty()) {
+                // Outside the engine's step, which is still handing out tokens to others.
+                ctx.executor().execute(() -> servePipelined(ctx));
+            }
+        }
+    }
+}

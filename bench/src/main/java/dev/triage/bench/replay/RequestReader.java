@@ -1,0 +1,128 @@
+package dev.triage.bench.replay;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.triage.features.ChatBody;
+import dev.triage.features.PromptTokens;
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.multipart.Attribute;
+import io.netty.handler.codec.http.multipart.DefaultHttpDataFactory;
+import io.netty.handler.codec.http.multipart.FileUpload;
+import io.netty.handler.codec.http.multipart.HttpPostRequestDecoder;
+import io.netty.handler.codec.http.multipart.InterfaceHttpData;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.OptionalInt;
+
+/**
+ * Turns a request body into a {@link ReplayRequest}. It reads only the body, never a header, so a
+ * proxy's own headers cannot change what the backend does.
+ *
+ * <p>Chat and completions: the prompt is what {@link ChatBody#prompt} extracts, its recorded answer
+ * length comes from the {@link AnswerBook}, and the request's own limit ({@code max_tokens} and
+ * kin) cuts it short. A prompt the book does not know gets its limit, or the default length.
+ *
+ * <p>Transcriptions: the uploaded file's size sets the work, {@code bytes / audioBytesPerSecond}
+ * seconds of speech at {@code tokensPerAudioSecond}, rounded up. The audio itself is not decoded.
+ */
+final class RequestReader {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final ReplayBackendSettings settings;
+
+    RequestReader(ReplayBackendSettings settings) {
+        this.settings = settings;
+    }
+
+    ReplayRequest completion(FullHttpRequest request, ReplayRequest.Api api) throws BadRequestException {
+        JsonNode body;
+        try (InputStream in = new ByteBufInputStream(request.content().duplicate())) {
+            body = JSON.readTree(in);
+        } catch (JsonProcessingException e) {
+            throw new BadRequestException("body: not JSON (" + e.getOriginalMessage() + ")", null);
+        } catch (IOException e) {
+            throw new BadRequestException("body: unreadable (" + e.getMessage() + ")", null);
+        }
+        if (body == null || !body.isObject()) {
+            throw new BadRequestException("body: expected a JSON object", null);
+        }
+        String prompt = ChatBody.prompt(body).text();
+        OptionalInt limit = ChatBody.maxOutputTokens(body);
+        OptionalInt recorded = settings.answers().answerTokens(prompt);
+        int tokens;
+        boolean cutShort;
+        if (recorded.isPresent()) {
+            tokens = limit.isPresent() ? Math.min(recorded.getAsInt(), limit.getAsInt()) : recorded.getAsInt();
+            cutShort = tokens < recorded.getAsInt();
+        } else if (limit.isPresent()) {
+            tokens = limit.getAsInt();
+            cutShort = true;
+        } else {
+            tokens = settings.defaultAnswerTokens();
+            cutShort = false;
+        }
+        JsonNode stream = body.path("stream");
+        if (!stream.isMissingNode() && !stream.isNull() && !stream.isBoolean()) {
+            throw new BadRequestException("stream: " + stream + " (expected: true or false)", "stream");
+        }
+        return new ReplayRequest(api, tokens, cutShort, PromptTokens.approximate(prompt), stream.asBoolean(false),
+                body.path("stream_options").path("include_usage").asBoolean(false), false,
+                body.path("model").asText(settings.model()));
+    }
+
+    ReplayRequest transcription(FullHttpRequest request) throws BadRequestException {
+        HttpPostRequestDecoder decoder;
+        try {
+            decoder = new HttpPostRequestDecoder(new DefaultHttpDataFactory(false), request);
+        } catch (HttpPostRequestDecoder.ErrorDataDecoderException e) {
+            throw new BadRequestException("body: not multipart/form-data (" + e.getMessage() + ")", null);
+        }
+        try {
+            if (!decoder.isMultipart()) {
+                throw new BadRequestException("body: expected multipart/form-data with a file", null);
+            }
+            long audioBytes = -1;
+            String format = "json";
+            String model = settings.model();
+            for (InterfaceHttpData part : decoder.getBodyHttpDatas()) {
+                if (part instanceof FileUpload file && part.getName().equals("file")) {
+                    audioBytes = file.length();
+                } else if (part instanceof Attribute attribute && part.getName().equals("response_format")) {
+                    format = attribute.getValue();
+                } else if (part instanceof Attribute attribute && part.getName().equals("model")) {
+                    model = attribute.getValue();
+                }
+            }
+            if (audioBytes < 0) {
+                throw new BadRequestException("file: missing (expected: the audio as a file part named \"file\")", "file");
+            }
+            if (!format.equals("json") && !format.equals("text")) {
+                throw new BadRequestException("response_format: " + format + " (expected: json or text)", "response_format");
+            }
+            double speechSeconds = audioBytes / settings.audioBytesPerSecond();
+            int tokens = (int) Math.ceil(speechSeconds * settings.tokensPerAudioSecond());
+            return new ReplayRequest(ReplayRequest.Api.TRANSCRIPTION, tokens, false, 0, false, false, format.equals("text"), model);
+        } catch (HttpPostRequestDecoder.ErrorDataDecoderException | IOException e) {
+            throw new BadRequestException("body: malformed multipart/form-data (" + e.getMessage() + ")", null);
+        } finally {
+            decoder.destroy();
+        }
+    }
+
+    /** A request the backend cannot serve: answered 400 with an OpenAI-style error. */
+    static final class BadRequestException extends Exception {
+        private final String param;
+
+        BadRequestException(String message, String param) {
+            super(message);
+            this.param = param;
+        }
+
+        String param() {
+            return param;
+        }
+    }
+}

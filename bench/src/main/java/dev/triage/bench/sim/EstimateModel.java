@@ -1,0 +1,137 @@
+package dev.triage.bench.sim;
+
+import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.features.Prompt;
+import dev.triage.model.Estimate;
+import dev.triage.model.JobEstimator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.random.RandomGenerator;
+
+/**
+ * What the scheduler is told about each job when it arrives: its expected service time. Oracle
+ * policies ignore it and see the true time; every other policy orders jobs by it.
+ *
+ * <p>A whole workload is estimated in one call, so an estimator that scores a batch faster than one
+ * prompt at a time (the ranker's encoder) can do so. Estimates are drawn from their own random stream,
+ * so changing the estimate model never changes arrivals or sizes.
+ */
+public interface EstimateModel {
+
+    /** How the estimate is made, for reports: {@code exact}, {@code lognormal(0.5)}, an estimator's name. */
+    String label();
+
+    /** Expected service seconds for each job, in order, each positive. */
+    double[] expectedSeconds(List<JobSize> jobs, RandomGenerator random);
+
+    /** The true service time: what an oracle knows. */
+    record Exact() implements EstimateModel {
+        @Override
+        public String label() {
+            return "exact";
+        }
+
+        @Override
+        public double[] expectedSeconds(List<JobSize> jobs, RandomGenerator random) {
+            return jobs.stream().mapToDouble(JobSize::serviceSeconds).toArray();
+        }
+    }
+
+    /**
+     * The true time times a log-normal error, {@code S · exp(σZ)} with Z standard normal: a length
+     * regressor whose error is proportional to the length. The median estimate is the true time; σ = 0.5
+     * puts two estimates in three within a factor 1.65 of the truth.
+     */
+    record LogNormalNoise(double sigma) implements EstimateModel {
+        public LogNormalNoise {
+            if (!(sigma >= 0) || Double.isInfinite(sigma)) {
+                throw new IllegalArgumentException("sigma: " + sigma + " (expected: >= 0)");
+            }
+        }
+
+        @Override
+        public String label() {
+            return String.format(Locale.ROOT, "lognormal(%s)", sigma);
+        }
+
+        @Override
+        public double[] expectedSeconds(List<JobSize> jobs, RandomGenerator random) {
+            double[] seconds = new double[jobs.size()];
+            for (int i = 0; i < seconds.length; i++) {
+                seconds[i] = jobs.get(i).serviceSeconds() * Math.exp(sigma * random.nextGaussian());
+            }
+            return seconds;
+        }
+    }
+
+    /**
+     * A short/long classifier, as Clairvoyant's simulator models it: P(long) is 0.9 for a job of class
+     * {@code long} and 0.1 for any other, plus Gaussian noise of sd σ, clipped to [0, 1]. The estimate is
+     * the expected service time under that probability, {@code (1 − p) · shortSeconds + p · longSeconds},
+     * which orders jobs exactly as P(long) does (the paper's simulator sorts by P(long)). Within a class
+     * the order is therefore random: the classifier knows the class, not the length.
+     */
+    record ClassifierNoise(double sigma, double shortSeconds, double longSeconds) implements EstimateModel {
+
+        /** The class a classifier calls long; every other class counts as short. */
+        public static final String LONG_CLASS = "long";
+
+        public ClassifierNoise {
+            if (!(sigma >= 0) || Double.isInfinite(sigma)) {
+                throw new IllegalArgumentException("sigma: " + sigma + " (expected: >= 0)");
+            }
+            if (!(shortSeconds > 0) || !(longSeconds > shortSeconds)) {
+                throw new IllegalArgumentException("class means " + shortSeconds + " s, " + longSeconds
+                        + " s (expected: 0 < short < long)");
+            }
+        }
+
+        @Override
+        public String label() {
+            return String.format(Locale.ROOT, "classifier(%s)", sigma);
+        }
+
+        @Override
+        public double[] expectedSeconds(List<JobSize> jobs, RandomGenerator random) {
+            double[] seconds = new double[jobs.size()];
+            for (int i = 0; i < seconds.length; i++) {
+                double truth = LONG_CLASS.equals(jobs.get(i).jobClass()) ? 0.9 : 0.1;
+                double longProbability = Math.min(1, Math.max(0, truth + sigma * random.nextGaussian()));
+                seconds[i] = shortSeconds + longProbability * (longSeconds - shortSeconds);
+            }
+            return seconds;
+        }
+    }
+
+    /**
+     * A real estimator run on each job's prompt, its expected tokens turned into seconds by the
+     * backend's service-time model. Needs a workload whose sizes carry prompts (a workload file).
+     */
+    record FromEstimator(JobEstimator<Prompt> estimator, ServiceTimeModel serviceTime) implements EstimateModel {
+        public FromEstimator {
+            Objects.requireNonNull(estimator, "estimator");
+            Objects.requireNonNull(serviceTime, "serviceTime");
+        }
+
+        @Override
+        public String label() {
+            return estimator.name();
+        }
+
+        @Override
+        public double[] expectedSeconds(List<JobSize> jobs, RandomGenerator random) {
+            List<Prompt> prompts = new ArrayList<>(jobs.size());
+            for (JobSize job : jobs) {
+                if (job.prompt() == null) {
+                    throw new IllegalArgumentException("estimator " + estimator.name()
+                            + " needs prompts, but these job sizes have none (use a workload file)");
+                }
+                prompts.add(new Prompt(job.prompt()));
+            }
+            List<Estimate> estimates = estimator.estimateAll(prompts);
+            return estimates.stream().mapToDouble(estimate -> serviceTime.seconds(estimate.expectedTokens())).toArray();
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package dev.triage.bench.sim;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.DoubleFunction;
+import java.util.function.LongFunction;
+
+/**
+ * Latency against load: the same experiment at each utilisation ρ. With Poisson arrivals the seeds'
+ * arrival patterns are the same at every ρ, only stretched, so the curves are smooth.
+ */
+public final class LoadSweep {
+
+    /** The experiment's rows at one utilisation. */
+    public record Point(double rho, List<SummaryRow> rows) {
+        public Point {
+            rows = List.copyOf(rows);
+        }
+    }
+
+    private LoadSweep() {}
+
+    public static List<Point> run(DoubleFunction<LongFunction<Workload>> workloadAt, List<PolicyVariant> variants,
+            int slots, List<Double> rhos, List<Long> seeds) {
+        List<Point> points = new ArrayList<>();
+        for (double rho : rhos) {
+            points.add(new Point(rho, new Experiment(variants, slots, seeds, workloadAt.apply(rho)).run()));
+        }
+        return points;
+    }
+
+    /** Writes every row with its ρ first: {@code rho,policy,class,...} as in {@link SummaryCsv}. */
+    public static void writeCsv(Path file, List<Point> points) throws IOException {
+        try (Writer writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            writer.write("rho," + String.join(",", SummaryCsv.header()) + "\n");
+            for (Point point : points) {
+                for (SummaryRow row : point.rows()) {
+                    writer.write(String.format(Locale.ROOT, "%.3f,", point.rho()) + String.join(",", SummaryCsv.cells(row)) + "\n");
+                }
+            }
+        }
+    }
+}

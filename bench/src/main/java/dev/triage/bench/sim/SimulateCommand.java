@@ -1,0 +1,130 @@
+package dev.triage.bench.sim;
+
+import dev.triage.bench.Flags;
+import dev.triage.bench.plot.LatencyVsLoadChart;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.LongStream;
+
+/**
+ * {@code scripts/simulate}: runs the simulator from the command line.
+ *
+ * <pre>
+ * simulate clairvoyant-table9 --out DIR [--requests 2000] [--seeds 5]
+ * simulate asr-toy
+ * simulate run   [workload options] [--rho R | --rate L] [--policies P,...] [--tau S] [--seeds 5] [--out DIR]
+ * simulate sweep --out DIR [workload options] [--rho R,...] [--policies P,...] [--tau S] [--seeds 5] [--title T]
+ * </pre>
+ *
+ * Workload options are {@link WorkloadOptions}'; policies are {@link PolicyVariant} names.
+ */
+public final class SimulateCommand {
+
+    static final String USAGE = """
+            usage: simulate clairvoyant-table9 --out DIR [--requests 2000] [--seeds 5]
+                   simulate asr-toy
+                   simulate run   [workload options] [--rho R | --rate PER_SECOND] [--policies P,...] [--tau SECONDS] [--seeds 5] [--out DIR]
+                   simulate sweep --out DIR [workload options] [--rho R,...] [--policies P,...] [--tau SECONDS] [--seeds 5] [--title TEXT]
+            workload options:
+                   --arrivals poisson|burst|trace:FILE   --requests 2000   --slots 1
+                   --sizes clairvoyant|normal:MEAN:SD|gamma:SHAPE:SCALE|CLASS@WEIGHT=DIST,...|workload:FILE|trace:FILE
+                   --service-base 0.1 --service-per-token 0.02   (seconds = base + per-token x tokens)
+                   --estimate exact|lognormal:SIGMA|classifier:SIGMA|baseline
+            policies: [oracle-]fcfs|sjf|hrrn[-tau]
+            """;
+
+    static final List<Double> SWEEP_RHOS = List.of(0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9);
+
+    private SimulateCommand() {}
+
+    public static void main(String[] args) {
+        try {
+            System.out.print(run(Flags.parse(args)));
+        } catch (IllegalArgumentException | IOException e) {
+            System.err.println("simulate: " + e.getMessage());
+            System.err.print(USAGE);
+            System.exit(2);
+        }
+    }
+
+    static String run(Flags flags) throws IOException {
+        List<String> words = flags.positional();
+        if (words.size() != 1) {
+            throw new IllegalArgumentException("expected one command, got " + words);
+        }
+        switch (words.get(0)) {
+            case "clairvoyant-table9": {
+                Path out = Path.of(flags.required("out", "a directory for summary.csv and table9.md"));
+                ClairvoyantTable9 table = new ClairvoyantTable9(flags.integer("requests", 2000), flags.integer("seeds", 5));
+                flags.finish();
+                return table.run(out) + "\nwrote " + out.resolve("summary.csv") + ", " + out.resolve("table9.md") + "\n";
+            }
+            case "asr-toy":
+                flags.finish();
+                return AsrToyExample.report();
+            case "run":
+                return runOnce(flags);
+            case "sweep":
+                return sweep(flags);
+            default:
+                throw new IllegalArgumentException("unknown command " + words.get(0));
+        }
+    }
+
+    private static String runOnce(Flags flags) throws IOException {
+        WorkloadOptions workload = WorkloadOptions.fromFlags(flags);
+        double rho = flags.number("rho", Double.NaN);
+        List<PolicyVariant> variants = variants(flags);
+        List<Long> seeds = seeds(flags);
+        Path out = flags.optional("out").map(Path::of).orElse(null);
+        flags.finish();
+        List<SummaryRow> rows = new Experiment(variants, workload.slots(), seeds, workload.at(rho)).run();
+        StringBuilder text = new StringBuilder(workload.describe() + ", " + workload.load(rho) + ", " + seeds.size() + " seed(s)\n\n");
+        text.append(SummaryTable.markdown(rows));
+        if (out != null) {
+            Files.createDirectories(out);
+            SummaryCsv.write(out.resolve("summary.csv"), rows);
+            text.append("\nwrote ").append(out.resolve("summary.csv")).append('\n');
+        }
+        return text.toString();
+    }
+
+    private static String sweep(Flags flags) throws IOException {
+        Path out = Path.of(flags.required("out", "a directory for sweep.csv and latency-vs-load.png"));
+        WorkloadOptions workload = WorkloadOptions.fromFlags(flags);
+        List<Double> rhos = flags.numbers("rho", SWEEP_RHOS);
+        List<PolicyVariant> variants = variants(flags);
+        List<Long> seeds = seeds(flags);
+        String title = flags.string("title", workload.describe());
+        flags.finish();
+        List<LoadSweep.Point> points = LoadSweep.run(workload::at, variants, workload.slots(), rhos, seeds);
+        Files.createDirectories(out);
+        Path csv = out.resolve("sweep.csv");
+        Path png = out.resolve("latency-vs-load.png");
+        LoadSweep.writeCsv(csv, points);
+        LatencyVsLoadChart.write(png, title, points, variants.stream().map(PolicyVariant::name).toList());
+        return "wrote " + csv + ", " + png + "\n";
+    }
+
+    private static List<PolicyVariant> variants(Flags flags) {
+        double tauSeconds = flags.number("tau", 0);
+        if (tauSeconds < 0) {
+            throw new IllegalArgumentException("--tau: " + tauSeconds + " (expected: >= 0 seconds)");
+        }
+        Duration tau = Duration.ofNanos(Math.round(tauSeconds * 1e9));
+        List<String> defaults = tau.isZero() ? List.of("fcfs", "sjf", "hrrn", "oracle-sjf")
+                : List.of("fcfs", "sjf", "sjf-tau", "hrrn", "hrrn-tau", "oracle-sjf");
+        return flags.words("policies", defaults).stream().map(spec -> PolicyVariant.parse(spec, tau)).toList();
+    }
+
+    private static List<Long> seeds(Flags flags) {
+        int count = flags.integer("seeds", 5);
+        if (count < 1) {
+            throw new IllegalArgumentException("--seeds: " + count + " (expected: >= 1)");
+        }
+        return LongStream.range(0, count).boxed().toList();
+    }
+}

@@ -1,0 +1,34 @@
+package dev.triage.bench.workload;
+
+import dev.triage.model.LengthClass;
+import java.util.Objects;
+
+/**
+ * One prompt of a workload and the length of the answer a target model gave it. The format of the
+ * file these come from is {@link WorkloadFile}'s.
+ *
+ * @param prompt the text {@link dev.triage.features.ChatBody#prompt} extracts from a request: the last
+ *     user message of a chat, or a completion's prompt
+ * @param answerTokens the recorded answer's length in tokens, at least 0
+ * @param jobClass the answer's class ({@code short}, {@code medium}, {@code long}, or a workload's own)
+ * @param source where the prompt and answer come from, for provenance; may be empty
+ */
+public record WorkloadEntry(String prompt, int answerTokens, String jobClass, String source) {
+
+    public WorkloadEntry {
+        Objects.requireNonNull(prompt, "prompt");
+        Objects.requireNonNull(jobClass, "jobClass");
+        Objects.requireNonNull(source, "source");
+        if (answerTokens < 0) {
+            throw new IllegalArgumentException("answer_tokens: " + answerTokens + " (expected: >= 0)");
+        }
+        if (jobClass.isBlank()) {
+            throw new IllegalArgumentException("class: blank (expected: a class name)");
+        }
+    }
+
+    /** An entry whose class follows from its length, by {@link LengthClass}. */
+    public static WorkloadEntry of(String prompt, int answerTokens, String source) {
+        return new WorkloadEntry(prompt, answerTokens, LengthClass.of(answerTokens).label(), source);
+    }
+}

@@ -1,0 +1,112 @@
+package dev.triage.bench.workload;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.triage.model.LengthClass;
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Reads and writes workload files: JSON Lines, one {@link WorkloadEntry} per line, as specified in
+ * {@code docs/workload-format.md}. Reading is strict: a missing or mistyped field, or a field the
+ * format does not define, stops with the file, the line and what was expected.
+ *
+ * <pre>{@code
+ * List<WorkloadEntry> entries = WorkloadFile.read(Path.of("workload.jsonl"));
+ * }</pre>
+ */
+public final class WorkloadFile {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<String> FIELDS = Set.of("prompt", "answer_tokens", "class", "source");
+
+    private WorkloadFile() {}
+
+    public static List<WorkloadEntry> read(Path file) throws IOException {
+        List<WorkloadEntry> entries = new ArrayList<>();
+        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            int number = 0;
+            while ((line = reader.readLine()) != null) {
+                number++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                try {
+                    entries.add(parse(line));
+                } catch (IllegalArgumentException e) {
+                    throw new IOException(file + ":" + number + ": " + e.getMessage(), e);
+                }
+            }
+        }
+        return entries;
+    }
+
+    public static void write(Path file, List<WorkloadEntry> entries) throws IOException {
+        try (BufferedWriter writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            for (WorkloadEntry entry : entries) {
+                ObjectNode node = JSON.createObjectNode();
+                node.put("prompt", entry.prompt());
+                node.put("answer_tokens", entry.answerTokens());
+                node.put("class", entry.jobClass());
+                node.put("source", entry.source());
+                writer.write(JSON.writeValueAsString(node));
+                writer.write('\n');
+            }
+        }
+    }
+
+    static WorkloadEntry parse(String line) {
+        JsonNode node;
+        try {
+            node = JSON.readTree(line);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not JSON (" + e.getOriginalMessage() + ")");
+        }
+        if (!node.isObject()) {
+            throw new IllegalArgumentException("expected a JSON object");
+        }
+        for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!FIELDS.contains(name)) {
+                throw new IllegalArgumentException("unknown field " + name + " (expected: " + String.join(", ", FIELDS.stream().sorted().toList()) + ")");
+            }
+        }
+        JsonNode prompt = node.path("prompt");
+        if (!prompt.isTextual()) {
+            throw new IllegalArgumentException("prompt: " + describe(prompt) + " (expected: a string)");
+        }
+        JsonNode tokens = node.path("answer_tokens");
+        if (!tokens.canConvertToInt() || !tokens.isIntegralNumber() || tokens.asInt() < 0) {
+            throw new IllegalArgumentException("answer_tokens: " + describe(tokens) + " (expected: an integer >= 0)");
+        }
+        String jobClass = optionalText(node, "class", LengthClass.of(tokens.asInt()).label());
+        String source = optionalText(node, "source", "");
+        return new WorkloadEntry(prompt.asText(), tokens.asInt(), jobClass, source);
+    }
+
+    private static String optionalText(JsonNode node, String field, String fallback) {
+        JsonNode value = node.path(field);
+        if (value.isMissingNode() || value.isNull()) {
+            return fallback;
+        }
+        if (!value.isTextual()) {
+            throw new IllegalArgumentException(field + ": " + describe(value) + " (expected: a string)");
+        }
+        return value.asText();
+    }
+
+    private static String describe(JsonNode value) {
+        return value.isMissingNode() ? "missing" : value.toString();
+    }
+}

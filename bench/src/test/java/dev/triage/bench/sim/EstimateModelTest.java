@@ -1,0 +1,62 @@
+package dev.triage.bench.sim;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.model.BaselineEstimator;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class EstimateModelTest {
+
+    @Test
+    void exactIsTheTruth() {
+        List<JobSize> jobs = List.of(JobSize.of("a", 1.5), JobSize.of("b", 7));
+        assertArrayEquals(new double[] {1.5, 7}, new EstimateModel.Exact().expectedSeconds(jobs, new SplittableRandom(1)));
+    }
+
+    @Test
+    void logNormalNoiseIsRightOnTheMedian() {
+        List<JobSize> jobs = new ArrayList<>();
+        for (int i = 0; i < 20_001; i++) {
+            jobs.add(JobSize.of("job", 4));
+        }
+        double[] estimates = new EstimateModel.LogNormalNoise(0.5).expectedSeconds(jobs, new SplittableRandom(3));
+        Arrays.sort(estimates);
+        assertEquals(4, estimates[estimates.length / 2], 0.1);
+        assertTrue(estimates[0] > 0);
+    }
+
+    @Test
+    void aNoiselessClassifierGivesEachClassOneEstimate() {
+        List<JobSize> jobs = List.of(JobSize.of("short", 2), JobSize.of("long", 9), JobSize.of("medium", 5));
+        double[] estimates = new EstimateModel.ClassifierNoise(0, 3.5, 8.9).expectedSeconds(jobs, new SplittableRandom(1));
+        assertEquals(3.5 + 0.1 * 5.4, estimates[0], 1e-9);
+        assertEquals(3.5 + 0.9 * 5.4, estimates[1], 1e-9);
+        assertEquals(estimates[0], estimates[2], 1e-9, "anything not long counts as short");
+    }
+
+    @Test
+    void aRealEstimatorReadsThePromptsAndTheServiceTimeModelTurnsTokensIntoSeconds() {
+        ServiceTimeModel serviceTime = new ServiceTimeModel(0.5, 0.01);
+        List<JobSize> jobs = List.of(new JobSize("short", 1, "hi"), new JobSize("long", 9, "x".repeat(4000)));
+        double[] estimates = new EstimateModel.FromEstimator(new BaselineEstimator(), serviceTime)
+                .expectedSeconds(jobs, new SplittableRandom(1));
+        // Baseline: 128 + 2 x prompt tokens; "hi" is 1 token, 4,000 characters are 1,000.
+        assertEquals(serviceTime.seconds(130), estimates[0], 1e-9);
+        assertEquals(serviceTime.seconds(2128), estimates[1], 1e-9);
+    }
+
+    @Test
+    void aRealEstimatorRefusesSizesWithoutPrompts() {
+        var e = assertThrows(IllegalArgumentException.class, () -> new EstimateModel.FromEstimator(new BaselineEstimator(),
+                new ServiceTimeModel(0.1, 0.02)).expectedSeconds(List.of(JobSize.of("short", 1)), new SplittableRandom(1)));
+        assertTrue(e.getMessage().contains("needs prompts"), e.getMessage());
+    }
+}

@@ -1,0 +1,88 @@
+package dev.triage.bench.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.triage.bench.Flags;
+import dev.triage.bench.workload.WorkloadEntry;
+import dev.triage.bench.workload.WorkloadFile;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SimulateCommandTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void runPrintsATableAndWritesTheSummary() throws Exception {
+        String output = SimulateCommand.run(Flags.parse(new String[] {"run", "--rho", "0.7", "--requests", "500", "--seeds", "2",
+                "--estimate", "classifier:0.15", "--tau", "20", "--policies", "fcfs,sjf-tau,oracle-sjf", "--out", dir.toString()}));
+        assertTrue(output.contains("| sjf-tau | short |"), output);
+        List<String> csv = Files.readAllLines(dir.resolve("summary.csv"));
+        assertEquals(1 + 3 * 3, csv.size(), "header, 3 policies x (short, long, all)");
+    }
+
+    @Test
+    void sizesFromAWorkloadFileCanBeEstimatedFromTheirPrompts() throws Exception {
+        List<WorkloadEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            entries.add(WorkloadEntry.of("question " + "word ".repeat(i), 20 * i, "test"));
+        }
+        Path workload = dir.resolve("workload.jsonl");
+        WorkloadFile.write(workload, entries);
+        String output = SimulateCommand.run(Flags.parse(new String[] {"run", "--sizes", "workload:" + workload, "--estimate", "baseline",
+                "--rho", "0.8", "--requests", "300", "--seeds", "1", "--policies", "fcfs,sjf"}));
+        assertTrue(output.contains("estimate baseline") && output.contains("| sjf | medium |"), output);
+    }
+
+    @Test
+    void sweepDrawsTheFigure() throws Exception {
+        assumeFontsRender();
+        SimulateCommand.run(Flags.parse(new String[] {"sweep", "--out", dir.toString(), "--rho", "0.5,0.8", "--requests", "300",
+                "--seeds", "1", "--sizes", "short@0.7=gamma:2:1,long@0.3=normal:9:2", "--estimate", "lognormal:0.3"}));
+        BufferedImage image = ImageIO.read(dir.resolve("latency-vs-load.png").toFile());
+        assertTrue(image.getWidth() > 1000 && image.getHeight() > 1000);
+        List<String> csv = Files.readAllLines(dir.resolve("sweep.csv"));
+        assertTrue(csv.get(0).startsWith("rho,policy,class,"), csv.get(0));
+        assertEquals(1 + 2 * 4 * 3, csv.size(), "header, 2 loads x 4 policies x (short, long, all)");
+    }
+
+    @Test
+    void mistakesAreNamedWithWhatWasExpected() {
+        assertMessage("--rho or --rate: missing", "run");
+        assertMessage("--estimat: unknown option", "run", "--rho", "0.5", "--estimat", "exact");
+        assertMessage("--sizes: normal:1 (expected: normal:MEAN:SD or gamma:SHAPE:SCALE, in seconds)", "run", "--sizes", "normal:1");
+        assertMessage("--rho: high (expected: a number)", "run", "--rho", "high");
+        assertMessage("unknown command fly", "fly");
+        assertMessage("--out: missing", "clairvoyant-table9");
+    }
+
+    /** Headless AWT draws text through fontconfig; a bare JDK image may have no fonts at all. */
+    private static void assumeFontsRender() {
+        try {
+            Graphics2D g2 = new BufferedImage(8, 8, BufferedImage.TYPE_INT_RGB).createGraphics();
+            g2.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+            g2.drawString("ρ", 0, 8);
+            g2.dispose();
+        } catch (RuntimeException | Error e) {
+            // The JDK reports missing fonts as an Error (InternalError, UnsatisfiedLinkError) or a runtime exception.
+            assumeTrue(false, "no fonts for headless drawing (Debian: apt-get install fontconfig fonts-dejavu-core): " + e);
+        }
+    }
+
+    private static void assertMessage(String expected, String... args) {
+        var e = assertThrows(IllegalArgumentException.class, () -> SimulateCommand.run(Flags.parse(args)));
+        assertTrue(e.getMessage().contains(expected), e.getMessage());
+    }
+}

@@ -1,0 +1,28 @@
+# Sourced by the scripts: builds a module's jar when it is missing, and runs Java from it.
+#   run_jar MODULE JAR [ARGS...]          java -jar JAR
+#   run_main MODULE JAR MAIN [ARGS...]    java -cp JAR MAIN
+# JAR is relative to the repository root; its manifest class path names the module's lib/.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+
+ensure_built() {
+    local module="$1" jar="$2"
+    if [[ ! -f "$ROOT/$jar" ]]; then
+        echo "building $module (first run)..." >&2
+        (cd "$ROOT" && mvn -B -q -pl "$module" -am package -DskipTests) >&2
+    fi
+}
+
+run_jar() {
+    local module="$1" jar="$2"
+    shift 2
+    ensure_built "$module" "$jar"
+    exec "${JAVA:-java}" ${JAVA_OPTS:-} -jar "$ROOT/$jar" "$@"
+}
+
+run_main() {
+    local module="$1" jar="$2" main="$3"
+    shift 3
+    ensure_built "$module" "$jar"
+    exec "${JAVA:-java}" -Djava.awt.headless=true ${JAVA_OPTS:-} -cp "$ROOT/$jar" "$main" "$@"
+}
