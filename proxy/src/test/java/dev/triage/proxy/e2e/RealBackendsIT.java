@@ -1,0 +1,133 @@
+package dev.triage.proxy.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.triage.features.audio.AudioFixtures;
+import dev.triage.proxy.testing.Await;
+import dev.triage.proxy.testing.ChatRequests;
+import dev.triage.proxy.testing.MultipartForm;
+import dev.triage.proxy.testing.RealBackend;
+import dev.triage.proxy.testing.RunningTriage;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Triage in front of the real servers of {@code ../shared/backends}: llama.cpp's {@code llama-server}
+ * (one slot, a random model that always generates exactly {@code max_tokens}) and whisper.cpp's
+ * {@code whisper-server} (one request at a time, time stepping with each 30 s of audio). Skipped where
+ * they are not installed.
+ */
+class RealBackendsIT {
+
+    @Test
+    void llamaServerFinishesShortRequestsFirstUnderSjfAndStreams() throws Exception {
+        try (RealBackend llama = RealBackend.start("llama-server", "/health", "-m", "/models/rand-60m.gguf", "-t", "2",
+                "-c", "4096", "--parallel", "1");
+                RunningTriage triage = RunningTriage.start("--backend", llama.url(), "--starvation-timeout", "off")) {
+            HttpResponse<InputStream> stream = triage.client().send(
+                    triage.postRequest("/v1/chat/completions", ChatRequests.chat("stream", 20, true)),
+                    HttpResponse.BodyHandlers.ofInputStream());
+            assertEquals(200, stream.statusCode());
+            int events = 0;
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                    if (line.startsWith("data: {")) {
+                        events++;
+                    }
+                }
+            }
+            assertTrue(events >= 20, events + " SSE events for 20 tokens");
+
+            Map<String, Long> finishedAt = new ConcurrentHashMap<>();
+            List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
+            responses.add(send(triage, "busy", 300, finishedAt));
+            Await.until("busy runs", () -> triage.chatQueue().busySlots() == 1);
+            List<String> burst = List.of("long-1", "short-1", "long-2", "short-2", "long-3", "short-3");
+            for (int i = 0; i < burst.size(); i++) {
+                String name = burst.get(i);
+                responses.add(send(triage, name, name.startsWith("long") ? 200 : 8, finishedAt));
+                int queued = i + 1;
+                Await.until(name + " is queued", () -> triage.chatQueue().waitingCount() == queued);
+            }
+            for (CompletableFuture<HttpResponse<String>> response : responses) {
+                assertEquals(200, response.get(120, TimeUnit.SECONDS).statusCode());
+            }
+            long lastShort = finishedAt.entrySet().stream().filter(e -> e.getKey().startsWith("short"))
+                    .mapToLong(Map.Entry::getValue).max().orElseThrow();
+            long firstLong = finishedAt.entrySet().stream().filter(e -> e.getKey().startsWith("long"))
+                    .mapToLong(Map.Entry::getValue).min().orElseThrow();
+            assertTrue(lastShort < firstLong, "every short request finished before any long one: " + finishedAt);
+        }
+    }
+
+    @Test
+    void whisperServerTranscribesShortClipsFirstUnderSjf() throws Exception {
+        try (RealBackend whisper = RealBackend.start("whisper-server", "/", "-m", "/models/empty-tiny.en.bin", "-t", "2",
+                "--inference-path", "/v1/audio/transcriptions");
+                RunningTriage triage = RunningTriage.start("--backend", whisper.url(), "--audio-backend", whisper.url(),
+                        "--health-path", "/", "--starvation-timeout", "off")) {
+            byte[] clip = AudioFixtures.named("pcm16-mono-16000.wav").bytes(); // 1.2 s of LibriSpeech at 16 kHz
+            byte[] longClip = repeated(clip, 30); // 36 s: two of whisper's 30 s windows
+            HttpResponse<String> one = transcribe(triage, "one.wav", clip).get(60, TimeUnit.SECONDS);
+            assertEquals(200, one.statusCode());
+            assertTrue(one.body().contains("\"text\""), one.body());
+
+            Map<String, Long> finishedAt = new ConcurrentHashMap<>();
+            List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
+            responses.add(timed(transcribe(triage, "busy.wav", longClip), "busy", finishedAt));
+            Await.until("busy runs", () -> triage.triage().queues().get(1).busySlots() == 1);
+            List<String> burst = List.of("long-1", "short-1", "long-2", "short-2");
+            for (int i = 0; i < burst.size(); i++) {
+                String name = burst.get(i);
+                responses.add(timed(transcribe(triage, name + ".wav", name.startsWith("long") ? longClip : clip), name, finishedAt));
+                int queued = i + 1;
+                Await.until(name + " is queued", () -> triage.triage().queues().get(1).waitingCount() == queued);
+            }
+            for (CompletableFuture<HttpResponse<String>> response : responses) {
+                assertEquals(200, response.get(120, TimeUnit.SECONDS).statusCode());
+            }
+            assertTrue(Math.max(finishedAt.get("short-1"), finishedAt.get("short-2"))
+                    < Math.min(finishedAt.get("long-1"), finishedAt.get("long-2")), finishedAt.toString());
+        }
+    }
+
+    private static CompletableFuture<HttpResponse<String>> send(RunningTriage triage, String prompt, int tokens,
+            Map<String, Long> finishedAt) {
+        return timed(triage.postAsync("/v1/chat/completions", ChatRequests.chat(prompt, tokens, false)), prompt, finishedAt);
+    }
+
+    private static CompletableFuture<HttpResponse<String>> timed(CompletableFuture<HttpResponse<String>> response, String name,
+            Map<String, Long> finishedAt) {
+        return response.whenComplete((r, e) -> finishedAt.put(name, System.nanoTime()));
+    }
+
+    private static CompletableFuture<HttpResponse<String>> transcribe(RunningTriage triage, String name, byte[] audio) {
+        return triage.postAsync("/v1/audio/transcriptions", MultipartForm.CONTENT_TYPE,
+                new MultipartForm().field("model", "whisper-1").field("response_format", "json").file(name, audio).build());
+    }
+
+    /** A 16-bit PCM WAV with a 44-byte header whose samples are said {@code times} times over. */
+    private static byte[] repeated(byte[] wav, int times) {
+        int samples = ByteBuffer.wrap(wav, 40, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        ByteBuffer out = ByteBuffer.allocate(44 + samples * times).order(ByteOrder.LITTLE_ENDIAN);
+        out.put(wav, 0, 44).putInt(4, out.capacity() - 8).putInt(40, samples * times);
+        for (int i = 0; i < times; i++) {
+            out.put(wav, 44, samples);
+        }
+        return out.array();
+    }
+}
