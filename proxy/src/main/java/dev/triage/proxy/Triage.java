@@ -72,9 +72,9 @@ public final class Triage implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean stopping;
 
-    private Triage(TriageConfig config) throws InterruptedException {
+    private Triage(TriageConfig config, JobEstimator<Prompt> chatEstimator) throws InterruptedException {
         this.config = config;
-        chatEstimator = new BaselineEstimator();
+        this.chatEstimator = chatEstimator;
         metrics = new TriageMetrics();
         dispatchLoop = new DispatchLoop(Clock.system());
         backends = new Backends(config, dispatchLoop, metrics);
@@ -126,7 +126,15 @@ public final class Triage implements AutoCloseable {
      * @throws RuntimeException if the listen address cannot be bound
      */
     public static Triage start(TriageConfig config) throws InterruptedException {
-        return new Triage(config);
+        return new Triage(config, new BaselineEstimator());
+    }
+
+    /**
+     * Starts Triage with a chat estimator of the caller's own instead of the configured one (for
+     * embedding, and for benchmarks that size requests by their known lengths). Triage closes it.
+     */
+    public static Triage start(TriageConfig config, JobEstimator<Prompt> chatEstimator) throws InterruptedException {
+        return new Triage(config, chatEstimator);
     }
 
     /** The address the server listens on (with the real port when the configured one was 0). */

@@ -8,6 +8,8 @@ import dev.triage.model.LengthClass;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,20 +35,35 @@ public final class WorkloadFile {
     private WorkloadFile() {}
 
     public static List<WorkloadEntry> read(Path file) throws IOException {
-        List<WorkloadEntry> entries = new ArrayList<>();
         try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
-            int number = 0;
-            while ((line = reader.readLine()) != null) {
-                number++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                try {
-                    entries.add(parse(line));
-                } catch (IllegalArgumentException e) {
-                    throw new IOException(file + ":" + number + ": " + e.getMessage(), e);
-                }
+            return read(reader, file.toString());
+        }
+    }
+
+    /** Reads a workload from a class path resource (one shipped in a jar). */
+    public static List<WorkloadEntry> readResource(String resource) throws IOException {
+        InputStream in = WorkloadFile.class.getResourceAsStream(resource);
+        if (in == null) {
+            throw new IOException("no resource " + resource);
+        }
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            return read(reader, resource);
+        }
+    }
+
+    private static List<WorkloadEntry> read(BufferedReader reader, String name) throws IOException {
+        List<WorkloadEntry> entries = new ArrayList<>();
+        String line;
+        int number = 0;
+        while ((line = reader.readLine()) != null) {
+            number++;
+            if (line.isBlank()) {
+                continue;
+            }
+            try {
+                entries.add(parse(line));
+            } catch (IllegalArgumentException e) {
+                throw new IOException(name + ":" + number + ": " + e.getMessage(), e);
             }
         }
         return entries;

@@ -1,0 +1,41 @@
+package dev.triage.bench.load;
+
+import dev.triage.bench.replay.AnswerBook;
+import dev.triage.bench.replay.ReplayBackend;
+import dev.triage.proxy.Triage;
+import dev.triage.proxy.config.ConfigLoader;
+import dev.triage.proxy.config.TriageConfig;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs load against one variant: starts Triage in this process in front of the replay backend
+ * (nothing for {@code direct}), sends the requests, stops Triage. Reports what the requests saw and
+ * how often the starvation timeout fired.
+ */
+final class LoadSession {
+
+    /** What one run produced. */
+    record Outcome(List<LoadResult> results, long starvationPromotions) {}
+
+    private LoadSession() {}
+
+    /**
+     * @param answers the workload's recorded lengths, for oracle variants
+     * @param triageFlags flags added to every Triage started (an estimator, a service-time model)
+     */
+    static Outcome run(ReplayBackend backend, AnswerBook answers, LoadVariant variant, List<LoadRequest> requests,
+            List<String> triageFlags) throws InterruptedException {
+        String backendUrl = "http://127.0.0.1:" + backend.port();
+        if (!variant.throughTriage()) {
+            return new Outcome(new LoadGenerator().run(URI.create(backendUrl), requests), 0);
+        }
+        TriageConfig config = ConfigLoader.load(variant.triageFlags(backendUrl, triageFlags).toArray(String[]::new), Map.of());
+        try (Triage triage = variant.oracle() ? Triage.start(config, new WorkloadOracle(answers)) : Triage.start(config)) {
+            List<LoadResult> results = new LoadGenerator().run(URI.create("http://127.0.0.1:" + triage.address().getPort()),
+                    requests);
+            return new Outcome(results, triage.queues().get(0).starvationPromotions());
+        }
+    }
+}

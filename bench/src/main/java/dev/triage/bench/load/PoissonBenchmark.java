@@ -1,0 +1,62 @@
+package dev.triage.bench.load;
+
+import dev.triage.bench.replay.AnswerBook;
+import dev.triage.bench.replay.ReplayBackend;
+import dev.triage.bench.replay.ReplayBackendSettings;
+import dev.triage.bench.sim.LoadSweep;
+import dev.triage.bench.sim.SummaryRow;
+import dev.triage.bench.workload.WorkloadEntry;
+import dev.triage.proxy.config.ServiceTimeModel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Latency against load through the real proxy: requests drawn from the workload arrive as a Poisson
+ * process at the rate that loads the replay backend to utilisation ρ ({@code λ = ρ × slots / E[S]},
+ * E[S] the workload's mean service time at the backend's speed), the same arrivals for every variant
+ * at a given seed. Gives the points the latency-vs-load charts draw.
+ */
+public final class PoissonBenchmark {
+
+    public record Settings(List<WorkloadEntry> workload, List<LoadVariant> variants, List<Double> rhos, int requests,
+            int seeds, ServiceTimeModel speed, int slots, List<String> triageFlags) {}
+
+    private PoissonBenchmark() {}
+
+    public static List<LoadSweep.Point> run(Settings settings) throws InterruptedException {
+        AnswerBook answers = AnswerBook.of(settings.workload());
+        double meanService = settings.workload().stream().mapToDouble(e -> settings.speed().seconds(e.answerTokens()))
+                .average().orElseThrow();
+        List<LoadSweep.Point> points = new ArrayList<>();
+        try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder()
+                .answers(answers).slots(settings.slots()).speed(settings.speed()).build())) {
+            for (double rho : settings.rhos()) {
+                double rate = rho * settings.slots() / meanService;
+                List<SummaryRow> rows = new ArrayList<>();
+                for (LoadVariant variant : settings.variants()) {
+                    RunSummaries summaries = new RunSummaries(variant.name());
+                    for (int seed = 0; seed < settings.seeds(); seed++) {
+                        summaries.add(LoadSession.run(backend, answers, variant,
+                                arrivals(settings.workload(), settings.requests(), rate, seed), settings.triageFlags()));
+                    }
+                    rows.addAll(summaries.endToEnd());
+                }
+                points.add(new LoadSweep.Point(rho, rows));
+            }
+        }
+        return points;
+    }
+
+    /** {@code n} requests drawn with replacement, exponential gaps at {@code rate} per second. */
+    static List<LoadRequest> arrivals(List<WorkloadEntry> workload, int n, double rate, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        List<LoadRequest> requests = new ArrayList<>(n);
+        double at = 0;
+        for (int i = 0; i < n; i++) {
+            requests.add(new LoadRequest(workload.get(random.nextInt(workload.size())), at));
+            at += -Math.log(1 - random.nextDouble()) / rate;
+        }
+        return requests;
+    }
+}

@@ -1,0 +1,75 @@
+package dev.triage.bench.load;
+
+import dev.triage.bench.sim.LatencyStats;
+import dev.triage.bench.sim.LatencyStats.Statistic;
+import dev.triage.bench.sim.MeanSd;
+import dev.triage.bench.sim.SummaryRow;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Collects the runs of one variant and summarises them the way the simulator does: per class (and
+ * {@code all}), each statistic's mean and standard deviation over runs.
+ */
+final class RunSummaries {
+
+    static final String ALL = "all";
+
+    private final String variant;
+    private final List<Map<String, LatencyStats>> endToEnd = new ArrayList<>();
+    private final List<Map<String, LatencyStats>> firstToken = new ArrayList<>();
+    private final List<Long> promotions = new ArrayList<>();
+
+    RunSummaries(String variant) {
+        this.variant = variant;
+    }
+
+    /** Adds a run; fails when a request of it did not succeed. */
+    void add(LoadSession.Outcome run) {
+        for (LoadResult result : run.results()) {
+            if (result.status() != 200) {
+                throw new IllegalStateException(variant + ": a request ended with status " + result.status());
+            }
+        }
+        endToEnd.add(byClass(run.results(), LoadResult::endToEndSeconds));
+        firstToken.add(byClass(run.results(), LoadResult::firstTokenSeconds));
+        promotions.add(run.starvationPromotions());
+    }
+
+    List<SummaryRow> endToEnd() {
+        return rows(endToEnd);
+    }
+
+    List<SummaryRow> firstToken() {
+        return rows(firstToken);
+    }
+
+    private static Map<String, LatencyStats> byClass(List<LoadResult> results, ToDoubleFunction<LoadResult> seconds) {
+        Map<String, List<Double>> values = new LinkedHashMap<>();
+        for (LoadResult result : results) {
+            values.computeIfAbsent(result.jobClass(), c -> new ArrayList<>()).add(seconds.applyAsDouble(result));
+            values.computeIfAbsent(ALL, c -> new ArrayList<>()).add(seconds.applyAsDouble(result));
+        }
+        Map<String, LatencyStats> stats = new LinkedHashMap<>();
+        values.forEach((cls, list) -> stats.put(cls, LatencyStats.of(list.stream().mapToDouble(Double::doubleValue).toArray())));
+        return stats;
+    }
+
+    private List<SummaryRow> rows(List<Map<String, LatencyStats>> runs) {
+        List<SummaryRow> rows = new ArrayList<>();
+        double tauFired = promotions.stream().mapToLong(Long::longValue).average().orElse(0);
+        for (String cls : runs.get(0).keySet()) {
+            Map<Statistic, MeanSd> sojourn = new EnumMap<>(Statistic.class);
+            for (Statistic statistic : Statistic.values()) {
+                sojourn.put(statistic, MeanSd.of(runs.stream().mapToDouble(run -> run.get(cls).get(statistic)).toArray()));
+            }
+            double requests = runs.stream().mapToInt(run -> run.get(cls).count()).average().orElse(0);
+            rows.add(new SummaryRow(variant, cls, requests, sojourn, cls.equals(ALL) ? tauFired : 0));
+        }
+        return rows;
+    }
+}
