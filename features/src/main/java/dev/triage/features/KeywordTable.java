@@ -42,19 +42,25 @@ final class KeywordTable {
     /** A phrase of two or three words; {@code before} holds the ids of the words before its last. */
     record Phrase(int[] before, int flags) {}
 
+    // Open addressing with the full hash beside each entry: most words of a prompt are no keyword,
+    // and comparing hashes rejects them without touching an entry or its characters.
     private final Entry[] slots;
+    private final int[] slotHashes;
     private final int mask;
 
     private KeywordTable(List<Entry> entries) {
         int size = Integer.highestOneBit(Math.max(16, entries.size() * 4 - 1)) << 1;
         slots = new Entry[size];
+        slotHashes = new int[size];
         mask = size - 1;
         for (Entry entry : entries) {
-            int slot = slot(hash(entry.word));
+            int hash = hash(entry.word);
+            int slot = slot(hash);
             while (slots[slot] != null) {
                 slot = (slot + 1) & mask;
             }
             slots[slot] = entry;
+            slotHashes[slot] = hash;
         }
     }
 
@@ -79,22 +85,24 @@ final class KeywordTable {
      * The entry for {@code text[start, start + length)}, compared ASCII-case-insensitively, or null.
      * {@code hash} is the {@link #hashStep} hash of the lower-cased word.
      */
-    Entry find(String text, int start, int length, int hash) {
-        int slot = slot(hash);
-        for (Entry entry = slots[slot]; entry != null; entry = slots[slot = (slot + 1) & mask]) {
-            if (matches(entry.word, text, start, length)) {
+    Entry find(char[] text, int start, int length, int hash) {
+        for (int slot = slot(hash); ; slot = (slot + 1) & mask) {
+            Entry entry = slots[slot];
+            if (entry == null) {
+                return null;
+            }
+            if (slotHashes[slot] == hash && matches(entry.word, text, start, length)) {
                 return entry;
             }
         }
-        return null;
     }
 
-    private static boolean matches(char[] word, String text, int start, int length) {
+    private static boolean matches(char[] word, char[] text, int start, int length) {
         if (word.length != length) {
             return false;
         }
         for (int i = 0; i < length; i++) {
-            char c = text.charAt(start + i);
+            char c = text[start + i];
             if (c >= 'A' && c <= 'Z') {
                 c = (char) (c | 0x20);
             }
