@@ -37,8 +37,12 @@ public final class OnnxLengthClassifier implements AutoCloseable {
         this.session = session;
     }
 
-    /** Opens a model; an invalid graph or one that breaks the contract is an {@link OrtException} or {@link IllegalArgumentException}. */
-    static OnnxLengthClassifier open(byte[] model) throws OrtException {
+    /**
+     * Opens a model; an invalid graph is an {@link OrtException}, one that breaks the contract an
+     * {@link IllegalArgumentException}. {@link ClassifierEstimator} is the usual way in; this is for
+     * code that needs the raw probabilities (exporter tests).
+     */
+    public static OnnxLengthClassifier open(byte[] model) throws OrtException {
         OrtEnvironment environment = OrtEnvironment.getEnvironment();
         try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
             options.setIntraOpNumThreads(1);

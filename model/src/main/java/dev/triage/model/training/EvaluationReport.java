@@ -39,6 +39,14 @@ final class EvaluationReport {
                 .append(String.format(Locale.ROOT, "%,d", training.prompts())).append(" prompts, ")
                 .append(String.format(Locale.ROOT, "%,d", training.answers())).append(" answers). ")
                 .append("Do not edit by hand: run the command again.\n\n");
+        metadata.evaluation().stream()
+                .filter(f -> f.split().equals("validation") && f.source().equals("all"))
+                .findFirst()
+                .ifPresent(validation -> text.append("On the validation split, where training choices are made, its ranking accuracy is ")
+                        .append(percent(validation.figures().rankingAccuracy())).append(" (")
+                        .append(percent(validation.figures().rankingAccuracyByExpectedTokens()))
+                        .append(" by expected tokens) over ").append(String.format(Locale.ROOT, "%,d", validation.figures().pairs()))
+                        .append(" pairs.\n\n"));
         text.append("## Setup\n\n")
                 .append("- **Data**: `shared/data/prompt_response` (AlpacaEval, arena-hard v0.1, arena-bench v1, ShareGPT, ")
                 .append("curated instruction sets). Answer lengths are counted with ").append(AnswerTokens.TOKENIZER)
@@ -49,9 +57,9 @@ final class EvaluationReport {
                 .append("This leaves the curated instruction sets out.\n")
                 .append("- **Split**: by prompt (SHA-256 of the normalized text): 70% train, 10% validation, 20% test; ")
                 .append("every answer to a prompt is on the prompt's side. Prompts per split: ")
-                .append(corpus.prompts(PromptSplit.TRAIN).size()).append(" / ")
-                .append(corpus.prompts(PromptSplit.VALIDATION).size()).append(" / ")
-                .append(corpus.prompts(PromptSplit.TEST).size()).append(". Baselines are fit on train; test is only scored.\n")
+                .append(String.format(Locale.ROOT, "%,d / %,d / %,d", corpus.prompts(PromptSplit.TRAIN).size(),
+                        corpus.prompts(PromptSplit.VALIDATION).size(), corpus.prompts(PromptSplit.TEST).size()))
+                .append(". Baselines are fit on train; test is only scored.\n")
                 .append("- **Ranking accuracy**: Clairvoyant's Algorithm 1 — the share of (short, long) answer pairs whose ")
                 .append("long answer scored strictly higher (ties count as wrong) — on each answering model's test answers, ")
                 .append("pooled over models (a Triage instance schedules for one model). Score: P(long) where the method ")
