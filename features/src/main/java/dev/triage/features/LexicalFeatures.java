@@ -253,8 +253,7 @@ public final class LexicalFeatures {
     /**
      * Reads the words that start in {@code chars[0, to)}, where {@code chars[0, length)} holds the
      * text: the last word is completed past {@code to} only as far as a keyword could reach, since
-     * a longer word is never looked up. The scan runs over a copy in a char array because that
-     * costs half as much per character as {@link String#charAt}.
+     * a longer word is never looked up.
      */
     private static void scanWords(char[] chars, int length, int to, Scan scan) {
         int i = 0;

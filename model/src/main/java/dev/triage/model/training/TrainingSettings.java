@@ -1,8 +1,11 @@
 package dev.triage.model.training;
 
 /**
- * The XGBoost hyper-parameters of the length classifier. The defaults are Clairvoyant's (§4.3),
- * fixed rather than tuned: 300 boosting rounds, depth 6, learning rate 0.1, seed 42.
+ * The XGBoost hyper-parameters of the length classifier. The defaults are Clairvoyant's (§4.3): 300
+ * boosting rounds, depth 6, learning rate 0.1, seed 42. The shipped model was trained with
+ * {@code --trees 50 --max-depth 4}, chosen on the validation split and by cross-validation on the
+ * training prompts (the defaults overfit this data); {@code docs/classifier-evaluation.md} has the
+ * settings of the model it evaluates.
  *
  * @param trees boosting rounds (each adds one tree per class)
  * @param maxDepth maximum depth of a tree
