@@ -13,6 +13,6 @@ run_model_main() {
   mvn -B -q -pl model -am -DskipTests package dependency:build-classpath \
     -Dmdep.outputFile=target/runtime-classpath.txt -Dmdep.includeScope=runtime >&2
   local classpath
-  classpath="$ROOT/model/target/triage-model-0.1.0-SNAPSHOT.jar:$(cat "$ROOT/model/target/runtime-classpath.txt")"
+  classpath="$ROOT/model/target/classes:$(cat "$ROOT/model/target/runtime-classpath.txt")"
   exec java -cp "$classpath" "$main_class" "$@"
 }
