@@ -5,6 +5,7 @@ import dev.triage.model.BaselineEstimator;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.model.classifier.ClassifierMetadata;
+import dev.triage.model.classifier.ModelLoadException;
 import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptCorpus;
 import dev.triage.model.data.PromptSource;
@@ -61,7 +62,7 @@ public final class EvaluateCommand {
         } catch (IllegalArgumentException e) {
             System.err.println("evaluate: " + e.getMessage());
             System.exit(2);
-        } catch (IOException e) {
+        } catch (IOException | ModelLoadException e) {
             System.err.println("evaluate: " + e.getMessage());
             System.exit(1);
         }
