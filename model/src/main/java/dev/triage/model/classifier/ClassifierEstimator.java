@@ -1,0 +1,229 @@
+package dev.triage.model.classifier;
+
+import ai.onnxruntime.OrtException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.triage.features.LexicalFeatures;
+import dev.triage.features.Prompt;
+import dev.triage.model.BaselineEstimator;
+import dev.triage.model.Estimate;
+import dev.triage.model.JobEstimator;
+import dev.triage.model.LengthClass;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code classifier} estimator: Clairvoyant's 19 lexical features scored by a gradient-boosted
+ * tree ensemble in ONNX Runtime. It reports expected tokens = Σ P(class) × mean answer tokens of
+ * the class in the training data, so SJF, HRRN and the starvation timeout compare it with any
+ * other estimator's tokens; the estimate also carries the most probable class and P(long).
+ *
+ * <p>A model is an ONNX file with its {@link ClassifierMetadata} beside it ({@code x.onnx} and
+ * {@code x.json}). It is loaded once; {@link #estimate} is thread-safe and takes microseconds.
+ *
+ * <pre>{@code
+ * JobEstimator<Prompt> estimator = ClassifierEstimator.loadDefault();           // or load(path)
+ * JobEstimator<Prompt> lenient = ClassifierEstimator.loadOrFallBackToBaseline(
+ *         () -> ClassifierEstimator.load(path));                                // warns, never fails
+ * }</pre>
+ */
+public final class ClassifierEstimator implements JobEstimator<Prompt> {
+
+    public static final String NAME = "classifier";
+
+    /** The shipped model, a class-path resource of this module; its metadata is {@code classifier.json}. */
+    public static final String DEFAULT_MODEL_RESOURCE = "/models/classifier.onnx";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClassifierEstimator.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final OnnxLengthClassifier model;
+    private final ClassifierMetadata metadata;
+    private final double[] meanTokens;
+
+    private ClassifierEstimator(OnnxLengthClassifier model, ClassifierMetadata metadata) {
+        this.model = model;
+        this.metadata = metadata;
+        this.meanTokens = metadata.meanAnswerTokens().stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /**
+     * Loads the model at {@code onnxFile} and its metadata at the same path with {@code .json} in
+     * place of {@code .onnx}.
+     *
+     * @throws ModelLoadException when either file is missing or unreadable, the model is not valid
+     *     ONNX, or it was trained for other features or classes
+     */
+    public static ClassifierEstimator load(Path onnxFile) {
+        String location = onnxFile.toString();
+        return fromBytes(location, readFile(location, onnxFile), readFile(location, metadataPath(onnxFile)));
+    }
+
+    /**
+     * Loads the model shipped in this module's resources ({@value #DEFAULT_MODEL_RESOURCE}).
+     *
+     * @throws ModelLoadException when the resource is missing or unusable (a broken build)
+     */
+    public static ClassifierEstimator loadDefault() {
+        String location = "classpath:" + DEFAULT_MODEL_RESOURCE;
+        return fromBytes(location, readResource(location, DEFAULT_MODEL_RESOURCE),
+                readResource(location, DEFAULT_MODEL_RESOURCE.replaceFirst("\\.onnx$", ".json")));
+    }
+
+    /**
+     * The explicit, configured fall-back: runs {@code loader} and, if the model cannot be loaded,
+     * logs a warning with the location and the reason and returns the {@link BaselineEstimator}
+     * instead. Callers use it only when configured to prefer a degraded start over none.
+     */
+    public static JobEstimator<Prompt> loadOrFallBackToBaseline(Supplier<ClassifierEstimator> loader) {
+        try {
+            return loader.get();
+        } catch (ModelLoadException e) {
+            LOG.warn("{}; falling back to the {} estimator (prompt length only)", e.getMessage(), BaselineEstimator.NAME);
+            return new BaselineEstimator();
+        }
+    }
+
+    /**
+     * A classifier from an ONNX model and its metadata JSON in memory (what training produces);
+     * {@code location} names it in errors.
+     *
+     * @throws ModelLoadException when either is unusable
+     */
+    public static ClassifierEstimator fromBytes(String location, byte[] onnxModel, byte[] metadataJson) {
+        ClassifierMetadata metadata;
+        try {
+            metadata = JSON.readValue(metadataJson, ClassifierMetadata.class);
+        } catch (IOException e) {
+            throw new ModelLoadException(location, "metadata is not valid JSON: " + e.getMessage(), e);
+        }
+        String incompatibility = metadata.incompatibility();
+        if (incompatibility != null) {
+            throw new ModelLoadException(location, "trained for " + incompatibility);
+        }
+        OnnxLengthClassifier model;
+        try {
+            model = OnnxLengthClassifier.open(onnxModel);
+        } catch (OrtException | RuntimeException e) {
+            throw new ModelLoadException(location, "not a usable ONNX length classifier: " + e.getMessage(), e);
+        }
+        ClassifierEstimator estimator = new ClassifierEstimator(model, metadata);
+        estimator.checkScoresSumToOne(location);
+        return estimator;
+    }
+
+    /** The metadata file of a model file: {@code x.onnx} → {@code x.json}. */
+    public static Path metadataPath(Path onnxFile) {
+        String name = onnxFile.getFileName().toString();
+        String stem = name.endsWith(".onnx") ? name.substring(0, name.length() - ".onnx".length()) : name;
+        return onnxFile.resolveSibling(stem + ".json");
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Estimate estimate(Prompt prompt) {
+        return estimateOf(score(LexicalFeatures.of(prompt), 1)[0]);
+    }
+
+    /** Scores the prompts in one ONNX Runtime call. */
+    @Override
+    public List<Estimate> estimateAll(List<Prompt> prompts) {
+        int rows = prompts.size();
+        if (rows == 0) {
+            return List.of();
+        }
+        float[] features = new float[rows * LexicalFeatures.COUNT];
+        float[] row = new float[LexicalFeatures.COUNT];
+        for (int i = 0; i < rows; i++) {
+            LexicalFeatures.extract(prompts.get(i).text(), row);
+            System.arraycopy(row, 0, features, i * LexicalFeatures.COUNT, LexicalFeatures.COUNT);
+        }
+        List<Estimate> estimates = new ArrayList<>(rows);
+        for (float[] probabilities : score(features, rows)) {
+            estimates.add(estimateOf(probabilities));
+        }
+        return estimates;
+    }
+
+    private float[][] score(float[] features, int rows) {
+        try {
+            return model.probabilities(features, rows);
+        } catch (OrtException e) {
+            throw new IllegalStateException("ONNX Runtime failed to score " + rows + " prompts", e);
+        }
+    }
+
+    private Estimate estimateOf(float[] probabilities) {
+        double expectedTokens = 0;
+        int mostLikely = 0;
+        for (int c = 0; c < probabilities.length; c++) {
+            expectedTokens += probabilities[c] * meanTokens[c];
+            if (probabilities[c] > probabilities[mostLikely]) {
+                mostLikely = c;
+            }
+        }
+        return new Estimate(expectedTokens, LengthClass.values()[mostLikely], probabilities[LengthClass.LONG.ordinal()]);
+    }
+
+    public ClassifierMetadata metadata() {
+        return metadata;
+    }
+
+    @Override
+    public void close() {
+        model.close();
+    }
+
+    /** A model that loads but does not output a distribution is as broken as one that does not load. */
+    private void checkScoresSumToOne(String location) {
+        float[] row = new float[LexicalFeatures.COUNT];
+        LexicalFeatures.extract("", row);
+        float[] probabilities;
+        try {
+            probabilities = model.probabilities(row, 1)[0];
+        } catch (OrtException | RuntimeException e) {
+            close();
+            throw new ModelLoadException(location, "scoring a prompt failed: " + e.getMessage(), e);
+        }
+        double sum = 0;
+        for (float p : probabilities) {
+            sum += p;
+        }
+        if (!(Math.abs(sum - 1) < 1e-3)) {
+            close();
+            throw new ModelLoadException(location, "class probabilities sum to " + sum + " (expected: 1; not a softmax classifier?)");
+        }
+    }
+
+    private static byte[] readFile(String location, Path file) {
+        try {
+            return Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            throw new ModelLoadException(location, "no such file: " + file, e);
+        } catch (IOException e) {
+            throw new ModelLoadException(location, "cannot read " + file + ": " + e, e);
+        }
+    }
+
+    private static byte[] readResource(String location, String resource) {
+        try (InputStream in = ClassifierEstimator.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new ModelLoadException(location, "no class-path resource " + resource);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new ModelLoadException(location, "cannot read class-path resource " + resource + ": " + e, e);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.triage.model.training;
+
+import dev.triage.features.Prompt;
+import dev.triage.model.JobEstimator;
+import dev.triage.model.classifier.ClassifierEstimator;
+import dev.triage.model.classifier.ClassifierMetadata.SplitFigures;
+import dev.triage.model.data.PromptAnswer;
+import dev.triage.model.data.PromptCorpus;
+import dev.triage.model.data.PromptResponseLoader;
+import dev.triage.model.data.PromptSource;
+import dev.triage.model.data.PromptSplit;
+import dev.triage.model.evaluation.Evaluation;
+import dev.triage.model.evaluation.Figures;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * {@code scripts/train}: trains the length classifier on the training split of the shared data
+ * and writes the ONNX model with its metadata, figures on the validation and test splits included.
+ *
+ * <pre>
+ * scripts/train [--data ../shared/data] [--out model/src/main/resources/models/classifier.onnx]
+ *               [--trees 300] [--max-depth 6] [--learning-rate 0.1] [--seed 42]
+ * </pre>
+ */
+public final class TrainCommand {
+
+    /** Where the shipped model lives, relative to the repository root. */
+    public static final Path DEFAULT_OUT = Path.of("model/src/main/resources" + ClassifierEstimator.DEFAULT_MODEL_RESOURCE);
+
+    private TrainCommand() {}
+
+    public static void main(String[] args) {
+        try {
+            CommandArguments arguments = new CommandArguments(args,
+                    Set.of("data", "out", "trees", "max-depth", "learning-rate", "seed"));
+            TrainingSettings defaults = TrainingSettings.DEFAULTS;
+            TrainingSettings settings = new TrainingSettings(arguments.getInt("trees", defaults.trees()),
+                    arguments.getInt("max-depth", defaults.maxDepth()),
+                    arguments.getDouble("learning-rate", defaults.learningRate()),
+                    arguments.getInt("seed", (int) defaults.seed()));
+            Path out = Path.of(arguments.get("out", DEFAULT_OUT.toString()));
+            train(loadCorpus(arguments.promptResponse()), settings, out);
+        } catch (IllegalArgumentException e) {
+            System.err.println("train: " + e.getMessage());
+            System.exit(2);
+        } catch (IOException e) {
+            System.err.println("train: " + e.getMessage());
+            System.exit(1);
+        }
+    }
+
+    private static void train(PromptCorpus corpus, TrainingSettings settings, Path out) throws IOException {
+        long start = System.nanoTime();
+        TrainedClassifier trained = ClassifierTrainer.train(corpus.prompts(PromptSplit.TRAIN), settings);
+        System.out.printf(Locale.ROOT, "trained %s in %.1f s%n", settings, (System.nanoTime() - start) / 1e9);
+        try (ClassifierEstimator estimator = trained.estimator("trained model")) {
+            trained = trained.withEvaluation(heldOutFigures(estimator, corpus));
+        }
+        trained.writeTo(out);
+        Path metadata = ClassifierEstimator.metadataPath(out);
+        System.out.printf(Locale.ROOT, "wrote %s (%,d bytes) and %s (%,d bytes)%n", out, Files.size(out), metadata,
+                Files.size(metadata));
+        for (SplitFigures figures : trained.metadata().evaluation()) {
+            System.out.println(figures.split() + " / " + figures.source() + ": " + figures.figures());
+        }
+    }
+
+    /** Loads the prompt/answer sources into a corpus, printing what was read. */
+    static PromptCorpus loadCorpus(Path promptResponse) throws IOException {
+        long start = System.nanoTime();
+        List<PromptAnswer> answers = PromptResponseLoader.load(promptResponse);
+        PromptCorpus corpus = PromptCorpus.of(answers);
+        System.out.printf(Locale.ROOT, "read %,d answers from %s in %.1f s; %,d prompts with target-model answers%n",
+                answers.size(), promptResponse, (System.nanoTime() - start) / 1e9, corpus.prompts().size());
+        for (PromptSplit split : PromptSplit.values()) {
+            List<?> prompts = corpus.prompts(split);
+            System.out.printf(Locale.ROOT, "  %-10s %,6d prompts%n", split.name().toLowerCase(Locale.ROOT), prompts.size());
+        }
+        return corpus;
+    }
+
+    /** The estimator's figures on the validation and test splits, pooled and per source. */
+    static List<SplitFigures> heldOutFigures(JobEstimator<Prompt> estimator, PromptCorpus corpus) {
+        List<SplitFigures> figures = new ArrayList<>();
+        for (PromptSplit split : List.of(PromptSplit.VALIDATION, PromptSplit.TEST)) {
+            String splitName = split.name().toLowerCase(Locale.ROOT);
+            figures.add(new SplitFigures(splitName, "all", Evaluation.evaluate(estimator, corpus.prompts(split))));
+            for (PromptSource source : PromptSource.values()) {
+                if (!corpus.prompts(split, source).isEmpty()) {
+                    Figures sourceFigures = Evaluation.evaluate(estimator, corpus.prompts(split, source));
+                    figures.add(new SplitFigures(splitName, source.id(), sourceFigures));
+                }
+            }
+        }
+        return figures;
+    }
+}

@@ -1,0 +1,170 @@
+package dev.triage.model.classifier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.triage.features.LexicalFeatures;
+import dev.triage.features.Prompt;
+import dev.triage.model.BaselineEstimator;
+import dev.triage.model.Estimate;
+import dev.triage.model.JobEstimator;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ClassifierEstimatorTest {
+
+    private static ClassifierEstimator shipped;
+
+    @BeforeAll
+    static void loadShipped() {
+        shipped = ClassifierEstimator.loadDefault();
+    }
+
+    @AfterAll
+    static void close() {
+        shipped.close();
+    }
+
+    private static byte[] resource(String name) throws IOException {
+        try (InputStream in = ClassifierEstimatorTest.class.getResourceAsStream("/models/" + name)) {
+            return in.readAllBytes();
+        }
+    }
+
+    /** A copy of the shipped model in {@code dir} whose metadata JSON is {@code metadata}. */
+    private static Path modelWith(Path dir, byte[] onnx, String metadata) throws IOException {
+        Path model = dir.resolve("model.onnx");
+        Files.write(model, onnx);
+        Files.writeString(dir.resolve("model.json"), metadata, StandardCharsets.UTF_8);
+        return model;
+    }
+
+    @Test
+    void theShippedModelMatchesThisBuildsFeaturesAndScores() {
+        ClassifierMetadata metadata = shipped.metadata();
+        assertEquals(LexicalFeatures.SCHEMA_VERSION, metadata.schemaVersion());
+        assertEquals(ClassifierEstimator.NAME, shipped.name());
+        Estimate estimate = shipped.estimate(new Prompt("Write a detailed essay on the causes of the First World War."));
+        assertTrue(estimate.longProbability() >= 0 && estimate.longProbability() <= 1, estimate.toString());
+        assertTrue(estimate.expectedTokens() >= metadata.meanAnswerTokens().get(0)
+                && estimate.expectedTokens() <= metadata.meanAnswerTokens().get(2), estimate.toString());
+        assertTrue(metadata.data().stream().allMatch(d -> !d.licence().isBlank() && !d.provenance().isBlank()));
+        assertTrue(metadata.evaluation().stream().anyMatch(f -> f.split().equals("test") && f.source().equals("all")));
+    }
+
+    @Test
+    void emptyMultimodalAndHugePromptsAreScored() {
+        for (String text : List.of("", "描述这张图片", "x".repeat(100_000))) {
+            Estimate estimate = shipped.estimate(new Prompt(text));
+            assertTrue(Double.isFinite(estimate.expectedTokens()) && estimate.longProbability() >= 0, estimate.toString());
+        }
+    }
+
+    @Test
+    void estimatesAreThreadSafe() throws Exception {
+        List<Prompt> prompts = new ArrayList<>();
+        Random random = new Random(1);
+        String[] words = {"write", "what", "explain", "code", "table", "why", "essay", "list", "brief", "detailed", "?"};
+        for (int i = 0; i < 200; i++) {
+            StringBuilder text = new StringBuilder();
+            for (int w = random.nextInt(60); w >= 0; w--) {
+                text.append(words[random.nextInt(words.length)]).append(' ');
+            }
+            prompts.add(new Prompt(text.toString()));
+        }
+        List<Estimate> sequential = prompts.stream().map(shipped::estimate).toList();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<List<Estimate>>> results = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                results.add(pool.submit(() -> prompts.stream().map(shipped::estimate).toList()));
+            }
+            for (Future<List<Estimate>> result : results) {
+                assertEquals(sequential, result.get(60, TimeUnit.SECONDS));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aMissingModelFileNamesThePath(@TempDir Path dir) {
+        Path missing = dir.resolve("nowhere.onnx");
+        ModelLoadException e = assertThrows(ModelLoadException.class, () -> ClassifierEstimator.load(missing));
+        assertEquals(missing.toString(), e.location());
+        assertEquals("classifier model " + missing + ": no such file: " + missing, e.getMessage());
+    }
+
+    @Test
+    void aMissingMetadataFileIsNamed(@TempDir Path dir) throws IOException {
+        Path model = dir.resolve("model.onnx");
+        Files.write(model, resource("classifier.onnx"));
+        ModelLoadException e = assertThrows(ModelLoadException.class, () -> ClassifierEstimator.load(model));
+        assertTrue(e.getMessage().endsWith("no such file: " + dir.resolve("model.json")), e.getMessage());
+    }
+
+    @Test
+    void aCorruptModelFileIsAClearError(@TempDir Path dir) throws IOException {
+        byte[] garbage = new byte[4096];
+        new Random(5).nextBytes(garbage);
+        Path model = modelWith(dir, garbage, new String(resource("classifier.json"), StandardCharsets.UTF_8));
+        ModelLoadException e = assertThrows(ModelLoadException.class, () -> ClassifierEstimator.load(model));
+        assertTrue(e.getMessage().startsWith("classifier model " + model + ": not a usable ONNX length classifier: "),
+                e.getMessage());
+    }
+
+    @Test
+    void corruptMetadataIsAClearError(@TempDir Path dir) throws IOException {
+        Path model = modelWith(dir, resource("classifier.onnx"), "{\"schemaVersion\": ");
+        ModelLoadException e = assertThrows(ModelLoadException.class, () -> ClassifierEstimator.load(model));
+        assertTrue(e.getMessage().contains("metadata is not valid JSON"), e.getMessage());
+    }
+
+    @Test
+    void aModelForOtherFeaturesOrClassesIsRefused(@TempDir Path dir) throws IOException {
+        String metadata = new String(resource("classifier.json"), StandardCharsets.UTF_8);
+        Path otherSchema = modelWith(dir, resource("classifier.onnx"),
+                metadata.replace(LexicalFeatures.SCHEMA_VERSION, "clairvoyant-lexical-19/0"));
+        ModelLoadException e = assertThrows(ModelLoadException.class, () -> ClassifierEstimator.load(otherSchema));
+        assertEquals("classifier model " + otherSchema + ": trained for feature schema clairvoyant-lexical-19/0 (expected: "
+                + LexicalFeatures.SCHEMA_VERSION + ")", e.getMessage());
+
+        Path otherBounds = modelWith(dir, resource("classifier.onnx"), metadata.replace("\"longFrom\" : 800", "\"longFrom\" : 1000"));
+        e = assertThrows(ModelLoadException.class, () -> ClassifierEstimator.load(otherBounds));
+        assertTrue(e.getMessage().contains("trained for class bounds"), e.getMessage());
+    }
+
+    @Test
+    void theExplicitFallBackWarnsAndUsesTheBaseline(@TempDir Path dir) {
+        JobEstimator<Prompt> fallback = ClassifierEstimator.loadOrFallBackToBaseline(
+                () -> ClassifierEstimator.load(dir.resolve("missing.onnx")));
+        assertInstanceOf(BaselineEstimator.class, fallback);
+        assertEquals(BaselineEstimator.NAME, fallback.name());
+
+        JobEstimator<Prompt> loaded = ClassifierEstimator.loadOrFallBackToBaseline(() -> shipped);
+        assertSame(shipped, loaded);
+    }
+
+    @Test
+    void theMetadataFileSitsBesideTheModel() {
+        assertEquals(Path.of("/m/classifier.json"), ClassifierEstimator.metadataPath(Path.of("/m/classifier.onnx")));
+        assertEquals(Path.of("model.bin.json"), ClassifierEstimator.metadataPath(Path.of("model.bin")));
+    }
+}
