@@ -1,5 +1,6 @@
 package dev.triage.proxy;
 
+import dev.triage.model.classifier.ModelLoadException;
 import dev.triage.proxy.config.ConfigException;
 import dev.triage.proxy.config.ConfigLoader;
 import dev.triage.proxy.config.TriageConfig;
@@ -25,6 +26,10 @@ public final class Main {
         Triage triage;
         try {
             triage = Triage.start(config);
+        } catch (ModelLoadException e) {
+            System.err.println("triage: " + e.getMessage());
+            System.exit(2);
+            return;
         } catch (RuntimeException e) {
             System.err.println("triage: listen " + config.listen().getHostString() + ":" + config.listen().getPort()
                     + ": " + e.getMessage());

@@ -2,12 +2,17 @@ package dev.triage.proxy;
 
 import dev.triage.features.Prompt;
 import dev.triage.features.audio.AudioDurationReader;
-import dev.triage.model.BaselineEstimator;
 import dev.triage.model.DurationEstimator;
 import dev.triage.model.JobEstimator;
+import dev.triage.model.SwappableEstimator;
+import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.proxy.audio.AudioSizer;
 import dev.triage.proxy.audio.AudioUploadReader;
 import dev.triage.proxy.config.AudioConfig;
+import dev.triage.proxy.config.EstimatorConfig;
+import dev.triage.proxy.estimators.ChatEstimators;
+import dev.triage.proxy.estimators.ModelReloader;
+import dev.triage.proxy.estimators.ModelWatcher;
 import dev.triage.proxy.config.TriageConfig;
 import dev.triage.proxy.metrics.RequestLog;
 import dev.triage.proxy.metrics.TriageMetrics;
@@ -27,9 +32,13 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -61,6 +70,8 @@ public final class Triage implements AutoCloseable {
 
     private final TriageConfig config;
     private final JobEstimator<Prompt> chatEstimator;
+    private final ModelReloader modelReloader;
+    private final ModelWatcher modelWatcher;
     private final TriageMetrics metrics;
     private final DispatchLoop dispatchLoop;
     private final Backends backends;
@@ -72,9 +83,19 @@ public final class Triage implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean stopping;
 
-    private Triage(TriageConfig config, JobEstimator<Prompt> chatEstimator) throws InterruptedException {
+    private Triage(TriageConfig config, JobEstimator<Prompt> customEstimator) throws InterruptedException {
         this.config = config;
-        this.chatEstimator = chatEstimator;
+        EstimatorConfig estimator = config.estimator();
+        if (customEstimator != null || !estimator.hasModel()) {
+            chatEstimator = customEstimator != null ? customEstimator : ChatEstimators.load(estimator);
+            modelReloader = null;
+            modelWatcher = null;
+        } else {
+            SwappableEstimator<Prompt> swappable = new SwappableEstimator<>(ChatEstimators.load(estimator));
+            chatEstimator = swappable;
+            modelReloader = new ModelReloader(swappable, ChatEstimators.reloader(estimator), ChatEstimators.modelLocation(estimator));
+            modelWatcher = estimator.watch() ? watch(estimator.model().orElseThrow()) : null;
+        }
         metrics = new TriageMetrics();
         dispatchLoop = new DispatchLoop(Clock.system());
         backends = new Backends(config, dispatchLoop, metrics);
@@ -87,6 +108,7 @@ public final class Triage implements AutoCloseable {
                 .local(HttpMethod.GET, "/metrics", LocalRoutes.metrics(metrics))
                 .admin(HttpMethod.GET, "/triage/queue", LocalRoutes.queue(dispatchLoop.backends()))
                 .admin(HttpMethod.GET, "/triage/config", LocalRoutes.config(config.settings()))
+                .admin(HttpMethod.POST, "/triage/reload", LocalRoutes.reload(modelReloader))
                 .build();
         ServerContext context = new ServerContext(routes, Map.of(RouteKind.CHAT, chatTarget(), RouteKind.AUDIO, audioTarget()),
                 backends.chat(), config.policy(), config.upstreamTimeout(), metrics.andThen(new RequestLog()),
@@ -106,8 +128,16 @@ public final class Triage implements AutoCloseable {
                 config.starvationTimeout().isZero() ? "off" : config.starvationTimeout(), chatEstimator.name());
     }
 
+    private ModelWatcher watch(Path model) {
+        try {
+            return ModelWatcher.start(Set.of(model, ClassifierEstimator.metadataPath(model)), modelReloader::reload);
+        } catch (IOException e) {
+            throw new UncheckedIOException("model-watch: cannot watch " + model.getParent(), e);
+        }
+    }
+
     private ScheduledTarget chatTarget() {
-        return new ScheduledTarget(backends.chat(), new ChatSizer(chatEstimator, metrics.estimatorTimer(chatEstimator.name())),
+        return new ScheduledTarget(backends.chat(), new ChatSizer(chatEstimator, metrics::estimatorTimer),
                 config.maxBody(), config.serviceTime());
     }
 
@@ -126,7 +156,7 @@ public final class Triage implements AutoCloseable {
      * @throws RuntimeException if the listen address cannot be bound
      */
     public static Triage start(TriageConfig config) throws InterruptedException {
-        return new Triage(config, new BaselineEstimator());
+        return new Triage(config, null);
     }
 
     /**
@@ -189,6 +219,12 @@ public final class Triage implements AutoCloseable {
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         audioReaders.shutdownNow();
+        if (modelWatcher != null) {
+            modelWatcher.close();
+        }
+        if (modelReloader != null) {
+            modelReloader.close();
+        }
         dispatchLoop.close();
         backends.close();
         metrics.close();

@@ -9,13 +9,8 @@ import dev.triage.model.Estimate;
 import dev.triage.model.LengthClass;
 import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.model.classifier.ClassifierMetadata;
-import dev.triage.model.data.LabeledPrompt;
-import dev.triage.model.data.PromptAnswer;
-import dev.triage.model.data.PromptSource;
-import dev.triage.model.data.PromptSplit;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,36 +19,14 @@ import org.junit.jupiter.api.io.TempDir;
 /** Trains a model on a few dozen prompts, writes it to disk, loads it the way the proxy does, and scores. */
 class TinyModelRoundTripTest {
 
-    private static final String[] TOPICS = {"the printing press", "volcanoes", "jazz", "the Roman empire", "tides",
-        "photosynthesis", "the stock market", "chess openings", "glaciers", "the internet", "bees", "railways"};
-
     @BeforeAll
     static void needsXGBoost() {
         XGBoostNative.assumeAvailable();
     }
 
-    private static LabeledPrompt prompt(String text, int... tokens) {
-        List<PromptAnswer> answers = new ArrayList<>();
-        for (int i = 0; i < tokens.length; i++) {
-            answers.add(new PromptAnswer(text, tokens[i], PromptSource.ALPACA_EVAL, "model-" + i));
-        }
-        return new LabeledPrompt(text, PromptSource.ALPACA_EVAL, PromptSplit.TRAIN, answers);
-    }
-
-    private static List<LabeledPrompt> tinyCorpus() {
-        List<LabeledPrompt> prompts = new ArrayList<>();
-        for (int i = 0; i < TOPICS.length; i++) {
-            prompts.add(prompt("What is " + TOPICS[i] + "? Answer in one sentence.", 20 + i, 35 + i, 60));
-            prompts.add(prompt("Explain how " + TOPICS[i] + " works.", 300 + i, 420, 560));
-            prompts.add(prompt("Write a detailed multi-part essay about " + TOPICS[i] + ", covering its history, causes, "
-                    + "consequences and future, with a heading for each part.", 950 + i, 1200, 1500));
-        }
-        return prompts;
-    }
-
     @Test
     void aModelTrainedHereRoundTripsThroughOnnxAndRanksTheLongRequestFirst(@TempDir Path dir) throws Exception {
-        TrainedClassifier trained = ClassifierTrainer.train(tinyCorpus(), new TrainingSettings(20, 3, 0.3, 42));
+        TrainedClassifier trained = ClassifierTrainer.train(TinyModels.corpus(), TinyModels.SETTINGS);
         Path model = dir.resolve("tiny.onnx");
         trained.writeTo(model);
         assertTrue(Files.isRegularFile(dir.resolve("tiny.json")));
@@ -83,7 +56,7 @@ class TinyModelRoundTripTest {
 
     @Test
     void estimatingABatchEqualsEstimatingEachPrompt() {
-        TrainedClassifier trained = ClassifierTrainer.train(tinyCorpus(), new TrainingSettings(10, 3, 0.3, 42));
+        TrainedClassifier trained = ClassifierTrainer.train(TinyModels.corpus(), new TrainingSettings(10, 3, 0.3, 42));
         try (ClassifierEstimator estimator = trained.estimator("in memory")) {
             List<Prompt> prompts = List.of(new Prompt("What is jazz?"), new Prompt(""), new Prompt("Write a detailed essay"));
             List<Estimate> batch = estimator.estimateAll(prompts);

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import ml.dmlc.xgboost4j.java.DMatrix;
 
 /** Skips a test when XGBoost4J's native library cannot load (on Debian it needs {@code libgomp1}). */
-final class XGBoostNative {
+public final class XGBoostNative {
 
     private XGBoostNative() {}
 
-    static void assumeAvailable() {
+    public static void assumeAvailable() {
         String problem = null;
         try {
             new DMatrix(new float[] {0}, 1, 1, Float.NaN).dispose();

@@ -36,7 +36,10 @@ public final class ConfigLoader {
             new ConfigOption("starvation-timeout", "60s", "a request waiting longer goes first, oldest first; off to disable"),
             new ConfigOption("max-queue", "512", "requests that may wait per backend; beyond, 429"),
             new ConfigOption("max-queue-wait", "off", "longest wait in the queue before a 504; off for no limit"),
-            new ConfigOption("estimator", "baseline", "how chat requests are sized: baseline"),
+            new ConfigOption("estimator", "classifier", "how chat requests are sized: classifier or baseline"),
+            new ConfigOption("model", "", "the estimator's model file; unset, the model shipped with Triage"),
+            new ConfigOption("estimator-fallback", "off", "baseline: start with the baseline estimator if the model cannot load"),
+            new ConfigOption("model-watch", "false", "reload the model when its file changes (true/false; needs --model)"),
             new ConfigOption("service-time-base", "0.5", "backend seconds every request costs (prefill)"),
             new ConfigOption("service-time-per-token", "0.02", "backend seconds per generated token"),
             new ConfigOption("audio-backend", "", "speech-to-text server; unset, audio shares the backend and its slots"),
@@ -52,8 +55,6 @@ public final class ConfigLoader {
             new ConfigOption("health-path", "/v1/models", "backend path the readiness probe asks; any answer below 500 is up"),
             new ConfigOption("shutdown-grace", "30s", "on SIGTERM, how long in-flight requests may finish"),
             new ConfigOption(CONFIG_KEY, "", "YAML file with any of these keys"));
-
-    static final Set<String> ESTIMATORS = Set.of("baseline");
 
     /** Keys whose values /triage/config must not show. */
     static final Set<String> SECRETS = Set.of("admin-token");
@@ -126,8 +127,7 @@ public final class ConfigLoader {
         require(!upstreamTimeout.isZero(), "upstream-timeout", v, "a duration > 0");
         long maxBody = ValueParsers.size("max-body", v.get("max-body"));
         require(maxBody > 0 && maxBody <= Integer.MAX_VALUE, "max-body", v, "a size > 0 and < 2GB");
-        String estimator = v.get("estimator").trim();
-        require(ESTIMATORS.contains(estimator), "estimator", v, "one of " + String.join(", ", ESTIMATORS));
+        EstimatorConfig estimator = estimator(v);
         Policy policy;
         try {
             policy = Policy.parse(v.get("policy"));
@@ -154,6 +154,18 @@ public final class ConfigLoader {
                 healthPath,
                 shutdownGrace,
                 redacted(v));
+    }
+
+    private static EstimatorConfig estimator(Map<String, String> v) {
+        String name = v.get("estimator").trim();
+        require(EstimatorConfig.NAMES.contains(name), "estimator", v, "one of " + String.join(", ", EstimatorConfig.NAMES));
+        String model = v.get("model").trim();
+        String fallback = v.get("estimator-fallback").trim();
+        require(fallback.equals("off") || fallback.equals("baseline"), "estimator-fallback", v, "off or baseline");
+        boolean watch = ValueParsers.bool("model-watch", v.get("model-watch"));
+        require(!watch || !model.isEmpty(), "model-watch", v, "false unless --model names a file to watch");
+        return new EstimatorConfig(name, model.isEmpty() ? Optional.empty() : Optional.of(Path.of(model)),
+                fallback.equals("baseline"), watch);
     }
 
     private static AudioConfig audio(Map<String, String> v) {

@@ -20,7 +20,7 @@ import java.util.Map;
  * @param starvationTimeout τ; {@link Duration#ZERO} when off
  * @param maxQueue how many requests may wait per backend
  * @param maxQueueWait how long a request may wait before a 504; {@link Duration#ZERO} for no limit
- * @param estimator the chat estimator's name
+ * @param estimator the chat estimator and its model
  * @param upstreamTimeout how long the backend may stay silent (before its first byte or between two)
  * @param maxBody the largest request body a scheduled chat route accepts, in bytes
  * @param adminToken the bearer token of the admin API, or empty for local-only access
@@ -37,7 +37,7 @@ public record TriageConfig(
         Duration starvationTimeout,
         int maxQueue,
         Duration maxQueueWait,
-        String estimator,
+        EstimatorConfig estimator,
         Duration upstreamTimeout,
         long maxBody,
         String adminToken,

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * Sizes chat and completion requests (OpenAI's and Ollama's): parses the JSON body, asks the chat
@@ -24,19 +25,22 @@ import java.util.concurrent.CompletableFuture;
 public final class ChatSizer implements RequestSizer {
 
     private final JobEstimator<Prompt> estimator;
-    private final Timer estimatorTimer;
+    private final Function<String, Timer> estimatorTimers;
 
-    /** @param estimatorTimer where the estimator's time per request is recorded */
-    public ChatSizer(JobEstimator<Prompt> estimator, Timer estimatorTimer) {
+    /**
+     * @param estimatorTimers the timer an estimator's time per request is recorded in, by estimator
+     *     name (the serving one can change on a reload)
+     */
+    public ChatSizer(JobEstimator<Prompt> estimator, Function<String, Timer> estimatorTimers) {
         this.estimator = estimator;
-        this.estimatorTimer = estimatorTimer;
+        this.estimatorTimers = estimatorTimers;
     }
 
     @Override
     public CompletableFuture<SizedJob> size(HttpRequest head, ByteBuf body) {
         JsonNode json = parse(body);
         Prompt prompt = ChatBody.prompt(json);
-        Estimate estimate = estimatorTimer.record(() -> estimator.estimate(prompt));
+        Estimate estimate = estimatorTimers.apply(estimator.name()).record(() -> estimator.estimate(prompt));
         OptionalInt cap = ChatBody.maxOutputTokens(json);
         if (cap.isPresent()) {
             estimate = estimate.cappedAt(cap.getAsInt());

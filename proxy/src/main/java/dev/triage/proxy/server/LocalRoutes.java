@@ -1,5 +1,6 @@
 package dev.triage.proxy.server;
 
+import dev.triage.proxy.estimators.ModelReloader;
 import dev.triage.proxy.metrics.TriageMetrics;
 import dev.triage.proxy.scheduler.BackendQueue;
 import dev.triage.proxy.scheduler.QueueSnapshot;
@@ -64,6 +65,24 @@ public final class LocalRoutes {
                 snapshots.forEach(s -> backends.add(s.join()));
                 return json(Map.of("backends", backends));
             });
+        };
+    }
+
+    /**
+     * {@code POST /triage/reload}: loads the estimator's model file again and swaps it in if it is
+     * good; a bad file keeps the serving model and the answer (422) says why. 409 when the estimator
+     * has no model.
+     */
+    public static LocalRoute reload(ModelReloader reloader) {
+        return request -> {
+            if (reloader == null) {
+                return CompletableFuture.completedFuture(Responses.error(ByteBufAllocator.DEFAULT, TriageError.NO_MODEL,
+                        "the configured estimator has no model to reload", null));
+            }
+            return reloader.reload().thenApply(result -> result.reloaded()
+                    ? json(Map.of("reloaded", true, "model", result.model()))
+                    : Responses.error(ByteBufAllocator.DEFAULT, TriageError.MODEL_INVALID,
+                            "the model was not replaced: " + result.message(), null));
         };
     }
 

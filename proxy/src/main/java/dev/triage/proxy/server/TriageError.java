@@ -11,6 +11,8 @@ public enum TriageError {
     BODY_TOO_LARGE(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "invalid_request_error", "request_too_large"),
     UNAUTHORIZED(HttpResponseStatus.UNAUTHORIZED, "authentication_error", "invalid_admin_token"),
     FORBIDDEN(HttpResponseStatus.FORBIDDEN, "permission_error", "admin_local_only"),
+    NO_MODEL(HttpResponseStatus.CONFLICT, "invalid_request_error", "no_model"),
+    MODEL_INVALID(HttpResponseStatus.UNPROCESSABLE_ENTITY, "invalid_request_error", "invalid_model"),
     METHOD_NOT_ALLOWED(HttpResponseStatus.METHOD_NOT_ALLOWED, "invalid_request_error", "method_not_allowed"),
     QUEUE_FULL(HttpResponseStatus.TOO_MANY_REQUESTS, "rate_limit_error", "queue_full"),
     BACKEND_UNREACHABLE(HttpResponseStatus.BAD_GATEWAY, "server_error", "backend_unreachable"),

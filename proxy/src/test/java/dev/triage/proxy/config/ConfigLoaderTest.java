@@ -1,6 +1,7 @@
 package dev.triage.proxy.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,7 +36,9 @@ class ConfigLoaderTest {
         assertEquals(Duration.ofSeconds(60), config.starvationTimeout());
         assertEquals(1, config.backend().maxConcurrency());
         assertEquals(Duration.ZERO, config.maxQueueWait());
-        assertEquals("baseline", config.estimator());
+        assertEquals("classifier", config.estimator().name());
+        assertTrue(config.estimator().model().isEmpty(), "the shipped model");
+        assertFalse(config.estimator().fallBackToBaseline());
         assertEquals(4L << 20, config.maxBody());
     }
 
@@ -84,7 +87,10 @@ class ConfigLoaderTest {
         assertEquals("starvation-timeout: soon (expected: a duration such as 500ms, 60s, 2m or 1h)",
                 failure(Map.of(), "--starvation-timeout", "soon"));
         assertEquals("listen: localhost:99999 (expected: a port in 0-65535)", failure(Map.of(), "--listen", "localhost:99999"));
-        assertEquals("estimator: oracle (expected: one of baseline)", failure(Map.of(), "--estimator", "oracle"));
+        assertEquals("estimator: oracle (expected: one of classifier, baseline)", failure(Map.of(), "--estimator", "oracle"));
+        assertEquals("estimator-fallback: yes (expected: off or baseline)", failure(Map.of(), "--estimator-fallback", "yes"));
+        assertEquals("model-watch: true (expected: false unless --model names a file to watch)",
+                failure(Map.of(), "--model-watch", "true"));
         assertEquals("max-body: 0 (expected: a size > 0 and < 2GB)", failure(Map.of(), "--max-body", "0"));
         assertEquals("wat: unknown option (see --help)", failure(Map.of(), "--wat", "1"));
         assertEquals("policy: missing value (expected: --policy <value>)", failure(Map.of(), "--policy"));

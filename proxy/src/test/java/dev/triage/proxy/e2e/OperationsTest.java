@@ -66,7 +66,7 @@ class OperationsTest {
             assertEquals(3, PrometheusText.sum(metrics, "triage_actual_tokens_count", chat));
             assertEquals(5 + 7 + 150, PrometheusText.sum(metrics, "triage_actual_tokens_sum", chat));
             // Every sized request was estimated once: the three ok, the upstream error, the leaver, the refused.
-            assertEquals(6, PrometheusText.sum(metrics, "triage_estimator_seconds_count", Map.of("estimator", "baseline")));
+            assertEquals(6, PrometheusText.sum(metrics, "triage_estimator_seconds_count", Map.of("estimator", "classifier")));
             assertEquals(0, PrometheusText.sum(metrics, "triage_queue_depth", chat));
             assertEquals(0, PrometheusText.sum(metrics, "triage_inflight", chat));
             assertEquals(1, PrometheusText.sum(metrics, "triage_slots", chat));

@@ -14,7 +14,6 @@ import dev.triage.proxy.scheduler.DispatchLoop;
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.SchedulerSettings;
 import dev.triage.proxy.upstream.UpstreamPool;
-import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -57,9 +56,9 @@ class ClientRequestReceiverTest {
                 .local(HttpMethod.GET, "/readyz", LocalRoutes.readyz(() -> false))
                 .admin(HttpMethod.GET, "/triage/config", LocalRoutes.config(Map.of("policy", "sjf")))
                 .build();
-        Timer estimatorTimer = new SimpleMeterRegistry().timer("estimator");
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
         ServerContext context = new ServerContext(routes,
-                Map.of(RouteKind.CHAT, new ScheduledTarget(backend, new ChatSizer(new BaselineEstimator(), estimatorTimer), 256,
+                Map.of(RouteKind.CHAT, new ScheduledTarget(backend, new ChatSizer(new BaselineEstimator(), registry::timer), 256,
                         new ServiceTimeModel(0.5, 0.02))),
                 backend, Policy.SJF, Duration.ofSeconds(5), records::add, new AdminAccess("s3cret"), openExchanges);
         channel = new EmbeddedChannel(new HttpServerCodec(), new HttpServerKeepAliveHandler(),

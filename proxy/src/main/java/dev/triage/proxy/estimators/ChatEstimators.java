@@ -1,0 +1,42 @@
+package dev.triage.proxy.estimators;
+
+import dev.triage.features.Prompt;
+import dev.triage.model.BaselineEstimator;
+import dev.triage.model.JobEstimator;
+import dev.triage.model.classifier.ClassifierEstimator;
+import dev.triage.proxy.config.EstimatorConfig;
+import java.util.function.Supplier;
+
+/** Builds the configured chat estimator, and the loader a reload calls again. */
+public final class ChatEstimators {
+
+    private ChatEstimators() {}
+
+    /**
+     * Loads the configured estimator. A model that cannot be loaded stops start-up with its reason
+     * ({@link dev.triage.model.classifier.ModelLoadException}), unless the configuration asks for the
+     * baseline instead, which is then used with a warning.
+     */
+    public static JobEstimator<Prompt> load(EstimatorConfig config) {
+        if (!config.hasModel()) {
+            return new BaselineEstimator();
+        }
+        Supplier<ClassifierEstimator> loader = classifierLoader(config);
+        return config.fallBackToBaseline() ? ClassifierEstimator.loadOrFallBackToBaseline(loader) : loader.get();
+    }
+
+    /** What loads the configured model again, for a reload. */
+    public static Supplier<JobEstimator<Prompt>> reloader(EstimatorConfig config) {
+        Supplier<ClassifierEstimator> loader = classifierLoader(config);
+        return loader::get;
+    }
+
+    /** Where the configured model is read from, as errors and the reload answer name it. */
+    public static String modelLocation(EstimatorConfig config) {
+        return config.model().map(Object::toString).orElse("classpath:" + ClassifierEstimator.DEFAULT_MODEL_RESOURCE);
+    }
+
+    private static Supplier<ClassifierEstimator> classifierLoader(EstimatorConfig config) {
+        return () -> config.model().map(ClassifierEstimator::load).orElseGet(ClassifierEstimator::loadDefault);
+    }
+}
