@@ -1,6 +1,9 @@
 package dev.triage.proxy.testing;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -24,18 +27,34 @@ public final class PrometheusText {
             if (!sample.find() || !sample.group(1).equals(name)) {
                 continue;
             }
-            Map<String, String> found = new HashMap<>();
-            if (sample.group(3) != null) {
-                Matcher label = LABEL.matcher(sample.group(3));
-                while (label.find()) {
-                    found.put(label.group(1), label.group(2));
-                }
-            }
-            if (found.entrySet().containsAll(labels.entrySet())) {
+            if (labels(sample).entrySet().containsAll(labels.entrySet())) {
                 total += Double.parseDouble(sample.group(4));
             }
         }
         return total;
+    }
+
+    /** Every sample name in the text, with the label sets of its samples in order. */
+    public static Map<String, List<Map<String, String>>> series(String text) {
+        Map<String, List<Map<String, String>>> series = new LinkedHashMap<>();
+        for (String line : text.split("\n")) {
+            Matcher sample = SAMPLE.matcher(line);
+            if (sample.find()) {
+                series.computeIfAbsent(sample.group(1), name -> new ArrayList<>()).add(labels(sample));
+            }
+        }
+        return series;
+    }
+
+    private static Map<String, String> labels(Matcher sample) {
+        Map<String, String> found = new HashMap<>();
+        if (sample.group(3) != null) {
+            Matcher label = LABEL.matcher(sample.group(3));
+            while (label.find()) {
+                found.put(label.group(1), label.group(2));
+            }
+        }
+        return found;
     }
 
     /** True when some sample is named {@code name}. */
