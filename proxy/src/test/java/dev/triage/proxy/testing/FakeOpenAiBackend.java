@@ -173,8 +173,7 @@ public final class FakeOpenAiBackend implements AutoCloseable {
             return false;
         }
         if (prompt.contains("[reject]")) {
-            writeJson(out, 422, REJECTION);
-            finished.add(prompt);
+            answer(prompt, () -> writeJson(out, 422, REJECTION));
             return true;
         }
         if (prompt.contains("[garbage]")) {
@@ -194,9 +193,11 @@ public final class FakeOpenAiBackend implements AutoCloseable {
                         return false;
                     }
                 }
-                writeChunk(out, "data: [DONE]\n\n");
-                out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-                out.flush();
+                answer(prompt, () -> {
+                    writeChunk(out, "data: [DONE]\n\n");
+                    out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
+                });
             } else {
                 for (int i = 0; i < tokens; i++) {
                     pause();
@@ -206,14 +207,33 @@ public final class FakeOpenAiBackend implements AutoCloseable {
                 answer.putArray("choices").addObject().putObject("message")
                         .put("role", "assistant").put("content", "t ".repeat(tokens).trim());
                 answer.putObject("usage").put("completion_tokens", tokens);
-                writeJson(out, 200, JSON.writeValueAsString(answer));
+                String json = JSON.writeValueAsString(answer);
+                answer(prompt, () -> writeJson(out, 200, json));
             }
         } catch (IOException e) {
             aborted.add(prompt);
             throw e;
         }
-        finished.add(prompt);
         return true;
+    }
+
+    /** The last write of an answer. */
+    private interface LastWrite {
+        void write() throws IOException;
+    }
+
+    /**
+     * Notes the answer as finished, then writes its last bytes: a client that has the whole answer
+     * then always finds it noted. If that write fails, the note is taken back.
+     */
+    private void answer(String name, LastWrite lastWrite) throws IOException {
+        finished.add(name);
+        try {
+            lastWrite.write();
+        } catch (IOException e) {
+            finished.remove(name);
+            throw e;
+        }
     }
 
     /**
@@ -232,8 +252,7 @@ public final class FakeOpenAiBackend implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            writeJson(out, 200, transcription(file));
-            finished.add(file);
+            answer(file, () -> writeJson(out, 200, transcription(file)));
             return true;
         } finally {
             slots.release();
