@@ -10,6 +10,7 @@ import dev.triage.proxy.audio.AudioSizer;
 import dev.triage.proxy.audio.AudioUploadReader;
 import dev.triage.proxy.config.AudioConfig;
 import dev.triage.proxy.config.EstimatorConfig;
+import dev.triage.proxy.estimators.BatchingEstimator;
 import dev.triage.proxy.estimators.ChatEstimators;
 import dev.triage.proxy.estimators.ModelReloader;
 import dev.triage.proxy.estimators.ModelWatcher;
@@ -64,12 +65,17 @@ public final class Triage implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Triage.class);
 
+    /** An expensive estimator scores at most this many prompts per call; at most this many wait. */
+    static final int ESTIMATOR_BATCH = 32;
+    static final int ESTIMATOR_WAITING = 1024;
+
     /** Uploads being read at once, and waiting to be read, before a new one is refused with a 429. */
     static final int AUDIO_READERS = Math.max(2, Runtime.getRuntime().availableProcessors());
     static final int AUDIO_READS_WAITING = 64;
 
     private final TriageConfig config;
     private final JobEstimator<Prompt> chatEstimator;
+    private final BatchingEstimator chatBatcher;
     private final ModelReloader modelReloader;
     private final ModelWatcher modelWatcher;
     private final TriageMetrics metrics;
@@ -99,6 +105,8 @@ public final class Triage implements AutoCloseable {
         metrics = new TriageMetrics();
         dispatchLoop = new DispatchLoop(Clock.system());
         backends = new Backends(config, dispatchLoop, metrics);
+        chatBatcher = chatEstimator.expensive()
+                ? new BatchingEstimator(chatEstimator, ESTIMATOR_BATCH, ESTIMATOR_WAITING) : null;
         audioReaders = new ThreadPoolExecutor(AUDIO_READERS, AUDIO_READERS, 30, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(AUDIO_READS_WAITING), new DefaultThreadFactory("triage-audio", true));
         audioReaders.allowCoreThreadTimeOut(true);
@@ -137,7 +145,7 @@ public final class Triage implements AutoCloseable {
     }
 
     private ScheduledTarget chatTarget() {
-        return new ScheduledTarget(backends.chat(), new ChatSizer(chatEstimator, metrics::estimatorTimer),
+        return new ScheduledTarget(backends.chat(), new ChatSizer(chatEstimator, chatBatcher, metrics::estimatorTimer),
                 config.maxBody(), config.serviceTime());
     }
 
@@ -219,6 +227,9 @@ public final class Triage implements AutoCloseable {
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         audioReaders.shutdownNow();
+        if (chatBatcher != null) {
+            chatBatcher.close();
+        }
         if (modelWatcher != null) {
             modelWatcher.close();
         }

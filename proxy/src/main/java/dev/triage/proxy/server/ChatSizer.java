@@ -6,6 +6,7 @@ import dev.triage.features.ChatBody;
 import dev.triage.features.Prompt;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
+import dev.triage.proxy.estimators.BatchingEstimator;
 import io.micrometer.core.instrument.Timer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
@@ -14,25 +15,34 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
  * Sizes chat and completion requests (OpenAI's and Ollama's): parses the JSON body, asks the chat
  * estimator about the prompt, caps the estimate by the request's own output limit, and reads the
  * client's {@code priority}. A body that is not a JSON object is rejected with a 400 and never
- * forwarded.
+ * forwarded. Parsing and a microsecond estimator run on the event loop; an expensive estimator runs
+ * on its {@link BatchingEstimator}'s thread.
  */
 public final class ChatSizer implements RequestSizer {
 
     private final JobEstimator<Prompt> estimator;
+    private final BatchingEstimator batcher;
     private final Function<String, Timer> estimatorTimers;
 
     /**
+     * @param batcher runs {@code estimator} off the event loop; null for an estimator that is cheap
+     *     enough to run on it
      * @param estimatorTimers the timer an estimator's time per request is recorded in, by estimator
-     *     name (the serving one can change on a reload)
+     *     name (the serving one can change on a reload); for a batched estimator the time includes
+     *     the wait for its batch
      */
-    public ChatSizer(JobEstimator<Prompt> estimator, Function<String, Timer> estimatorTimers) {
+    public ChatSizer(JobEstimator<Prompt> estimator, BatchingEstimator batcher, Function<String, Timer> estimatorTimers) {
         this.estimator = estimator;
+        this.batcher = batcher;
         this.estimatorTimers = estimatorTimers;
     }
 
@@ -40,12 +50,29 @@ public final class ChatSizer implements RequestSizer {
     public CompletableFuture<SizedJob> size(HttpRequest head, ByteBuf body) {
         JsonNode json = parse(body);
         Prompt prompt = ChatBody.prompt(json);
-        Estimate estimate = estimatorTimers.apply(estimator.name()).record(() -> estimator.estimate(prompt));
         OptionalInt cap = ChatBody.maxOutputTokens(json);
-        if (cap.isPresent()) {
-            estimate = estimate.cappedAt(cap.getAsInt());
+        int priority = priority(json);
+        Timer timer = estimatorTimers.apply(estimator.name());
+        if (batcher == null) {
+            Estimate estimate = timer.record(() -> estimator.estimate(prompt));
+            return CompletableFuture.completedFuture(new SizedJob(capped(estimate, cap), priority));
         }
-        return CompletableFuture.completedFuture(new SizedJob(estimate, priority(json)));
+        long started = System.nanoTime();
+        return batcher.estimate(prompt)
+                .exceptionally(error -> {
+                    throw error instanceof RejectedExecutionException || error.getCause() instanceof RejectedExecutionException
+                            ? new RequestRejectedException(TriageError.QUEUE_FULL, "too many requests wait for the "
+                                    + estimator.name() + " estimator; retry later", null)
+                            : new CompletionException(error);
+                })
+                .thenApply(estimate -> {
+                    timer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+                    return new SizedJob(capped(estimate, cap), priority);
+                });
+    }
+
+    private static Estimate capped(Estimate estimate, OptionalInt cap) {
+        return cap.isPresent() ? estimate.cappedAt(cap.getAsInt()) : estimate;
     }
 
     private static JsonNode parse(ByteBuf body) {

@@ -138,7 +138,11 @@ final class ScheduledExchange implements Exchange, JobListener, UpstreamCall.Lis
             job = sizing.join();
         } catch (CompletionException e) {
             if (e.getCause() instanceof RequestRejectedException rejected) {
-                reject(rejected.error(), errorResponse(rejected.error(), rejected.getMessage(), rejected.param()));
+                FullHttpResponse response = errorResponse(rejected.error(), rejected.getMessage(), rejected.param());
+                if (rejected.error() == TriageError.QUEUE_FULL) {
+                    response.headers().set(HttpHeaderNames.RETRY_AFTER, 1); // a busy reader or estimator clears fast
+                }
+                reject(rejected.error(), response);
             } else {
                 log.warn("sizing a {} request failed", record.path(), e.getCause());
                 reject(TriageError.INTERNAL, errorResponse(TriageError.INTERNAL, "the request could not be sized", null));

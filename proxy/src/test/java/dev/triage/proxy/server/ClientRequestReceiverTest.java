@@ -58,7 +58,7 @@ class ClientRequestReceiverTest {
                 .build();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         ServerContext context = new ServerContext(routes,
-                Map.of(RouteKind.CHAT, new ScheduledTarget(backend, new ChatSizer(new BaselineEstimator(), registry::timer), 256,
+                Map.of(RouteKind.CHAT, new ScheduledTarget(backend, new ChatSizer(new BaselineEstimator(), null, registry::timer), 256,
                         new ServiceTimeModel(0.5, 0.02))),
                 backend, Policy.SJF, Duration.ofSeconds(5), records::add, new AdminAccess("s3cret"), openExchanges);
         channel = new EmbeddedChannel(new HttpServerCodec(), new HttpServerKeepAliveHandler(),
