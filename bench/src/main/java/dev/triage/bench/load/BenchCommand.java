@@ -5,36 +5,66 @@ import dev.triage.bench.plot.LatencyVsLoadChart;
 import dev.triage.bench.sim.LoadSweep;
 import dev.triage.bench.sim.SummaryCsv;
 import dev.triage.bench.sim.SummaryTable;
+import dev.triage.bench.workload.HeldOutWorkload;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.bench.workload.WorkloadFile;
+import dev.triage.model.data.PromptCorpus;
+import dev.triage.model.data.PromptResponseLoader;
+import dev.triage.model.data.PromptSource;
+import dev.triage.model.data.SharedData;
 import dev.triage.proxy.config.ServiceTimeModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * {@code scripts/bench}: load through the real proxy and the replay backend, over loopback HTTP.
  *
  * <pre>
- * bench burst   [--workload FILE] [--runs 5] [--variants V,...] [--tau 5] [--out DIR]
- * bench poisson [--workload FILE] [--rho 0.5,0.7,0.8,0.9] [--requests 200] [--seeds 2] [--variants V,...] [--out DIR]
- * common: --slots 1 --prefill-seconds 0.01 --seconds-per-token 0.0005 --estimator NAME
+ * bench workload --out FILE [--model M] [--short 35] [--long 35] [--seed 42] [--sources alpaca_eval,...]
+ * bench burst    [load options] [--runs 5] [--out DIR]
+ * bench poisson  [load options] [--rho 0.5,0.7,0.8,0.9] [--requests 200] [--seeds 2] [--out DIR]
+ * load options: --workload FILE --variants V,... --tau 5 --slots 1 --prefill-seconds 0.01
+ *               --seconds-per-token 0.0005 --estimator NAME
  * </pre>
  */
 public final class BenchCommand {
 
     static final String USAGE = """
-            usage: bench burst   [--workload FILE] [--runs 5] [--variants V,...] [--tau SECONDS] [--out DIR]
-                   bench poisson [--workload FILE] [--rho R,...] [--requests 200] [--seeds 2] [--variants V,...] [--tau SECONDS] [--out DIR]
-            common: --slots 1  --prefill-seconds 0.01  --seconds-per-token 0.0005  --estimator NAME (Triage's default when unset)
-            variants: direct, [oracle-]fcfs|sjf|hrrn[-tau]
-            the default workload is the held-out burst of 50 short and 50 long prompts shipped in the bench jar
+            usage: bench workload --out FILE [--model M] [--short 35] [--long 35] [--seed 42] [--sources S,...]
+                   bench burst    [load options] [--runs 5] [--out DIR]
+                   bench poisson  [load options] [--rho R,...] [--requests 200] [--seeds 2] [--out DIR]
+            load options: --workload FILE (default: the held-out burst of 35 short and 35 long answers in the bench jar)
+                   --variants V,... (direct, [oracle-]fcfs|sjf|hrrn[-tau])   --tau SECONDS (5)
+                   --slots 1  --prefill-seconds 0.01  --seconds-per-token 0.0005  --estimator NAME (Triage's default)
             """;
 
-    /** The workload used when none is named: held-out prompts, 50 short and 50 long. */
+    /** The workload used when none is named: held-out prompts, 35 short and 35 long answers of one model. */
     static final String DEFAULT_WORKLOAD = "/workloads/burst.jsonl";
+
+    static final List<String> DEFAULT_VARIANTS = List.of("fcfs", "sjf", "sjf-tau", "hrrn", "oracle-sjf");
+
+    /** What burst and Poisson runs share. */
+    record LoadOptions(List<WorkloadEntry> workload, List<LoadVariant> variants, int slots, ServiceTimeModel speed,
+            List<String> triageFlags, Path out) {
+
+        static LoadOptions read(Flags flags) throws IOException {
+            Path file = flags.optional("workload").map(Path::of).orElse(null);
+            Duration tau = Duration.ofMillis((long) (flags.number("tau", 5) * 1000));
+            List<LoadVariant> variants = flags.words("variants", DEFAULT_VARIANTS).stream()
+                    .map(name -> LoadVariant.parse(name, tau)).toList();
+            return new LoadOptions(file != null ? WorkloadFile.read(file) : WorkloadFile.readResource(DEFAULT_WORKLOAD),
+                    variants, flags.integer("slots", 1),
+                    new ServiceTimeModel(flags.number("prefill-seconds", 0.01), flags.number("seconds-per-token", 0.0005)),
+                    flags.optional("estimator").map(e -> List.of("--estimator", e)).orElse(List.of()),
+                    flags.optional("out").map(Path::of).orElse(null));
+        }
+    }
 
     private BenchCommand() {}
 
@@ -56,62 +86,78 @@ public final class BenchCommand {
         if (words.size() != 1) {
             throw new IllegalArgumentException("expected one command, got " + words);
         }
-        List<WorkloadEntry> workload = workload(flags.optional("workload").map(Path::of).orElse(null));
-        Duration tau = Duration.ofMillis((long) (flags.number("tau", 5) * 1000));
-        int slots = flags.integer("slots", 1);
-        ServiceTimeModel speed = new ServiceTimeModel(flags.number("prefill-seconds", 0.01),
-                flags.number("seconds-per-token", 0.0005));
-        List<String> triageFlags = flags.optional("estimator").map(e -> List.of("--estimator", e)).orElse(List.of());
-        Path out = flags.optional("out").map(Path::of).orElse(null);
-        switch (words.get(0)) {
-            case "burst": {
-                List<LoadVariant> variants = variants(flags, List.of("fcfs", "sjf", "sjf-tau", "hrrn", "oracle-sjf"), tau);
-                int runs = flags.integer("runs", 5);
-                flags.finish();
-                BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.Settings(workload, variants, runs, speed,
-                        slots, triageFlags));
-                String report = "end-to-end latency (s), mean ± sd over " + runs + " runs\n"
-                        + SummaryTable.markdown(result.endToEnd()) + "\ntime to first token (s)\n"
-                        + SummaryTable.markdown(result.firstToken()) + "\n" + result.findings();
-                if (out != null) {
-                    Files.createDirectories(out);
-                    SummaryCsv.write(out.resolve("burst-e2e.csv"), result.endToEnd());
-                    SummaryCsv.write(out.resolve("burst-ttft.csv"), result.firstToken());
-                    Files.writeString(out.resolve("burst.md"), report);
-                }
-                return report;
-            }
-            case "poisson": {
-                List<LoadVariant> variants = variants(flags, List.of("fcfs", "sjf", "sjf-tau", "hrrn", "oracle-sjf"), tau);
-                List<Double> rhos = flags.numbers("rho", List.of(0.5, 0.7, 0.8, 0.9));
-                int requests = flags.integer("requests", 200);
-                int seeds = flags.integer("seeds", 2);
-                flags.finish();
-                List<LoadSweep.Point> points = PoissonBenchmark.run(new PoissonBenchmark.Settings(workload, variants, rhos,
-                        requests, seeds, speed, slots, triageFlags));
-                if (out != null) {
-                    Files.createDirectories(out);
-                    LoadSweep.writeCsv(out.resolve("poisson.csv"), points);
-                    LatencyVsLoadChart.write(out.resolve("latency-vs-load.png"), "Through Triage: replay backend, "
-                            + slots + " slot" + (slots == 1 ? "" : "s") + ", Poisson arrivals",
-                            points, variants.stream().map(LoadVariant::name).toList());
-                }
-                StringBuilder report = new StringBuilder();
-                for (LoadSweep.Point point : points) {
-                    report.append("rho ").append(point.rho()).append('\n').append(SummaryTable.markdown(point.rows())).append('\n');
-                }
-                return report.toString();
-            }
-            default:
-                throw new IllegalArgumentException("unknown command " + words.get(0));
+        return switch (words.get(0)) {
+            case "workload" -> workload(flags);
+            case "burst" -> burst(flags);
+            case "poisson" -> poisson(flags);
+            default -> throw new IllegalArgumentException("unknown command " + words.get(0));
+        };
+    }
+
+    private static String workload(Flags flags) throws IOException {
+        Path file = Path.of(flags.required("out", "the workload file to write"));
+        int shorts = flags.integer("short", 35);
+        int longs = flags.integer("long", 35);
+        String model = flags.string("model", HeldOutWorkload.DEFAULT_MODEL);
+        long seed = flags.integer("seed", 42);
+        Set<PromptSource> sources = flags.optional("sources").map(BenchCommand::sources).orElse(HeldOutWorkload.LICENSED);
+        flags.finish();
+        Path data = SharedData.promptResponse().orElseThrow(() -> new IllegalArgumentException(
+                "no shared data at ../shared/data (or $" + SharedData.ENVIRONMENT_VARIABLE + ")"));
+        List<WorkloadEntry> entries = HeldOutWorkload.burst(PromptCorpus.of(PromptResponseLoader.load(data)), sources, model, shorts,
+                longs, seed);
+        WorkloadFile.write(file, entries);
+        return "wrote " + entries.size() + " held-out answers of " + model + " (" + shorts + " short, " + longs + " long) to "
+                + file + "\n";
+    }
+
+    private static Set<PromptSource> sources(String ids) {
+        Set<PromptSource> sources = EnumSet.noneOf(PromptSource.class);
+        for (String id : ids.split(",")) {
+            sources.add(Arrays.stream(PromptSource.values()).filter(s -> s.id().equals(id.trim())).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("--sources: " + id + " (expected: "
+                            + Arrays.stream(PromptSource.values()).map(PromptSource::id).toList() + ")")));
         }
+        return sources;
     }
 
-    private static List<LoadVariant> variants(Flags flags, List<String> fallback, Duration tau) {
-        return flags.words("variants", fallback).stream().map(name -> LoadVariant.parse(name, tau)).toList();
+    private static String burst(Flags flags) throws IOException, InterruptedException {
+        LoadOptions options = LoadOptions.read(flags);
+        int runs = flags.integer("runs", 5);
+        flags.finish();
+        BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.Settings(options.workload(), options.variants(),
+                runs, options.speed(), options.slots(), options.triageFlags()));
+        String report = "end-to-end latency (s), mean ± sd over " + runs + " runs\n"
+                + SummaryTable.markdown(result.endToEnd()) + "\ntime to first token (s)\n"
+                + SummaryTable.markdown(result.firstToken()) + "\n" + result.findings();
+        if (options.out() != null) {
+            Files.createDirectories(options.out());
+            SummaryCsv.write(options.out().resolve("burst-e2e.csv"), result.endToEnd());
+            SummaryCsv.write(options.out().resolve("burst-ttft.csv"), result.firstToken());
+            Files.writeString(options.out().resolve("burst.md"), report);
+        }
+        return report;
     }
 
-    static List<WorkloadEntry> workload(Path file) throws IOException {
-        return file != null ? WorkloadFile.read(file) : WorkloadFile.readResource(DEFAULT_WORKLOAD);
+    private static String poisson(Flags flags) throws IOException, InterruptedException {
+        LoadOptions options = LoadOptions.read(flags);
+        List<Double> rhos = flags.numbers("rho", List.of(0.5, 0.7, 0.8, 0.9));
+        int requests = flags.integer("requests", 200);
+        int seeds = flags.integer("seeds", 2);
+        flags.finish();
+        List<LoadSweep.Point> points = PoissonBenchmark.run(new PoissonBenchmark.Settings(options.workload(),
+                options.variants(), rhos, requests, seeds, options.speed(), options.slots(), options.triageFlags()));
+        if (options.out() != null) {
+            Files.createDirectories(options.out());
+            LoadSweep.writeCsv(options.out().resolve("poisson.csv"), points);
+            LatencyVsLoadChart.write(options.out().resolve("latency-vs-load.png"), "Through Triage: replay backend, "
+                    + options.slots() + " slot" + (options.slots() == 1 ? "" : "s") + ", Poisson arrivals",
+                    points, options.variants().stream().map(LoadVariant::name).toList());
+        }
+        StringBuilder report = new StringBuilder();
+        for (LoadSweep.Point point : points) {
+            report.append("rho ").append(point.rho()).append('\n').append(SummaryTable.markdown(point.rows())).append('\n');
+        }
+        return report.toString();
     }
 }

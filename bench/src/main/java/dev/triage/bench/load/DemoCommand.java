@@ -1,0 +1,62 @@
+package dev.triage.bench.load;
+
+import dev.triage.bench.sim.LatencyStats.Statistic;
+import dev.triage.bench.workload.WorkloadEntry;
+import dev.triage.bench.workload.WorkloadFile;
+import dev.triage.proxy.config.ServiceTimeModel;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code scripts/demo}: Triage's point in a minute, with nothing but Java. A serial replay backend
+ * and Triage start in this process; the shipped burst of held-out chat requests is sent at once,
+ * first with Triage first-come-first-served, then shortest-job-first with its default estimator,
+ * then shortest-job-first on the true lengths for reference; a table shows what short and long
+ * requests waited.
+ */
+public final class DemoCommand {
+
+    /** Fast enough for a one-minute demo; one slot, like Ollama's default. */
+    static final ServiceTimeModel SPEED = new ServiceTimeModel(0.01, 0.0003);
+
+    private DemoCommand() {}
+
+    public static void main(String[] args) throws IOException, InterruptedException {
+        // The demo prints a table; Triage's start-up and request lines would drown it.
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        List<WorkloadEntry> workload = WorkloadFile.readResource(BenchCommand.DEFAULT_WORKLOAD);
+        long shorts = workload.stream().filter(e -> e.jobClass().equals("short")).count();
+        System.out.printf(Locale.ROOT, "Triage demo: %d short and %d long chat requests arrive at once at a serial backend%n"
+                + "(the replay backend: %.0f ms + %.1f ms per token; held-out prompts, Llama 3.1 8B's answer lengths).%n%n",
+                shorts, workload.size() - shorts, SPEED.baseSeconds() * 1e3, SPEED.secondsPerToken() * 1e3);
+        List<LoadVariant> variants = List.of(LoadVariant.parse("fcfs", Duration.ZERO), LoadVariant.parse("sjf", Duration.ZERO),
+                LoadVariant.parse("oracle-sjf", Duration.ZERO));
+        BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.Settings(workload, variants, 1, SPEED, 1, List.of()));
+        System.out.printf(Locale.ROOT, "%-34s %10s %10s %10s %10s   seconds, end to end%n", "", "short P50", "short P95",
+                "long P50", "long P95");
+        print(result, "fcfs", "FCFS (what the backend does alone)");
+        print(result, "sjf", "SJF, Triage's default estimator");
+        print(result, "oracle-sjf", "SJF, true lengths (the bound)");
+        System.out.println();
+        for (String variant : List.of("sjf", "oracle-sjf")) {
+            System.out.printf(Locale.ROOT, "%-12s short P50 %+.0f%%, long P95 %+.0f%% against FCFS%n", variant,
+                    change(result, variant, "short", Statistic.P50), change(result, variant, "long", Statistic.P95));
+        }
+    }
+
+    private static void print(BurstBenchmark.Result result, String variant, String label) {
+        System.out.printf(Locale.ROOT, "%-34s %10.2f %10.2f %10.2f %10.2f%n", label,
+                seconds(result, variant, "short", Statistic.P50), seconds(result, variant, "short", Statistic.P95),
+                seconds(result, variant, "long", Statistic.P50), seconds(result, variant, "long", Statistic.P95));
+    }
+
+    private static double change(BurstBenchmark.Result result, String variant, String jobClass, Statistic statistic) {
+        return 100 * (seconds(result, variant, jobClass, statistic) / seconds(result, "fcfs", jobClass, statistic) - 1);
+    }
+
+    private static double seconds(BurstBenchmark.Result result, String variant, String jobClass, Statistic statistic) {
+        return result.seconds(variant, jobClass, statistic).orElseThrow();
+    }
+}
