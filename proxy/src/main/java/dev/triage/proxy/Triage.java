@@ -29,14 +29,18 @@ import dev.triage.proxy.server.ScheduledTarget;
 import dev.triage.proxy.server.ServerContext;
 import dev.triage.proxy.server.TriageServer;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -65,6 +69,9 @@ public final class Triage implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Triage.class);
 
+    /** How long stopping waits for the client connections to close. */
+    static final Duration CLOSE_CONNECTIONS = Duration.ofSeconds(5);
+
     /** An expensive estimator scores at most this many prompts per call; at most this many wait. */
     static final int ESTIMATOR_BATCH = 32;
     static final int ESTIMATOR_WAITING = 1024;
@@ -83,6 +90,7 @@ public final class Triage implements AutoCloseable {
     private final Backends backends;
     private final ThreadPoolExecutor audioReaders;
     private final AtomicInteger openExchanges = new AtomicInteger();
+    private final ChannelGroup clients = new DefaultChannelGroup("triage-clients", GlobalEventExecutor.INSTANCE);
     private final EventLoopGroup acceptors;
     private final EventLoopGroup workers;
     private final TriageServer server;
@@ -120,7 +128,7 @@ public final class Triage implements AutoCloseable {
                 .build();
         ServerContext context = new ServerContext(routes, Map.of(RouteKind.CHAT, chatTarget(), RouteKind.AUDIO, audioTarget()),
                 backends.chat(), config.policy(), config.upstreamTimeout(), metrics.andThen(new RequestLog()),
-                new AdminAccess(config.adminToken()), openExchanges);
+                new AdminAccess(config.adminToken()), openExchanges, clients);
         acceptors = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("triage-accept"), NioIoHandler.newFactory());
         workers = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory("triage-io"), NioIoHandler.newFactory());
         metrics.bindEventLoops(workers);
@@ -224,6 +232,9 @@ public final class Triage implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        // Closing the connections lets every exchange end (and free its slot and buffers) while the
+        // event loops still run its callbacks.
+        clients.close().awaitUninterruptibly(CLOSE_CONNECTIONS.toMillis());
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         audioReaders.shutdownNow();

@@ -50,6 +50,7 @@ final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
+        context.clients().add(ctx.channel());
         ctx.read();
         ctx.fireChannelActive();
     }

@@ -184,23 +184,29 @@ final class ScheduledExchange implements Exchange, JobListener, UpstreamCall.Lis
 
     @Override
     public void refused(Refusal refusal) {
-        onLoop(() -> {
-            if (state != State.QUEUED) {
-                return;
+        try {
+            onLoop(() -> answerRefusal(refusal));
+        } catch (RejectedExecutionException e) {
+            // The connection's event loop has stopped, and the connection with it: no one to answer.
+        }
+    }
+
+    private void answerRefusal(Refusal refusal) {
+        if (state != State.QUEUED) {
+            return;
+        }
+        switch (refusal.reason()) {
+            case QUEUE_FULL -> {
+                FullHttpResponse response = errorResponse(TriageError.QUEUE_FULL,
+                        "the queue for this backend is full; retry later", null);
+                response.headers().set(HttpHeaderNames.RETRY_AFTER, refusal.retryAfterSeconds());
+                reject(TriageError.QUEUE_FULL, response);
             }
-            switch (refusal.reason()) {
-                case QUEUE_FULL -> {
-                    FullHttpResponse response = errorResponse(TriageError.QUEUE_FULL,
-                            "the queue for this backend is full; retry later", null);
-                    response.headers().set(HttpHeaderNames.RETRY_AFTER, refusal.retryAfterSeconds());
-                    reject(TriageError.QUEUE_FULL, response);
-                }
-                case QUEUE_TIMEOUT -> reject(TriageError.QUEUE_TIMEOUT,
-                        errorResponse(TriageError.QUEUE_TIMEOUT, "the request waited too long in the queue", null));
-                case SHUTTING_DOWN -> reject(TriageError.SHUTTING_DOWN,
-                        errorResponse(TriageError.SHUTTING_DOWN, "the proxy is shutting down", null));
-            }
-        });
+            case QUEUE_TIMEOUT -> reject(TriageError.QUEUE_TIMEOUT,
+                    errorResponse(TriageError.QUEUE_TIMEOUT, "the request waited too long in the queue", null));
+            case SHUTTING_DOWN -> reject(TriageError.SHUTTING_DOWN,
+                    errorResponse(TriageError.SHUTTING_DOWN, "the proxy is shutting down", null));
+        }
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.triage.proxy.server;
 import dev.triage.proxy.metrics.RequestObserver;
 import dev.triage.proxy.scheduler.Policy;
 import java.time.Duration;
+import io.netty.channel.group.ChannelGroup;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -15,6 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param observer hears every scheduled request once it ends (metrics, the request log)
  * @param admin who may use the admin API
  * @param openExchanges how many requests, of any route, are being served right now
+ * @param clients every open client connection, so that stopping can close them before the event
+ *     loops go (a loop that terminates does not reliably close what is still registered on it)
  */
 public record ServerContext(
         RouteTable routes,
@@ -24,7 +27,8 @@ public record ServerContext(
         Duration upstreamTimeout,
         RequestObserver observer,
         AdminAccess admin,
-        AtomicInteger openExchanges) {
+        AtomicInteger openExchanges,
+        ChannelGroup clients) {
 
     public ServerContext {
         targets = Map.copyOf(targets);

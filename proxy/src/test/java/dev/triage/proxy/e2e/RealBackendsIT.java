@@ -54,12 +54,12 @@ class RealBackendsIT {
 
             Map<String, Long> finishedAt = new ConcurrentHashMap<>();
             List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
-            responses.add(send(triage, "busy", 300, finishedAt));
+            responses.add(send(triage, "busy", 120, finishedAt));
             Await.until("busy runs", () -> triage.chatQueue().busySlots() == 1);
             List<String> burst = List.of("long-1", "short-1", "long-2", "short-2", "long-3", "short-3");
             for (int i = 0; i < burst.size(); i++) {
                 String name = burst.get(i);
-                responses.add(send(triage, name, name.startsWith("long") ? 200 : 8, finishedAt));
+                responses.add(send(triage, name, name.startsWith("long") ? 100 : 8, finishedAt));
                 int queued = i + 1;
                 Await.until(name + " is queued", () -> triage.chatQueue().waitingCount() == queued);
             }

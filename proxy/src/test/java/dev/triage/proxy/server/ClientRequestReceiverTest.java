@@ -18,6 +18,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
@@ -60,7 +62,8 @@ class ClientRequestReceiverTest {
         ServerContext context = new ServerContext(routes,
                 Map.of(RouteKind.CHAT, new ScheduledTarget(backend, new ChatSizer(new BaselineEstimator(), null, registry::timer), 256,
                         new ServiceTimeModel(0.5, 0.02))),
-                backend, Policy.SJF, Duration.ofSeconds(5), records::add, new AdminAccess("s3cret"), openExchanges);
+                backend, Policy.SJF, Duration.ofSeconds(5), records::add, new AdminAccess("s3cret"), openExchanges,
+                new DefaultChannelGroup(GlobalEventExecutor.INSTANCE));
         channel = new EmbeddedChannel(new HttpServerCodec(), new HttpServerKeepAliveHandler(),
                 new ClientRequestReceiver(context));
     }
