@@ -285,6 +285,7 @@ class DeploymentFilesTest {
                 RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
             assertEquals(200, triage.post("/v1/chat/completions", ChatRequests.chat("hello", 4, false)).statusCode());
             assertEquals(400, triage.post("/v1/chat/completions", "{oops").statusCode());
+            triage.metricsAfter(2);
             HttpResponse<String> response = triage.get(metricsPath);
             assertEquals(200, response.statusCode(), "Prometheus' path is served: " + metricsPath);
             metrics = response.body();

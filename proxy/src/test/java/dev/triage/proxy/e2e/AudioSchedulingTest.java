@@ -122,7 +122,7 @@ class AudioSchedulingTest {
             // Still serving, both kinds.
             assertEquals(200, transcribe(triage, "after.wav", SHORT, "en").get().statusCode());
             assertEquals(200, triage.post("/v1/chat/completions", ChatRequests.chat("after", 2, false)).statusCode());
-            String metrics = triage.get("/metrics").body();
+            String metrics = triage.metricsAfter(10);
             assertEquals(2, PrometheusText.sum(metrics, "triage_audio_unreadable_total", Map.of()),
                     "the empty file and the noise (a truncated FLAC still states its length in its header)");
             assertEquals(1, PrometheusText.sum(metrics, "triage_rejected_total", Map.of("reason", "request_too_large")));

@@ -50,7 +50,7 @@ class OperationsTest {
             Await.until("the leaver is withdrawn", () -> triage.chatQueue().waitingCount() == 0);
             assertEquals(200, busy.get(30, TimeUnit.SECONDS).statusCode());
 
-            String metrics = triage.get("/metrics").body();
+            String metrics = triage.metricsAfter(7);
             Map<String, String> chat = Map.of("backend", "chat");
             assertEquals(3, PrometheusText.sum(metrics, "triage_request_seconds_count", Map.of("outcome", "ok")), metrics);
             assertEquals(2, PrometheusText.sum(metrics, "triage_request_seconds_count", Map.of("outcome", "rejected")));
@@ -101,7 +101,7 @@ class OperationsTest {
                 assertEquals(200, triage.post("/v1/chat/completions", ChatRequests.chat("n", tokens, false)).statusCode());
             }
             Await.until("accuracy is known", () -> !Double.isNaN(triage.chatQueue().rankingAccuracy()));
-            String metrics = triage.get("/metrics").body();
+            String metrics = triage.metricsAfter(4);
             assertEquals(1.0, PrometheusText.sum(metrics, "triage_ranking_accuracy", Map.of("backend", "chat")));
         }
     }

@@ -70,6 +70,23 @@ public final class RunningTriage implements AutoCloseable {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /**
+     * {@code /metrics} once at least {@code ended} scheduled requests have been recorded. A request is
+     * recorded just after its last byte went out, so its client can be a moment ahead of the record.
+     */
+    public String metricsAfter(int ended) {
+        String[] text = new String[1];
+        Await.until(ended + " requests recorded in /metrics", () -> {
+            try {
+                text[0] = get("/metrics").body();
+            } catch (Exception e) {
+                return false;
+            }
+            return PrometheusText.sum(text[0], "triage_request_seconds_count", Map.of()) >= ended;
+        });
+        return text[0];
+    }
+
     public HttpClient client() {
         return client;
     }
