@@ -97,9 +97,6 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
                     .tags("backend", r.backend(), "class", cls).register(registry)
                     .record(r.firstByteNanos(), TimeUnit.NANOSECONDS);
         }
-        latency("triage.request", "Time from a request's arrival to its end")
-                .tags("backend", r.backend(), "class", cls, "outcome", r.outcome().label()).register(registry)
-                .record(r.totalNanos(), TimeUnit.NANOSECONDS);
         if (r.outcome() == Outcome.REJECTED) {
             Counter.builder("triage.rejected").tag("reason", r.reason())
                     .description("Requests Triage refused, by reason").register(registry).increment();
@@ -111,6 +108,10 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
                     "Real output tokens of completed requests (usage, or streamed events)")
                     .tags("backend", r.backend()).register(registry).record(actual));
         }
+        // Last, so that a scrape that counts a request also sees everything else it recorded.
+        latency("triage.request", "Time from a request's arrival to its end")
+                .tags("backend", r.backend(), "class", cls, "outcome", r.outcome().label()).register(registry)
+                .record(r.totalNanos(), TimeUnit.NANOSECONDS);
     }
 
     private static Timer.Builder latency(String name, String description) {

@@ -72,19 +72,19 @@ public final class RunningTriage implements AutoCloseable {
 
     /**
      * {@code /metrics} once at least {@code ended} scheduled requests have been recorded. A request is
-     * recorded just after its last byte went out, so its client can be a moment ahead of the record.
+     * recorded just after its last byte went out, so its client can be a moment ahead of the record;
+     * and a scrape reads one meter after another, so the scrape that first counts the last request
+     * may have read its other meters just before they were written: the one returned comes after.
      */
-    public String metricsAfter(int ended) {
-        String[] text = new String[1];
+    public String metricsAfter(int ended) throws Exception {
         Await.until(ended + " requests recorded in /metrics", () -> {
             try {
-                text[0] = get("/metrics").body();
+                return PrometheusText.sum(get("/metrics").body(), "triage_request_seconds_count", Map.of()) >= ended;
             } catch (Exception e) {
                 return false;
             }
-            return PrometheusText.sum(text[0], "triage_request_seconds_count", Map.of()) >= ended;
         });
-        return text[0];
+        return get("/metrics").body();
     }
 
     public HttpClient client() {
