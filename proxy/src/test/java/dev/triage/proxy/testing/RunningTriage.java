@@ -16,6 +16,8 @@ import java.util.concurrent.CompletableFuture;
 /** A Triage started in the test's JVM on a free loopback port, with an HTTP client pointed at it. */
 public final class RunningTriage implements AutoCloseable {
 
+    static final Duration REQUEST_TIMEOUT = Duration.ofMinutes(5);
+
     private final Triage triage;
     private final HttpClient client = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -65,7 +67,7 @@ public final class RunningTriage implements AutoCloseable {
 
     /** Posts a body of any type (an audio form, say). */
     public CompletableFuture<HttpResponse<String>> postAsync(String path, String contentType, byte[] body) {
-        return client.sendAsync(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(60))
+        return client.sendAsync(HttpRequest.newBuilder(uri(path)).timeout(REQUEST_TIMEOUT)
                 .header("content-type", contentType).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
@@ -91,9 +93,10 @@ public final class RunningTriage implements AutoCloseable {
         return client;
     }
 
+    /** A POST that waits as long as a queue on a slow, busy machine may take: tests keep generous bounds. */
     public HttpRequest postRequest(String path, String body) {
         return HttpRequest.newBuilder(uri(path))
-                .timeout(Duration.ofSeconds(60))
+                .timeout(REQUEST_TIMEOUT)
                 .header("content-type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build();
