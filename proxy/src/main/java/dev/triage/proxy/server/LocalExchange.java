@@ -5,33 +5,24 @@ import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.LastHttpContent;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
 /** A request Triage answers itself through a {@link LocalRoute}; its (small) body is gathered first. */
-final class LocalExchange implements Exchange {
+final class LocalExchange extends BodyGatheringExchange {
 
     /** Local routes take small bodies at most (a reload command, say). */
     static final long MAX_BODY = 64 * 1024;
 
-    private final ClientRequestReceiver receiver;
-    private final ChannelHandlerContext ctx;
-    private final HttpRequest head;
     private final LocalRoute route;
-    private RequestBody body;
-    private boolean requestComplete;
     private boolean over;
 
     LocalExchange(ClientRequestReceiver receiver, ChannelHandlerContext ctx, HttpRequest head, LocalRoute route) {
-        this.receiver = receiver;
-        this.ctx = ctx;
-        this.head = head;
+        super(receiver, ctx, head, MAX_BODY);
         this.route = route;
     }
 
@@ -63,40 +54,13 @@ final class LocalExchange implements Exchange {
     }
 
     @Override
-    public void start() {
-        body = RequestBody.start(ctx.alloc(), head, MAX_BODY);
-        if (body.tooLarge()) {
-            tooLarge();
-        }
-    }
-
-    @Override
-    public void onRequestContent(HttpContent content) {
-        requestComplete = content instanceof LastHttpContent;
-        switch (body.add(content)) {
-            case COMPLETE -> answer();
-            case TOO_LARGE -> tooLarge();
-            default -> { }
-        }
-    }
-
-    @Override
-    public boolean requestComplete() {
-        return requestComplete;
-    }
-
-    @Override
-    public boolean receiverReads() {
-        return true;
-    }
-
-    @Override
     public void onClientGone() {
         over = true;
         body.release();
     }
 
-    private void answer() {
+    @Override
+    void bodyComplete() {
         FullHttpRequest request = new DefaultFullHttpRequest(head.protocolVersion(), head.method(), head.uri(),
                 body.bytes().retain(), head.headers(), EmptyHttpHeaders.INSTANCE);
         body.release();
@@ -120,7 +84,8 @@ final class LocalExchange implements Exchange {
         }));
     }
 
-    private void tooLarge() {
+    @Override
+    void bodyTooLarge() {
         over = true;
         receiver.respond(this, Responses.error(ctx.alloc(), TriageError.BODY_TOO_LARGE,
                 "request body exceeds " + MAX_BODY + " bytes", null));

@@ -1,16 +1,11 @@
 package dev.triage.proxy.server;
 
 import dev.triage.proxy.upstream.UpstreamCall;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 
 /**
@@ -37,10 +32,7 @@ final class PassThroughExchange implements Exchange, UpstreamCall.Listener {
 
     @Override
     public void start() {
-        if (HttpUtil.is100ContinueExpected(head)) {
-            head.headers().remove(HttpHeaderNames.EXPECT);
-            ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER));
-        }
+        Responses.continueIfExpected(ctx, head);
         Backend backend = context.passThrough();
         call = UpstreamCall.start(backend.pool(), backend.config(), ctx.channel(), head, context.upstreamTimeout(),
                 response -> { }, this);

@@ -3,11 +3,15 @@ package dev.triage.proxy.server;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import java.nio.charset.StandardCharsets;
 
@@ -48,6 +52,17 @@ public final class Responses {
     /** A response with a text body. */
     public static FullHttpResponse text(ByteBufAllocator alloc, HttpResponseStatus status, String text, String contentType) {
         return bytes(alloc, status, text.getBytes(StandardCharsets.UTF_8), contentType);
+    }
+
+    /**
+     * Answers {@code Expect: 100-continue} with an interim 100 Continue, and drops the header so the
+     * request goes upstream without it: the client is told to send its body once, by Triage.
+     */
+    public static void continueIfExpected(ChannelHandlerContext ctx, HttpRequest head) {
+        if (HttpUtil.is100ContinueExpected(head)) {
+            head.headers().remove(HttpHeaderNames.EXPECT);
+            ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER));
+        }
     }
 
     private static FullHttpResponse bytes(ByteBufAllocator alloc, HttpResponseStatus status, byte[] bytes, String contentType) {

@@ -10,21 +10,16 @@ import dev.triage.proxy.scheduler.Slot;
 import dev.triage.proxy.scheduler.Ticket;
 import dev.triage.proxy.upstream.UpstreamCall;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.LastHttpContent;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
@@ -40,22 +35,17 @@ import org.slf4j.LoggerFactory;
  * <p>State lives on the client connection's event loop; the scheduler's decisions arrive from the
  * dispatch thread and are handed over to it.
  */
-final class ScheduledExchange implements Exchange, JobListener, UpstreamCall.Listener {
+final class ScheduledExchange extends BodyGatheringExchange implements JobListener, UpstreamCall.Listener {
 
     private static final Logger log = LoggerFactory.getLogger(ScheduledExchange.class);
 
     private enum State { RECEIVING, SIZING, QUEUED, RELAYING, OVER }
 
-    private final ClientRequestReceiver receiver;
-    private final ChannelHandlerContext ctx;
-    private final HttpRequest head;
     private final ScheduledTarget target;
     private final ServerContext context;
     private final RequestRecord record;
     private final ResponseTokenCounter tokenCounter = new ResponseTokenCounter();
-    private RequestBody body;
     private State state = State.RECEIVING;
-    private boolean requestComplete;
     private SizedJob job;
     private long submittedNanos;
     private Ticket ticket;
@@ -64,9 +54,7 @@ final class ScheduledExchange implements Exchange, JobListener, UpstreamCall.Lis
 
     ScheduledExchange(ClientRequestReceiver receiver, ChannelHandlerContext ctx, HttpRequest head,
             RouteKind kind, ServerContext context) {
-        this.receiver = receiver;
-        this.ctx = ctx;
-        this.head = head;
+        super(receiver, ctx, head, context.target(kind).maxBody());
         this.target = context.target(kind);
         this.context = context;
         this.record = new RequestRecord(RequestIds.of(head), RouteTable.pathOf(head.uri()), kind.label(),
@@ -74,46 +62,15 @@ final class ScheduledExchange implements Exchange, JobListener, UpstreamCall.Lis
     }
 
     @Override
-    public void start() {
-        body = RequestBody.start(ctx.alloc(), head, target.maxBody());
-        if (body.tooLarge()) {
-            rejectTooLarge();
-            return;
-        }
-        if (HttpUtil.is100ContinueExpected(head)) {
-            head.headers().remove(HttpHeaderNames.EXPECT);
-            ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER));
-        }
-    }
-
-    @Override
-    public void onRequestContent(HttpContent content) {
-        requestComplete = content instanceof LastHttpContent;
-        switch (body.add(content)) {
-            case COMPLETE -> size();
-            case TOO_LARGE -> rejectTooLarge();
-            default -> { }
-        }
-    }
-
-    @Override
-    public boolean requestComplete() {
-        return requestComplete;
-    }
-
-    @Override
-    public boolean receiverReads() {
-        return true;
-    }
-
-    private void rejectTooLarge() {
+    void bodyTooLarge() {
         // Answered at once; the receiver reads and drops the rest of the body, so that the client
         // (still sending) gets this answer rather than a reset connection.
         reject(TriageError.BODY_TOO_LARGE, errorResponse(TriageError.BODY_TOO_LARGE,
-                "request body exceeds " + target.maxBody() + " bytes", null));
+                "request body exceeds " + maxBody() + " bytes", null));
     }
 
-    private void size() {
+    @Override
+    void bodyComplete() {
         state = State.SIZING;
         CompletableFuture<SizedJob> sizing;
         try {
