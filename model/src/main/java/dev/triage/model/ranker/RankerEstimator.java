@@ -7,7 +7,6 @@ import dev.triage.model.JobEstimator;
 import dev.triage.model.classifier.ModelLoadException;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * The {@code ranker} estimator, after PARS: the prompt is embedded by a frozen MiniLM sentence
@@ -17,12 +16,14 @@ import java.util.List;
  * any other estimator's tokens. Both steps run in ONNX Runtime.
  *
  * <p>It costs milliseconds, not microseconds ({@link #expensive()}): callers run it off the network
- * threads, and {@link #estimateAll} encodes a whole batch in one encoder call, padded to the batch's
- * longest prompt. Thread-safe.
+ * threads. A batch ({@link #estimateAll}) is scored prompt by prompt: the int8 encoder would
+ * otherwise make each estimate depend on the prompts batched with it, and on a CPU a shared
+ * encoder call is no faster ({@link SentenceEncoder}). So estimates are pure — a prompt gets the
+ * same estimate alone or in any batch. Thread-safe.
  *
  * <pre>{@code
  * JobEstimator<Prompt> ranker = RankerEstimator.loadDefault();        // or load(Path.of("ranker.onnx"))
- * List<Estimate> estimates = ranker.estimateAll(prompts);             // one encoder call
+ * List<Estimate> estimates = ranker.estimateAll(prompts);
  * }</pre>
  */
 public final class RankerEstimator implements JobEstimator<Prompt> {
@@ -85,16 +86,7 @@ public final class RankerEstimator implements JobEstimator<Prompt> {
 
     @Override
     public Estimate estimate(Prompt prompt) {
-        return estimateAll(List.of(prompt)).get(0);
-    }
-
-    /** Encodes the prompts in one encoder call and scores them in one head call. */
-    @Override
-    public List<Estimate> estimateAll(List<Prompt> prompts) {
-        if (prompts.isEmpty()) {
-            return List.of();
-        }
-        return model.estimates(encoder.embed(prompts.stream().map(Prompt::text).toList()));
+        return model.estimates(new float[][] {encoder.embed(prompt.text())}).get(0);
     }
 
     /** Milliseconds per call: the encoder is a six-layer transformer. */

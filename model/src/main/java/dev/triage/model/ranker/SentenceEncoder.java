@@ -22,9 +22,16 @@ import java.util.Set;
  *
  * <p>A text becomes {@code [CLS] word pieces [SEP]}, cut to {@link #maxTokens()} tokens; its
  * embedding is the mean of the last hidden states over those tokens, L2-normalized — the pooling
- * all-MiniLM-L6-v2 was trained with as a sentence-transformers model. A batch is encoded in one
- * ONNX Runtime call, padded to its longest text. Thread-safe: the tokenizer is immutable once built,
- * and ONNX Runtime sessions may run concurrently.
+ * all-MiniLM-L6-v2 was trained with as a sentence-transformers model. Thread-safe: the tokenizer is
+ * immutable once built, and ONNX Runtime sessions may run concurrently.
+ *
+ * <p>Each text is encoded in an ONNX Runtime call of its own, never padded into a batch with
+ * others. The int8 model quantizes its activations on the fly with one scale per call
+ * ({@code DynamicQuantizeLinear}), so texts encoded together change each other's embeddings (by up
+ * to 0.03 per dimension of a unit vector, measured), which would make an estimate depend on the
+ * requests that happened to arrive with it. Nor would a batch be faster: on two cores, 8 or 32
+ * prompts of 128 tokens in one call cost 7.0 and 7.7 ms a prompt, one by one 7.5 ms
+ * ({@code RankerBatchBenchmark}).
  *
  * <pre>{@code
  * try (SentenceEncoder encoder = SentenceEncoder.open(256)) {
@@ -97,7 +104,7 @@ public final class SentenceEncoder implements AutoCloseable {
             tokenizer = HuggingFaceTokenizer.newInstance(json, Map.of(
                     "addSpecialTokens", "true",
                     "truncation", "true",
-                    "padding", "true",
+                    "padding", "false",
                     "maxLength", Integer.toString(maxTokens)));
         }
         byte[] model;
@@ -126,61 +133,52 @@ public final class SentenceEncoder implements AutoCloseable {
         return tokenizer.encode(bounded(text)).getIds().length;
     }
 
-    /** The embeddings of {@code texts}, one row of {@value #DIMENSIONS} per text, in one call. */
+    /** The embeddings of {@code texts}, one row of {@value #DIMENSIONS} per text, each text encoded alone. */
     public float[][] embed(List<String> texts) {
-        int rows = texts.size();
-        if (rows == 0) {
-            return new float[0][];
+        float[][] embeddings = new float[texts.size()][];
+        for (int i = 0; i < embeddings.length; i++) {
+            embeddings[i] = embed(texts.get(i));
         }
-        Encoding[] encodings = tokenizer.batchEncode(texts.stream().map(this::bounded).toList());
-        int length = encodings[0].getIds().length;
-        long[] ids = new long[rows * length];
-        long[] mask = new long[rows * length];
-        long[] types = new long[rows * length];
-        for (int r = 0; r < rows; r++) {
-            System.arraycopy(encodings[r].getIds(), 0, ids, r * length, length);
-            System.arraycopy(encodings[r].getAttentionMask(), 0, mask, r * length, length);
-            System.arraycopy(encodings[r].getTypeIds(), 0, types, r * length, length);
-        }
-        long[] shape = {rows, length};
+        return embeddings;
+    }
+
+    /** The embedding of {@code text}: {@value #DIMENSIONS} values, unit length. */
+    public float[] embed(String text) {
+        Encoding encoding = tokenizer.encode(bounded(text));
+        long[] ids = encoding.getIds();
+        long[] mask = encoding.getAttentionMask();
+        long[] types = encoding.getTypeIds();
+        long[] shape = {1, ids.length};
         try (OnnxTensor idTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(ids), shape);
                 OnnxTensor maskTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(mask), shape);
                 OnnxTensor typeTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(types), shape);
                 OrtSession.Result result = session.run(
                         Map.of("input_ids", idTensor, "attention_mask", maskTensor, "token_type_ids", typeTensor), outputs)) {
-            FloatBuffer states = ((OnnxTensor) result.get(0)).getFloatBuffer();
-            return meanPooled(states, mask, rows, length);
+            return meanPooled(((OnnxTensor) result.get(0)).getFloatBuffer(), ids.length);
         } catch (OrtException e) {
-            throw new IllegalStateException("ONNX Runtime failed to encode " + rows + " texts", e);
+            throw new IllegalStateException("ONNX Runtime failed to encode a text of " + ids.length + " tokens", e);
         }
     }
 
-    private static float[][] meanPooled(FloatBuffer states, long[] mask, int rows, int length) {
-        float[][] embeddings = new float[rows][DIMENSIONS];
-        for (int r = 0; r < rows; r++) {
-            float[] embedding = embeddings[r];
-            int tokens = 0;
-            for (int t = 0; t < length; t++) {
-                if (mask[r * length + t] == 0) {
-                    continue;
-                }
-                tokens++;
-                int offset = (r * length + t) * DIMENSIONS;
-                for (int d = 0; d < DIMENSIONS; d++) {
-                    embedding[d] += states.get(offset + d);
-                }
-            }
-            double norm = 0;
+    /** The mean of the token states ([CLS] and [SEP] included, as sentence-transformers pools), L2-normalized. */
+    private static float[] meanPooled(FloatBuffer states, int tokens) {
+        float[] embedding = new float[DIMENSIONS];
+        for (int t = 0; t < tokens; t++) {
+            int offset = t * DIMENSIONS;
             for (int d = 0; d < DIMENSIONS; d++) {
-                embedding[d] /= tokens;
-                norm += (double) embedding[d] * embedding[d];
-            }
-            float scale = (float) (1 / Math.max(Math.sqrt(norm), 1e-12));
-            for (int d = 0; d < DIMENSIONS; d++) {
-                embedding[d] *= scale;
+                embedding[d] += states.get(offset + d);
             }
         }
-        return embeddings;
+        double norm = 0;
+        for (int d = 0; d < DIMENSIONS; d++) {
+            embedding[d] /= tokens;
+            norm += (double) embedding[d] * embedding[d];
+        }
+        float scale = (float) (1 / Math.max(Math.sqrt(norm), 1e-12));
+        for (int d = 0; d < DIMENSIONS; d++) {
+            embedding[d] *= scale;
+        }
+        return embedding;
     }
 
     private String bounded(String text) {

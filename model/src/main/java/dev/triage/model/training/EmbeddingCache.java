@@ -14,7 +14,6 @@ import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
@@ -37,7 +36,6 @@ final class EmbeddingCache {
     static final Path DEFAULT_DIRECTORY = Path.of("model/target/ranker-embeddings");
 
     private static final int MAGIC = 0x54524531;
-    private static final int BATCH = 16;
 
     private EmbeddingCache() {}
 
@@ -58,25 +56,18 @@ final class EmbeddingCache {
     }
 
     private static void encode(List<String> texts, int maxTokens, Map<String, float[]> into) throws IOException {
-        // Texts of similar length in one batch: padding to the longest then wastes little.
-        List<String> byLength = new ArrayList<>(texts);
-        byLength.sort(Comparator.comparingInt(String::length));
         long start = System.nanoTime();
         try (SentenceEncoder encoder = SentenceEncoder.open(maxTokens)) {
-            for (int from = 0; from < byLength.size(); from += BATCH) {
-                List<String> batch = byLength.subList(from, Math.min(from + BATCH, byLength.size()));
-                float[][] embeddings = encoder.embed(batch);
-                for (int i = 0; i < batch.size(); i++) {
-                    into.put(key(batch.get(i)), embeddings[i]);
-                }
-                if ((from / BATCH) % 50 == 49) {
-                    System.out.printf(Locale.ROOT, "  encoded %,d of %,d prompts%n", from + batch.size(), byLength.size());
+            for (int i = 0; i < texts.size(); i++) {
+                into.put(key(texts.get(i)), encoder.embed(texts.get(i)));
+                if (i % 1000 == 999) {
+                    System.out.printf(Locale.ROOT, "  encoded %,d of %,d prompts%n", i + 1, texts.size());
                 }
             }
         } catch (OrtException e) {
             throw new IOException("the sentence encoder cannot run: " + e.getMessage(), e);
         }
-        System.out.printf(Locale.ROOT, "encoded %,d prompts (max %d tokens) in %.1f s%n", byLength.size(), maxTokens,
+        System.out.printf(Locale.ROOT, "encoded %,d prompts (max %d tokens) in %.1f s%n", texts.size(), maxTokens,
                 (System.nanoTime() - start) / 1e9);
     }
 
@@ -123,9 +114,12 @@ final class EmbeddingCache {
         Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    /** One file per encoder and truncation: the encoder's name is hashed into the file name. */
+    /**
+     * One file per encoder and truncation: the encoder's name is hashed into the file name. Format
+     * 2: every text encoded alone, as serving encodes it.
+     */
     private static String fileName(int maxTokens) {
-        return "minilm-" + key(SentenceEncoder.NAME).substring(0, 12) + "-" + maxTokens + ".bin";
+        return "minilm-" + key(SentenceEncoder.NAME).substring(0, 12) + "-" + maxTokens + "-2.bin";
     }
 
     private static String key(String text) {

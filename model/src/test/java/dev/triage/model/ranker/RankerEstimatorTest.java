@@ -80,6 +80,17 @@ class RankerEstimatorTest {
         assertTrue(Double.isNaN(brief.longProbability()));
     }
 
+    /** Estimates are pure: a prompt's estimate does not depend on the prompts batched with it. */
+    @Test
+    void aBatchEstimatesEachPromptAsAlone() {
+        List<Prompt> prompts = List.of(new Prompt(BRIEF), new Prompt(ESSAY), new Prompt(""), new Prompt("描述这张图片"),
+                new Prompt("x".repeat(100_000)));
+        List<Estimate> batch = shipped.estimateAll(prompts);
+        assertEquals(prompts.stream().map(shipped::estimate).toList(), batch);
+        assertEquals(batch.subList(1, 3), shipped.estimateAll(prompts.subList(1, 3)));
+        assertEquals(List.of(), shipped.estimateAll(List.of()));
+    }
+
     @Test
     void estimatesAreThreadSafe() throws Exception {
         List<Prompt> prompts = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.triage.model.ranker;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,6 +41,19 @@ class SentenceEncoderTest {
         float[][] e = encoder.embed(List.of("How do I bake a loaf of bread?", "Give me a recipe for homemade bread.",
                 "Explain quantum entanglement to a physicist."));
         assertTrue(dot(e[0], e[1]) > dot(e[0], e[2]) + 0.2, dot(e[0], e[1]) + " vs " + dot(e[0], e[2]));
+    }
+
+    /**
+     * The int8 model scales its activations per call: texts must not share one, or each would
+     * change the other's embedding.
+     */
+    @Test
+    void eachTextIsEncodedAsIfAlone() {
+        String brief = "Name a colour.";
+        String longer = "Write a detailed, well-structured essay about the history of the printing press in Europe.";
+        float[][] together = encoder.embed(List.of(brief, longer));
+        assertArrayEquals(encoder.embed(brief), together[0]);
+        assertArrayEquals(encoder.embed(longer), together[1]);
     }
 
     @Test
