@@ -104,13 +104,13 @@ final class RankerEvaluationReport {
             for (Variant other : List.of(Variant.POINTWISE, Variant.LISTWISE)) {
                 Spread spread = spread(bySeed.get(other), RankerEvaluateCommand.ALL, Figures::kendallTauB);
                 if (spread != null) {
-                    findings.add(String.format(Locale.ROOT, "pairwise (δ filter) vs %s: τ_b %+.3f (%s: %s)", other.label,
-                            pairwise.mean - spread.mean, other.label, spread.format(RankerEvaluationReport::decimal)));
+                    findings.add(String.format(Locale.ROOT, "pairwise (δ filter) vs %s: τ_b %s (%s: %s)", other.label,
+                            signed(pairwise.mean - spread.mean), other.label, spread.format(RankerEvaluationReport::decimal)));
                 }
             }
             if (classifierTau != null) {
-                findings.add(String.format(Locale.ROOT, "pairwise (δ filter) vs the classifier: τ_b %+.3f, ranking accuracy %s vs %s",
-                        pairwise.mean - classifierTau,
+                findings.add(String.format(Locale.ROOT, "pairwise (δ filter) vs the classifier: τ_b %s, ranking accuracy %s vs %s",
+                        signed(pairwise.mean - classifierTau),
                         spread(bySeed.get(Variant.PAIRWISE), RankerEvaluateCommand.ALL, Figures::rankingAccuracy)
                                 .format(RankerEvaluationReport::percent),
                         percent(classifier.get(RankerEvaluateCommand.ALL).rankingAccuracy())));
@@ -150,11 +150,11 @@ final class RankerEvaluationReport {
             text.append("| ").append(scopeName(scope)).append(" | ")
                     .append(off == null ? "n/a" : off.format(RankerEvaluationReport::decimal)).append(" | ")
                     .append(on == null ? "n/a" : on.format(RankerEvaluationReport::decimal)).append(" | ")
-                    .append(off == null || on == null ? "n/a" : String.format(Locale.ROOT, "%+.3f", on.mean - off.mean))
+                    .append(off == null || on == null ? "n/a" : signed(on.mean - off.mean))
                     .append(" |\n");
             if (off != null && on != null) {
                 boolean overlap = on.lowest <= off.highest && off.lowest <= on.highest;
-                findings.add(String.format(Locale.ROOT, "δ filter, %s: τ_b %+.3f (%s)", scopeName(scope), on.mean - off.mean,
+                findings.add(String.format(Locale.ROOT, "δ filter, %s: τ_b %s (%s)", scopeName(scope), signed(on.mean - off.mean),
                         overlap ? "within the seeds' spread" : on.mean > off.mean ? "helps beyond the seeds' spread"
                                 : "hurts beyond the seeds' spread"));
             }
@@ -223,6 +223,11 @@ final class RankerEvaluationReport {
 
     private static String percent(Double value) {
         return value == null ? "n/a" : String.format(Locale.ROOT, "%.1f%%", 100 * value);
+    }
+
+    /** A difference with its sign, never "-0.000". */
+    private static String signed(double difference) {
+        return String.format(Locale.ROOT, "%+.3f", Math.round(difference * 1000) / 1000.0 + 0.0);
     }
 
     private static String decimal(Double value) {
