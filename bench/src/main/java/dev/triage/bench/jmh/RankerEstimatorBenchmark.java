@@ -26,9 +26,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * so JMH reports the percentiles of single calls. {@code encoderAndHead}: tokenizer, MiniLM and the
  * shipped head on a prompt of exactly {@code tokens} encoder tokens, the encoder allowed its full
  * 512; {@code shippedEstimator}: the estimator as Triage serves it, which cuts prompts at its
- * model's truncation (256 tokens for the shipped model), calibration included.
+ * model's truncation (256 tokens for the shipped model), calibration included. Each benchmark
+ * loads only its own encoder: an idle second ONNX Runtime session would share the two cores.
  */
-@State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 2)
@@ -36,38 +36,61 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class RankerEstimatorBenchmark {
 
-    @Param({"16", "128", "512"})
-    public int tokens;
+    @State(Scope.Benchmark)
+    public static class Prompts {
+        @Param({"16", "128", "512"})
+        public int tokens;
 
-    private SentenceEncoder encoder;
-    private RankerModel head;
-    private RankerEstimator estimator;
-    private String text;
-    private Prompt prompt;
+        String text;
 
-    @Setup(Level.Trial)
-    public void setUp() throws Exception {
-        encoder = SentenceEncoder.open(SentenceEncoder.MAX_POSITIONS);
-        head = RankerModel.loadDefault();
-        estimator = RankerEstimator.loadDefault();
-        text = RankerPrompts.ofTokens(encoder, tokens, 42);
-        prompt = new Prompt(text);
+        @Setup(Level.Trial)
+        public void setUp() throws Exception {
+            try (SentenceEncoder encoder = SentenceEncoder.open(SentenceEncoder.MAX_POSITIONS, 1)) {
+                text = RankerPrompts.ofTokens(encoder, tokens, 42);
+            }
+        }
     }
 
-    @TearDown(Level.Trial)
-    public void tearDown() {
-        estimator.close();
-        head.close();
-        encoder.close();
+    @State(Scope.Benchmark)
+    public static class EncoderAndHead {
+        SentenceEncoder encoder;
+        RankerModel head;
+
+        @Setup(Level.Trial)
+        public void setUp() throws Exception {
+            encoder = SentenceEncoder.open(SentenceEncoder.MAX_POSITIONS);
+            head = RankerModel.loadDefault();
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            head.close();
+            encoder.close();
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class Shipped {
+        RankerEstimator estimator;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            estimator = RankerEstimator.loadDefault();
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            estimator.close();
+        }
     }
 
     @Benchmark
-    public List<Estimate> encoderAndHead() {
-        return head.estimates(encoder.embed(List.of(text)));
+    public List<Estimate> encoderAndHead(EncoderAndHead ranker, Prompts prompts) {
+        return ranker.head.estimates(new float[][] {ranker.encoder.embed(prompts.text)});
     }
 
     @Benchmark
-    public Estimate shippedEstimator() {
-        return estimator.estimate(prompt);
+    public Estimate shippedEstimator(Shipped shipped, Prompts prompts) {
+        return shipped.estimator.estimate(new Prompt(prompts.text));
     }
 }
