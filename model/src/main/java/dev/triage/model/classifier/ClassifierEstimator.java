@@ -9,9 +9,6 @@ import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.LengthClass;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,7 +60,8 @@ public final class ClassifierEstimator implements JobEstimator<Prompt> {
      */
     public static ClassifierEstimator load(Path onnxFile) {
         String location = onnxFile.toString();
-        return fromBytes(location, readFile(location, onnxFile), readFile(location, metadataPath(onnxFile)));
+        return fromBytes(location, ModelFiles.readFile(NAME, location, onnxFile),
+                ModelFiles.readFile(NAME, location, metadataPath(onnxFile)));
     }
 
     /**
@@ -73,16 +71,17 @@ public final class ClassifierEstimator implements JobEstimator<Prompt> {
      */
     public static ClassifierEstimator loadDefault() {
         String location = "classpath:" + DEFAULT_MODEL_RESOURCE;
-        return fromBytes(location, readResource(location, DEFAULT_MODEL_RESOURCE),
-                readResource(location, DEFAULT_MODEL_RESOURCE.replaceFirst("\\.onnx$", ".json")));
+        return fromBytes(location, ModelFiles.readResource(NAME, location, DEFAULT_MODEL_RESOURCE),
+                ModelFiles.readResource(NAME, location, ModelFiles.metadataResource(DEFAULT_MODEL_RESOURCE)));
     }
 
     /**
-     * The explicit, configured fall-back: runs {@code loader} and, if the model cannot be loaded,
-     * logs a warning with the location and the reason and returns the {@link BaselineEstimator}
-     * instead. Callers use it only when configured to prefer a degraded start over none.
+     * The explicit, configured fall-back: runs {@code loader} (the classifier's or the ranker's) and,
+     * if the model cannot be loaded, logs a warning with the location and the reason and returns the
+     * {@link BaselineEstimator} instead. Callers use it only when configured to prefer a degraded
+     * start over none.
      */
-    public static JobEstimator<Prompt> loadOrFallBackToBaseline(Supplier<ClassifierEstimator> loader) {
+    public static JobEstimator<Prompt> loadOrFallBackToBaseline(Supplier<? extends JobEstimator<Prompt>> loader) {
         try {
             return loader.get();
         } catch (ModelLoadException e) {
@@ -119,11 +118,9 @@ public final class ClassifierEstimator implements JobEstimator<Prompt> {
         return estimator;
     }
 
-    /** The metadata file of a model file: {@code x.onnx} → {@code x.json}. */
+    /** The metadata file of a model file: {@code x.onnx} → {@code x.json} ({@link ModelFiles#metadataPath}). */
     public static Path metadataPath(Path onnxFile) {
-        String name = onnxFile.getFileName().toString();
-        String stem = name.endsWith(".onnx") ? name.substring(0, name.length() - ".onnx".length()) : name;
-        return onnxFile.resolveSibling(stem + ".json");
+        return ModelFiles.metadataPath(onnxFile);
     }
 
     @Override
@@ -203,27 +200,6 @@ public final class ClassifierEstimator implements JobEstimator<Prompt> {
         if (!(Math.abs(sum - 1) < 1e-3)) {
             close();
             throw new ModelLoadException(location, "class probabilities sum to " + sum + " (expected: 1; not a softmax classifier?)");
-        }
-    }
-
-    private static byte[] readFile(String location, Path file) {
-        try {
-            return Files.readAllBytes(file);
-        } catch (NoSuchFileException e) {
-            throw new ModelLoadException(location, "no such file: " + file, e);
-        } catch (IOException e) {
-            throw new ModelLoadException(location, "cannot read " + file + ": " + e, e);
-        }
-    }
-
-    private static byte[] readResource(String location, String resource) {
-        try (InputStream in = ClassifierEstimator.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new ModelLoadException(location, "no class-path resource " + resource);
-            }
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new ModelLoadException(location, "cannot read class-path resource " + resource + ": " + e, e);
         }
     }
 }

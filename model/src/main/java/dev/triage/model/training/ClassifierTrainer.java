@@ -88,6 +88,13 @@ public final class ClassifierTrainer {
         ClassifierMetadata.Training training = new ClassifierMetadata.Training(settings.trees(), settings.maxDepth(),
                 settings.learningRate(), settings.seed(), prompts.size(), rows.count,
                 Arrays.stream(rows.perClass).boxed().toList(), WEIGHTING, TargetModels.EXCLUDED);
+        return new ClassifierMetadata(LexicalFeatures.SCHEMA_VERSION, LexicalFeatures.NAMES,
+                ClassifierMetadata.ClassBounds.current(), means, AnswerTokens.TOKENIZER, training, dataSources(prompts),
+                List.of());
+    }
+
+    /** The sources of training prompts, with provenance, licence and counts, as model metadata lists them. */
+    static List<ClassifierMetadata.DataSource> dataSources(List<LabeledPrompt> prompts) {
         List<ClassifierMetadata.DataSource> data = new ArrayList<>();
         for (PromptSource source : PromptSource.values()) {
             List<LabeledPrompt> fromSource = prompts.stream().filter(p -> p.source() == source).toList();
@@ -96,8 +103,7 @@ public final class ClassifierTrainer {
                         fromSource.size(), fromSource.stream().mapToInt(p -> p.answers().size()).sum()));
             }
         }
-        return new ClassifierMetadata(LexicalFeatures.SCHEMA_VERSION, LexicalFeatures.NAMES,
-                ClassifierMetadata.ClassBounds.current(), means, AnswerTokens.TOKENIZER, training, data, List.of());
+        return data;
     }
 
     /** The training matrix: one row per answer, with label and weight. */

@@ -1,6 +1,8 @@
 package dev.triage.model.training;
 
+import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.model.data.SharedData;
+import dev.triage.model.ranker.RankerEstimator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -27,6 +29,26 @@ final class CommandArguments {
             }
             values.put(name.substring(2), args[++i]);
         }
+    }
+
+    /**
+     * The estimator a command is for: the value of {@code --estimator} in {@code args},
+     * {@code classifier} when absent.
+     *
+     * @throws IllegalArgumentException when it names no estimator with a trained model
+     */
+    static String estimator(String[] args) {
+        String estimator = ClassifierEstimator.NAME;
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals("--estimator")) {
+                estimator = args[i + 1];
+            }
+        }
+        if (!estimator.equals(ClassifierEstimator.NAME) && !estimator.equals(RankerEstimator.NAME)) {
+            throw new IllegalArgumentException("--estimator: " + estimator + " (expected: " + ClassifierEstimator.NAME
+                    + " or " + RankerEstimator.NAME + ")");
+        }
+        return estimator;
     }
 
     String get(String name, String fallback) {

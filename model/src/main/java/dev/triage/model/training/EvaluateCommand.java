@@ -16,6 +16,7 @@ import dev.triage.model.evaluation.PromptCeiling;
 import dev.triage.model.evaluation.PromptLengthRule;
 import dev.triage.model.evaluation.RandomOrder;
 import dev.triage.model.evaluation.TwoClassRule;
+import dev.triage.model.ranker.RankerEstimator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,11 +29,12 @@ import java.util.Set;
 
 /**
  * {@code scripts/evaluate}: measures a trained classifier against the baselines on the test split,
- * per source, and across sources (train on one, test on another), and writes the report.
+ * per source, and across sources (train on one, test on another), and writes the report. With
+ * {@code --estimator ranker}, evaluates the ranker instead ({@link RankerEvaluateCommand}).
  *
  * <pre>
- * scripts/evaluate [--data ../shared/data] [--model model/src/main/resources/models/classifier.onnx]
- *                  [--out docs/classifier-evaluation.md]
+ * scripts/evaluate [--estimator classifier] [--data ../shared/data]
+ *                  [--model model/src/main/resources/models/classifier.onnx] [--out docs/classifier-evaluation.md]
  * </pre>
  *
  * <p>Every baseline that needs fitting (the prompt-length rule's threshold, the rules' class means)
@@ -46,7 +48,11 @@ public final class EvaluateCommand {
 
     public static void main(String[] args) {
         try {
-            CommandArguments arguments = new CommandArguments(args, Set.of("data", "model", "out"));
+            if (CommandArguments.estimator(args).equals(RankerEstimator.NAME)) {
+                RankerEvaluateCommand.run(new CommandArguments(args, RankerEvaluateCommand.ARGUMENTS));
+                return;
+            }
+            CommandArguments arguments = new CommandArguments(args, Set.of("estimator", "data", "model", "out"));
             Path model = Path.of(arguments.get("model", TrainCommand.DEFAULT_OUT.toString()));
             Path out = Path.of(arguments.get("out", DEFAULT_REPORT.toString()));
             PromptCorpus corpus = TrainCommand.loadCorpus(arguments.promptResponse());
@@ -86,7 +92,7 @@ public final class EvaluateCommand {
         return report.markdown();
     }
 
-    private static List<PromptSource> sourcesWithTestPrompts(PromptCorpus corpus) {
+    static List<PromptSource> sourcesWithTestPrompts(PromptCorpus corpus) {
         List<PromptSource> sources = new ArrayList<>();
         for (PromptSource source : PromptSource.values()) {
             if (!corpus.prompts(PromptSplit.TEST, source).isEmpty() && !corpus.prompts(PromptSplit.TRAIN, source).isEmpty()) {
@@ -109,7 +115,7 @@ public final class EvaluateCommand {
      * settings), the evaluated model (all sources), and the prompt length with no training.
      * Columns: each source's test split.
      */
-    private static Map<String, Map<PromptSource, Figures>> crossDataset(PromptCorpus corpus, List<PromptSource> sources,
+    static Map<String, Map<PromptSource, Figures>> crossDataset(PromptCorpus corpus, List<PromptSource> sources,
             ClassifierEstimator shipped) {
         ClassifierMetadata.Training training = shipped.metadata().training();
         TrainingSettings settings = new TrainingSettings(training.trees(), training.maxDepth(), training.learningRate(),

@@ -4,6 +4,8 @@ import dev.triage.features.Prompt;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.model.classifier.ClassifierMetadata.SplitFigures;
+import dev.triage.model.classifier.ModelLoadException;
+import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptAnswer;
 import dev.triage.model.data.PromptCorpus;
 import dev.triage.model.data.PromptResponseLoader;
@@ -11,6 +13,7 @@ import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.PromptSplit;
 import dev.triage.model.evaluation.Evaluation;
 import dev.triage.model.evaluation.Figures;
+import dev.triage.model.ranker.RankerEstimator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,13 +21,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * {@code scripts/train}: trains the length classifier on the training split of the shared data
  * and writes the ONNX model with its metadata, figures on the validation and test splits included.
+ * With {@code --estimator ranker}, trains the ranker instead ({@link RankerTrainCommand}).
  *
  * <pre>
- * scripts/train [--data ../shared/data] [--out model/src/main/resources/models/classifier.onnx]
+ * scripts/train [--estimator classifier] [--data ../shared/data] [--out model/src/main/resources/models/classifier.onnx]
  *               [--trees 300] [--max-depth 6] [--learning-rate 0.1] [--seed 42]
  * </pre>
  */
@@ -37,8 +42,12 @@ public final class TrainCommand {
 
     public static void main(String[] args) {
         try {
+            if (CommandArguments.estimator(args).equals(RankerEstimator.NAME)) {
+                RankerTrainCommand.run(new CommandArguments(args, RankerTrainCommand.ARGUMENTS));
+                return;
+            }
             CommandArguments arguments = new CommandArguments(args,
-                    Set.of("data", "out", "trees", "max-depth", "learning-rate", "seed"));
+                    Set.of("estimator", "data", "out", "trees", "max-depth", "learning-rate", "seed"));
             TrainingSettings defaults = TrainingSettings.DEFAULTS;
             TrainingSettings settings = new TrainingSettings(arguments.getInt("trees", defaults.trees()),
                     arguments.getInt("max-depth", defaults.maxDepth()),
@@ -49,7 +58,7 @@ public final class TrainCommand {
         } catch (IllegalArgumentException e) {
             System.err.println("train: " + e.getMessage());
             System.exit(2);
-        } catch (IOException e) {
+        } catch (IOException | ModelLoadException e) {
             System.err.println("train: " + e.getMessage());
             System.exit(1);
         }
@@ -87,14 +96,18 @@ public final class TrainCommand {
 
     /** The estimator's figures on the validation and test splits, pooled and per source. */
     static List<SplitFigures> heldOutFigures(JobEstimator<Prompt> estimator, PromptCorpus corpus) {
+        return heldOutFigures(prompts -> Evaluation.evaluate(estimator, prompts), corpus);
+    }
+
+    /** The figures {@code evaluation} computes on the validation and test splits, pooled and per source. */
+    static List<SplitFigures> heldOutFigures(Function<List<LabeledPrompt>, Figures> evaluation, PromptCorpus corpus) {
         List<SplitFigures> figures = new ArrayList<>();
         for (PromptSplit split : List.of(PromptSplit.VALIDATION, PromptSplit.TEST)) {
             String splitName = split.name().toLowerCase(Locale.ROOT);
-            figures.add(new SplitFigures(splitName, "all", Evaluation.evaluate(estimator, corpus.prompts(split))));
+            figures.add(new SplitFigures(splitName, "all", evaluation.apply(corpus.prompts(split))));
             for (PromptSource source : PromptSource.values()) {
                 if (!corpus.prompts(split, source).isEmpty()) {
-                    Figures sourceFigures = Evaluation.evaluate(estimator, corpus.prompts(split, source));
-                    figures.add(new SplitFigures(splitName, source.id(), sourceFigures));
+                    figures.add(new SplitFigures(splitName, source.id(), evaluation.apply(corpus.prompts(split, source))));
                 }
             }
         }

@@ -4,13 +4,14 @@ import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptAnswer;
 import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.PromptSplit;
+import dev.triage.model.ranker.SentenceEncoder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Models trained in a second on a few dozen prompts of three obvious kinds — one-sentence questions
+ * Models (classifiers and rankers) trained in a second on a few dozen prompts of three obvious kinds — one-sentence questions
  * (short answers), explanations (medium), multi-part essays (long) — for tests that need a real
  * model file. Shared with the proxy's tests through this module's test jar.
  */
@@ -37,9 +38,38 @@ public final class TinyModels {
         return corpus(true);
     }
 
+    /** A small head trained briefly, with prompts cut at 64 tokens: enough for the three kinds. */
+    public static final RankerSettings RANKER_SETTINGS = new RankerSettings(RankingObjective.PAIRWISE, 0.2, 1.0, 16, 0.01,
+            300, 32, 8, 0, 42, 64);
+
     /** Trains on {@code prompts} and writes the model and its metadata ({@code x.onnx}, {@code x.json}). */
     public static void write(List<LabeledPrompt> prompts, Path onnxFile) throws IOException {
         ClassifierTrainer.train(prompts, SETTINGS).writeTo(onnxFile);
+    }
+
+    /**
+     * Trains a ranking head on {@code prompts} (calibrated on the same prompts) and writes it with
+     * its metadata ({@code x.onnx}, {@code x.json}).
+     */
+    public static void writeRanker(List<LabeledPrompt> prompts, Path onnxFile) throws Exception {
+        float[][] embeddings = embed(prompts, RANKER_SETTINGS.maxTokens());
+        RankerTrainer.train(prompts, embeddings, prompts, embeddings, RANKER_SETTINGS).writeTo(onnxFile);
+    }
+
+    /** The sentence embeddings of {@code prompts}, from the real encoder. */
+    static float[][] embed(List<LabeledPrompt> prompts, int maxTokens) throws Exception {
+        try (SentenceEncoder encoder = SentenceEncoder.open(maxTokens)) {
+            return encoder.embed(prompts.stream().map(LabeledPrompt::prompt).toList());
+        }
+    }
+
+    /** The prompts of one kind: 0 one-sentence questions, 1 explanations, 2 multi-part essays. */
+    static List<LabeledPrompt> ofKind(List<LabeledPrompt> prompts, int kind) {
+        List<LabeledPrompt> selected = new ArrayList<>();
+        for (int i = kind; i < prompts.size(); i += 3) {
+            selected.add(prompts.get(i));
+        }
+        return selected;
     }
 
     private static List<LabeledPrompt> corpus(boolean inverted) {

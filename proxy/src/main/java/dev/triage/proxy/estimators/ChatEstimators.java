@@ -4,6 +4,7 @@ import dev.triage.features.Prompt;
 import dev.triage.model.BaselineEstimator;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.classifier.ClassifierEstimator;
+import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.proxy.config.EstimatorConfig;
 import java.util.function.Supplier;
 
@@ -21,22 +22,28 @@ public final class ChatEstimators {
         if (!config.hasModel()) {
             return new BaselineEstimator();
         }
-        Supplier<ClassifierEstimator> loader = classifierLoader(config);
+        Supplier<JobEstimator<Prompt>> loader = modelLoader(config);
         return config.fallBackToBaseline() ? ClassifierEstimator.loadOrFallBackToBaseline(loader) : loader.get();
     }
 
     /** What loads the configured model again, for a reload. */
     public static Supplier<JobEstimator<Prompt>> reloader(EstimatorConfig config) {
-        Supplier<ClassifierEstimator> loader = classifierLoader(config);
-        return loader::get;
+        return modelLoader(config);
     }
 
     /** Where the configured model is read from, as errors and the reload answer name it. */
     public static String modelLocation(EstimatorConfig config) {
-        return config.model().map(Object::toString).orElse("classpath:" + ClassifierEstimator.DEFAULT_MODEL_RESOURCE);
+        String shipped = config.name().equals(RankerEstimator.NAME) ? RankerEstimator.DEFAULT_MODEL_RESOURCE
+                : ClassifierEstimator.DEFAULT_MODEL_RESOURCE;
+        return config.model().map(Object::toString).orElse("classpath:" + shipped);
     }
 
-    private static Supplier<ClassifierEstimator> classifierLoader(EstimatorConfig config) {
-        return () -> config.model().map(ClassifierEstimator::load).orElseGet(ClassifierEstimator::loadDefault);
+    private static Supplier<JobEstimator<Prompt>> modelLoader(EstimatorConfig config) {
+        return switch (config.name()) {
+            case ClassifierEstimator.NAME -> () -> config.model().map(ClassifierEstimator::load)
+                    .orElseGet(ClassifierEstimator::loadDefault);
+            case RankerEstimator.NAME -> () -> config.model().map(RankerEstimator::load).orElseGet(RankerEstimator::loadDefault);
+            default -> throw new IllegalArgumentException("estimator " + config.name() + " has no model to load");
+        };
     }
 }

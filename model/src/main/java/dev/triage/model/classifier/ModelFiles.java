@@ -1,0 +1,51 @@
+package dev.triage.model.classifier;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * How the estimators that load a model (the classifier, the ranker) find and read its files: an
+ * ONNX file with its metadata JSON beside it ({@code x.onnx} and {@code x.json}), from a path or
+ * from this module's class-path resources. Every failure is a {@link ModelLoadException} naming the
+ * estimator, the location and the reason.
+ */
+public final class ModelFiles {
+
+    private ModelFiles() {}
+
+    /** The metadata file of a model file: {@code x.onnx} → {@code x.json}. */
+    public static Path metadataPath(Path onnxFile) {
+        String name = onnxFile.getFileName().toString();
+        String stem = name.endsWith(".onnx") ? name.substring(0, name.length() - ".onnx".length()) : name;
+        return onnxFile.resolveSibling(stem + ".json");
+    }
+
+    /** The metadata resource of a model resource: {@code /models/x.onnx} → {@code /models/x.json}. */
+    public static String metadataResource(String onnxResource) {
+        return onnxResource.replaceFirst("\\.onnx$", ".json");
+    }
+
+    public static byte[] readFile(String estimator, String location, Path file) {
+        try {
+            return Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            throw new ModelLoadException(estimator, location, "no such file: " + file, e);
+        } catch (IOException e) {
+            throw new ModelLoadException(estimator, location, "cannot read " + file + ": " + e, e);
+        }
+    }
+
+    public static byte[] readResource(String estimator, String location, String resource) {
+        try (InputStream in = ModelFiles.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new ModelLoadException(estimator, location, "no class-path resource " + resource, null);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new ModelLoadException(estimator, location, "cannot read class-path resource " + resource + ": " + e, e);
+        }
+    }
+}

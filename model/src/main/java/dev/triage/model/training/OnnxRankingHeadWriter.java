@@ -1,0 +1,90 @@
+package dev.triage.model.training;
+
+import ai.onnx.proto.OnnxMl.AttributeProto;
+import ai.onnx.proto.OnnxMl.AttributeProto.AttributeType;
+import ai.onnx.proto.OnnxMl.GraphProto;
+import ai.onnx.proto.OnnxMl.ModelProto;
+import ai.onnx.proto.OnnxMl.NodeProto;
+import ai.onnx.proto.OnnxMl.OperatorSetIdProto;
+import ai.onnx.proto.OnnxMl.TensorProto;
+import ai.onnx.proto.OnnxMl.TensorShapeProto;
+import ai.onnx.proto.OnnxMl.TypeProto;
+import ai.onnx.proto.OnnxMl.ValueInfoProto;
+import com.google.protobuf.ByteString;
+import dev.triage.model.ranker.RankerModel;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Writes a {@link RankingHead} as an ONNX graph of standard operators — {@code Gemm}, {@code Relu},
+ * {@code Gemm} — following {@link RankerModel}'s contract: input {@code embedding} [N, inputs],
+ * output {@code score} [N, 1]. The weights are stored as float32, as {@link RankingHead#roundedToFloat}
+ * has them.
+ */
+final class OnnxRankingHeadWriter {
+
+    private static final int DEFAULT_OPSET = 17;
+    private static final int IR_VERSION = 8;
+
+    private OnnxRankingHeadWriter() {}
+
+    static byte[] write(RankingHead head) {
+        GraphProto graph = GraphProto.newBuilder()
+                .setName("triage_ranking_head")
+                .addInitializer(tensor("W1", head.firstWeights(), head.hidden, head.inputs))
+                .addInitializer(tensor("b1", head.firstBiases(), head.hidden))
+                .addInitializer(tensor("W2", head.secondWeights(), 1, head.hidden))
+                .addInitializer(tensor("b2", new float[] {head.secondBias()}, 1))
+                .addNode(gemm(RankerModel.INPUT, "W1", "b1", "hidden_linear"))
+                .addNode(NodeProto.newBuilder().setOpType("Relu").setName("relu").addInput("hidden_linear").addOutput("hidden"))
+                .addNode(gemm("hidden", "W2", "b2", RankerModel.SCORE))
+                .addInput(value(RankerModel.INPUT, head.inputs))
+                .addOutput(value(RankerModel.SCORE, 1))
+                .build();
+        return ModelProto.newBuilder()
+                .setIrVersion(IR_VERSION)
+                .addOpsetImport(OperatorSetIdProto.newBuilder().setDomain("").setVersion(DEFAULT_OPSET))
+                .setProducerName("triage")
+                .setGraph(graph)
+                .build()
+                .toByteArray();
+    }
+
+    /** {@code output = input × weightsᵀ + bias}, weights stored [out][in] as the head keeps them. */
+    private static NodeProto gemm(String input, String weights, String bias, String output) {
+        return NodeProto.newBuilder()
+                .setOpType("Gemm")
+                .setName(output + "_gemm")
+                .addInput(input)
+                .addInput(weights)
+                .addInput(bias)
+                .addOutput(output)
+                .addAttribute(AttributeProto.newBuilder().setName("transB").setType(AttributeType.INT).setI(1))
+                .build();
+    }
+
+    private static TensorProto tensor(String name, float[] values, long... dims) {
+        ByteBuffer raw = ByteBuffer.allocate(values.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        raw.asFloatBuffer().put(values);
+        TensorProto.Builder tensor = TensorProto.newBuilder()
+                .setName(name)
+                .setDataType(TensorProto.DataType.FLOAT.getNumber())
+                .setRawData(ByteString.copyFrom(raw.array()));
+        for (long dim : dims) {
+            tensor.addDims(dim);
+        }
+        return tensor.build();
+    }
+
+    private static ValueInfoProto value(String name, long columns) {
+        TensorShapeProto shape = TensorShapeProto.newBuilder()
+                .addDim(TensorShapeProto.Dimension.newBuilder().setDimParam("N"))
+                .addDim(TensorShapeProto.Dimension.newBuilder().setDimValue(columns))
+                .build();
+        return ValueInfoProto.newBuilder()
+                .setName(name)
+                .setType(TypeProto.newBuilder().setTensorType(
+                        TypeProto.Tensor.newBuilder().setElemType(TensorProto.DataType.FLOAT.getNumber()).setShape(shape)))
+                .build();
+    }
+}

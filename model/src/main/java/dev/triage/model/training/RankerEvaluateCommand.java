@@ -1,0 +1,211 @@
+package dev.triage.model.training;
+
+import dev.triage.model.BaselineEstimator;
+import dev.triage.model.classifier.ClassifierEstimator;
+import dev.triage.model.data.LabeledPrompt;
+import dev.triage.model.data.PromptCorpus;
+import dev.triage.model.data.PromptSource;
+import dev.triage.model.data.PromptSplit;
+import dev.triage.model.evaluation.Evaluation;
+import dev.triage.model.evaluation.Figures;
+import dev.triage.model.ranker.RankerMetadata;
+import dev.triage.model.ranker.RankerModel;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * {@code scripts/evaluate --estimator ranker}: compares the ranker's training objectives as PARS
+ * does — pairwise with and without the δ filter, pointwise, listwise — with the shipped classifier
+ * and the prompt-length baseline, on the classifier's test split (pooled and per source) and across
+ * sources, and writes the report.
+ *
+ * <pre>
+ * scripts/evaluate --estimator ranker [--data ../shared/data] [--model model/src/main/resources/models/ranker.onnx]
+ *     [--classifier-model model/src/main/resources/models/classifier.onnx] [--out docs/ranker-evaluation.md]
+ *     [--seeds 3] [--embedding-cache model/target/ranker-embeddings]
+ * </pre>
+ *
+ * <p>Every comparison head is trained with the evaluated model's settings, on the training split,
+ * calibrated on the validation split; the test split is only scored. Heads on the whole training
+ * split are trained with {@code --seeds} seeds and reported as the mean with the range, since one
+ * seed's τ_b moves by about ±0.01; heads for the cross-dataset matrix with one.
+ */
+final class RankerEvaluateCommand {
+
+    static final Set<String> ARGUMENTS = Set.of("estimator", "data", "model", "classifier-model", "out", "seeds",
+            "embedding-cache");
+
+    static final Path DEFAULT_REPORT = Path.of("docs/ranker-evaluation.md");
+
+    /** "all": the pooled test split; otherwise a source's id. */
+    static final String ALL = "all";
+
+    private RankerEvaluateCommand() {}
+
+    static void run(CommandArguments arguments) throws IOException {
+        Path modelFile = Path.of(arguments.get("model", RankerTrainCommand.DEFAULT_OUT.toString()));
+        Path classifierFile = Path.of(arguments.get("classifier-model", TrainCommand.DEFAULT_OUT.toString()));
+        Path out = Path.of(arguments.get("out", DEFAULT_REPORT.toString()));
+        Path cache = Path.of(arguments.get("embedding-cache", EmbeddingCache.DEFAULT_DIRECTORY.toString()));
+        int seeds = arguments.getInt("seeds", 3);
+        if (seeds < 1) {
+            throw new IllegalArgumentException("--seeds: " + seeds + " (expected: >= 1)");
+        }
+        PromptCorpus corpus = TrainCommand.loadCorpus(arguments.promptResponse());
+        String report;
+        try (RankerModel shipped = RankerModel.load(modelFile);
+                ClassifierEstimator classifier = ClassifierEstimator.load(classifierFile)) {
+            PromptEmbeddings embeddings = PromptEmbeddings.of(corpus, shipped.metadata().maxTokens(), cache);
+            report = evaluate(corpus, embeddings, shipped, modelFile, classifier, seeds);
+        }
+        System.out.println(report);
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Files.writeString(out, report, StandardCharsets.UTF_8);
+        System.out.println("wrote " + out);
+    }
+
+    static String evaluate(PromptCorpus corpus, PromptEmbeddings embeddings, RankerModel shipped, Path modelFile,
+            ClassifierEstimator classifier, int seeds) {
+        RankerSettings settings = settingsOf(shipped.metadata());
+        List<PromptSource> sources = EvaluateCommand.sourcesWithTestPrompts(corpus);
+        List<String> scopes = new ArrayList<>();
+        scopes.add(ALL);
+        sources.forEach(source -> scopes.add(source.id()));
+
+        List<Job> jobs = new ArrayList<>();
+        for (Variant variant : Variant.values()) {
+            for (int seed = 0; seed < seeds; seed++) {
+                jobs.add(new Job(variant, settings.seed() + seed, null));
+            }
+            for (PromptSource source : sources) {
+                jobs.add(new Job(variant, settings.seed(), source));
+            }
+        }
+        long start = System.nanoTime();
+        // Each head trains on one core; the jobs are independent and seeded, so the order they run in changes nothing.
+        Map<Job, Map<String, Figures>> results = jobs.parallelStream()
+                .collect(Collectors.toMap(job -> job, job -> job.run(corpus, embeddings, settings, sources)));
+        System.out.printf(Locale.ROOT, "trained and scored %d heads in %.0f s%n", jobs.size(), (System.nanoTime() - start) / 1e9);
+
+        RankerEvaluationReport report = new RankerEvaluationReport(corpus, shipped.metadata(), modelFile, seeds,
+                RankerTrainCommand.figures(shipped, corpus.prompts(PromptSplit.VALIDATION), embeddings));
+        Map<String, Figures> shippedFigures = new LinkedHashMap<>();
+        Map<String, Figures> classifierFigures = new LinkedHashMap<>();
+        Map<String, Figures> baselineFigures = new LinkedHashMap<>();
+        BaselineEstimator baseline = new BaselineEstimator();
+        for (String scope : scopes) {
+            List<LabeledPrompt> test = testPrompts(corpus, scope);
+            shippedFigures.put(scope, RankerTrainCommand.figures(shipped, test, embeddings));
+            classifierFigures.put(scope, Evaluation.evaluate(classifier, test));
+            baselineFigures.put(scope, Evaluation.evaluate(baseline, test));
+        }
+        report.shippedModel(shippedFigures);
+        Map<Variant, List<Map<String, Figures>>> bySeed = new LinkedHashMap<>();
+        for (Variant variant : Variant.values()) {
+            bySeed.put(variant, jobs.stream().filter(j -> j.variant == variant && j.trainSource == null).map(results::get).toList());
+        }
+        report.objectives(scopes, bySeed, classifierFigures, baselineFigures);
+        report.deltaFilter(scopes, bySeed.get(Variant.PAIRWISE_UNFILTERED), bySeed.get(Variant.PAIRWISE));
+
+        Map<String, Map<PromptSource, Figures>> classifierCross = EvaluateCommand.crossDataset(corpus, sources, classifier);
+        Map<Variant, Map<PromptSource, Map<String, Figures>>> cross = new LinkedHashMap<>();
+        for (Variant variant : Variant.values()) {
+            Map<PromptSource, Map<String, Figures>> rows = new LinkedHashMap<>();
+            for (PromptSource source : sources) {
+                rows.put(source, results.get(jobs.stream().filter(j -> j.variant == variant && j.trainSource == source)
+                        .findFirst().orElseThrow()));
+            }
+            cross.put(variant, rows);
+        }
+        report.crossDataset(sources, cross, classifierCross);
+        return report.markdown();
+    }
+
+    /** The settings the evaluated head was trained with. */
+    static RankerSettings settingsOf(RankerMetadata metadata) {
+        RankerMetadata.Training training = metadata.training();
+        return new RankerSettings(RankingObjective.of(metadata.objective()), metadata.minLengthDifference(), metadata.margin(),
+                training.hiddenUnits(), training.learningRate(), training.steps(), training.batchSize(), training.listSize(),
+                training.weightDecay(), training.seed(), metadata.maxTokens());
+    }
+
+    private static List<LabeledPrompt> testPrompts(PromptCorpus corpus, String scope) {
+        return scope.equals(ALL) ? corpus.prompts(PromptSplit.TEST)
+                : corpus.prompts(PromptSplit.TEST, sourceOf(scope));
+    }
+
+    private static PromptSource sourceOf(String id) {
+        for (PromptSource source : PromptSource.values()) {
+            if (source.id().equals(id)) {
+                return source;
+            }
+        }
+        throw new IllegalArgumentException("no source " + id);
+    }
+
+    /** The objectives PARS compares, each a way to train the same head on the same embeddings. */
+    enum Variant {
+        LISTWISE("listwise (ListMLE)"),
+        POINTWISE("pointwise (L1, log length)"),
+        PAIRWISE_UNFILTERED("pairwise, no δ filter"),
+        PAIRWISE("pairwise, δ filter");
+
+        final String label;
+
+        Variant(String label) {
+            this.label = label;
+        }
+
+        /**
+         * The evaluated model's settings with this objective; the δ filter uses the evaluated
+         * model's δ, or PARS's 0.2 when that model was trained without one.
+         */
+        RankerSettings settings(RankerSettings evaluated) {
+            double delta = evaluated.minLengthDifference() > 0 ? evaluated.minLengthDifference()
+                    : RankerSettings.DEFAULTS.minLengthDifference();
+            return switch (this) {
+                case LISTWISE -> evaluated.with(RankingObjective.LISTWISE, 0);
+                case POINTWISE -> evaluated.with(RankingObjective.POINTWISE, 0);
+                case PAIRWISE_UNFILTERED -> evaluated.with(RankingObjective.PAIRWISE, 0);
+                case PAIRWISE -> evaluated.with(RankingObjective.PAIRWISE, delta);
+            };
+        }
+    }
+
+    /** One head to train: on every source's training split ({@code trainSource} null) or on one source's. */
+    private record Job(Variant variant, long seed, PromptSource trainSource) {
+
+        /** Trains, calibrates, and scores the test split of every scope the job is read for. */
+        Map<String, Figures> run(PromptCorpus corpus, PromptEmbeddings embeddings, RankerSettings evaluated,
+                List<PromptSource> sources) {
+            RankerSettings settings = variant.settings(evaluated).withSeed(seed);
+            List<LabeledPrompt> train = trainSource == null ? corpus.prompts(PromptSplit.TRAIN)
+                    : corpus.prompts(PromptSplit.TRAIN, trainSource);
+            List<LabeledPrompt> validation = trainSource == null || corpus.prompts(PromptSplit.VALIDATION, trainSource).isEmpty()
+                    ? corpus.prompts(PromptSplit.VALIDATION) : corpus.prompts(PromptSplit.VALIDATION, trainSource);
+            TrainedRanker trained = RankerTrainer.train(train, embeddings.of(train), validation, embeddings.of(validation),
+                    settings);
+            Map<String, Figures> figures = new LinkedHashMap<>();
+            try (RankerModel model = trained.model(variant.label + ", seed " + seed)) {
+                if (trainSource == null) {
+                    figures.put(ALL, RankerTrainCommand.figures(model, corpus.prompts(PromptSplit.TEST), embeddings));
+                }
+                for (PromptSource source : sources) {
+                    figures.put(source.id(), RankerTrainCommand.figures(model, corpus.prompts(PromptSplit.TEST, source), embeddings));
+                }
+            }
+            System.out.printf(Locale.ROOT, "  %s, seed %d, trained on %s%n", variant.label, seed,
+                    trainSource == null ? "all sources" : trainSource.id());
+            return figures;
+        }
+    }
+}

@@ -1,0 +1,284 @@
+package dev.triage.model.training;
+
+import dev.triage.model.data.AnswerTokens;
+import dev.triage.model.data.LabeledPrompt;
+import dev.triage.model.data.PromptAnswer;
+import dev.triage.model.data.TargetModels;
+import dev.triage.model.ranker.RankerMetadata;
+import dev.triage.model.ranker.ScoreCalibration;
+import dev.triage.model.ranker.SentenceEncoder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.SplittableRandom;
+
+/**
+ * Trains the ranker's head on frozen sentence embeddings, PARS's way or, for the comparison PARS
+ * makes, pointwise or listwise; then fits the calibration from score to tokens on the validation
+ * split and exports the head to ONNX.
+ *
+ * <p>What is compared with what: an answer's length says something about its prompt only next to
+ * answers <em>by the same model</em> (one model writes three times as much as another to the same
+ * prompt), and that is how {@link dev.triage.model.evaluation.Evaluation} measures too. So every
+ * pair and every list is drawn from one answering model's answers in one source: pairwise, two of
+ * its prompts, labeled by which of its two answers is longer and kept only when the lengths differ
+ * by at least δ relative to the longer (PARS's {@code min_length_difference}); listwise, a list of
+ * its prompts ordered by its answers' lengths. A prompt pair that most target models order the
+ * same way is drawn once per model, so the head learns the family's consensus, and pairs the models
+ * disagree on cancel out. Answering models are drawn in proportion to their answers, prompts
+ * uniformly within one; pointwise draws answers uniformly.
+ *
+ * <pre>{@code
+ * TrainedRanker ranker = RankerTrainer.train(train, trainEmbeddings, validation, validationEmbeddings,
+ *         RankerSettings.DEFAULTS);
+ * }</pre>
+ */
+public final class RankerTrainer {
+
+    static final String PAIRING = "examples drawn within one answering model's answers in one source (models in proportion "
+            + "to their answers, prompts uniformly within a model); pairwise: two prompts labeled by which answer is longer, "
+            + "kept when |L_A - L_B| / max(L_A, L_B) >= minLengthDifference; listwise: listSize prompts ordered by answer "
+            + "length; pointwise: answers uniformly";
+
+    /** Draws in a row that may fail to find a pair differing by δ before the data is declared unusable. */
+    private static final int MAX_REJECTIONS = 100_000;
+
+    private RankerTrainer() {}
+
+    /**
+     * The shipped form: a head trained on {@code train}, calibrated on {@code validation}, exported
+     * to ONNX, with its metadata (evaluation figures are added later).
+     *
+     * @param trainEmbeddings the embedding of each training prompt, in order
+     * @param validationEmbeddings the embedding of each validation prompt, in order
+     */
+    public static TrainedRanker train(List<LabeledPrompt> train, float[][] trainEmbeddings, List<LabeledPrompt> validation,
+            float[][] validationEmbeddings, RankerSettings settings) {
+        RankingHead head = trainHead(train, trainEmbeddings, settings).roundedToFloat();
+        ScoreCalibration calibration = calibrate(head, validation, validationEmbeddings);
+        RankerMetadata.Training training = new RankerMetadata.Training(settings.hiddenUnits(), settings.learningRate(),
+                settings.steps(), settings.batchSize(), settings.listSize(), settings.weightDecay(), settings.seed(),
+                train.size(), train.stream().mapToInt(p -> p.answers().size()).sum(), PAIRING, validation.size(),
+                TargetModels.EXCLUDED);
+        RankerMetadata metadata = new RankerMetadata(SentenceEncoder.NAME, SentenceEncoder.POOLING, settings.maxTokens(),
+                SentenceEncoder.DIMENSIONS, settings.objective().id(), settings.margin(), settings.minLengthDifference(),
+                training, calibration, AnswerTokens.TOKENIZER, ClassifierTrainer.dataSources(train), List.of());
+        return new TrainedRanker(OnnxRankingHeadWriter.write(head), metadata);
+    }
+
+    /** Trains a head with Adam on {@code settings.objective()}. */
+    static RankingHead trainHead(List<LabeledPrompt> prompts, float[][] embeddings, RankerSettings settings) {
+        if (embeddings.length != prompts.size()) {
+            throw new IllegalArgumentException(embeddings.length + " embeddings for " + prompts.size() + " prompts");
+        }
+        if (prompts.isEmpty()) {
+            throw new IllegalArgumentException("prompts: none to train on");
+        }
+        SplittableRandom random = new SplittableRandom(settings.seed());
+        Groups groups = Groups.of(prompts, settings.objective() == RankingObjective.POINTWISE ? 1 : 2);
+        RankingHead head = RankingHead.initialized(embeddings[0].length, settings.hiddenUnits(), new Random(settings.seed()));
+        AdamOptimizer adam = new AdamOptimizer(head.parameters.length, settings.learningRate(), settings.weightDecay());
+        Batch batch = new Batch(settings.batchSize(), settings.hiddenUnits());
+        double[] gradient = new double[head.parameters.length];
+        for (int step = 0; step < settings.steps(); step++) {
+            batch.draw(groups, settings, random);
+            for (int k = 0; k < batch.size; k++) {
+                batch.scores[k] = head.forward(embeddings[batch.prompts[k]], batch.activations[k]);
+            }
+            batch.lossGradient(settings);
+            Arrays.fill(gradient, 0);
+            for (int k = 0; k < batch.size; k++) {
+                head.backward(embeddings[batch.prompts[k]], batch.activations[k], batch.scoreGradients[k], gradient);
+            }
+            adam.step(head.parameters, gradient);
+        }
+        return head;
+    }
+
+    /**
+     * The calibration of {@code head}'s scores on {@code prompts}: each prompt weighs one, with the
+     * mean length of its answers, so that a prompt thirty models answered counts no more than one
+     * that one model did.
+     */
+    static ScoreCalibration calibrate(RankingHead head, List<LabeledPrompt> prompts, float[][] embeddings) {
+        double[] scores = new double[prompts.size()];
+        double[] tokens = new double[prompts.size()];
+        double[] weights = new double[prompts.size()];
+        for (int i = 0; i < prompts.size(); i++) {
+            scores[i] = head.score(embeddings[i]);
+            tokens[i] = Math.max(1, prompts.get(i).answers().stream().mapToInt(PromptAnswer::answerTokens).average().orElseThrow());
+            weights[i] = 1;
+        }
+        return IsotonicCalibration.fit(scores, tokens, weights);
+    }
+
+    /** One answering model's answers in one source: (prompt index, answer length) pairs. */
+    private record Group(int[] prompts, int[] tokens) {}
+
+    /** The groups examples are drawn from, each drawn in proportion to its size. */
+    private static final class Groups {
+        final List<Group> groups = new ArrayList<>();
+        final double[] cumulativeWeight;
+
+        private Groups(Map<String, List<int[]>> members, int minimumSize) {
+            for (List<int[]> group : members.values()) {
+                if (group.size() >= minimumSize) {
+                    groups.add(new Group(group.stream().mapToInt(m -> m[0]).toArray(), group.stream().mapToInt(m -> m[1]).toArray()));
+                }
+            }
+            if (groups.isEmpty()) {
+                throw new IllegalArgumentException("prompts: no answering model has " + minimumSize
+                        + " or more answers (expected: at least one to draw examples from)");
+            }
+            cumulativeWeight = new double[groups.size()];
+            double total = 0;
+            for (int g = 0; g < groups.size(); g++) {
+                total += groups.get(g).prompts().length;
+                cumulativeWeight[g] = total;
+            }
+        }
+
+        static Groups of(List<LabeledPrompt> prompts, int minimumSize) {
+            Map<String, List<int[]>> members = new LinkedHashMap<>();
+            for (int i = 0; i < prompts.size(); i++) {
+                for (PromptAnswer answer : prompts.get(i).answers()) {
+                    members.computeIfAbsent(answer.source().id() + " / " + answer.answeringModel(), k -> new ArrayList<>())
+                            .add(new int[] {i, answer.answerTokens()});
+                }
+            }
+            return new Groups(members, minimumSize);
+        }
+
+        Group draw(SplittableRandom random) {
+            double target = random.nextDouble() * cumulativeWeight[cumulativeWeight.length - 1];
+            int index = Arrays.binarySearch(cumulativeWeight, target);
+            return groups.get(index >= 0 ? Math.min(index + 1, groups.size() - 1) : -index - 1);
+        }
+    }
+
+    /** One step's examples: the prompts scored, their scores, and the loss's gradient on each score. */
+    private static final class Batch {
+        final int[] prompts;
+        final int[] tokens;
+        final double[] scores;
+        final double[] scoreGradients;
+        final double[][] activations;
+        final List<int[]> lists = new ArrayList<>();
+        int size;
+
+        Batch(int capacity, int hidden) {
+            prompts = new int[capacity];
+            tokens = new int[capacity];
+            scores = new double[capacity];
+            scoreGradients = new double[capacity];
+            activations = new double[capacity][hidden];
+        }
+
+        void draw(Groups groups, RankerSettings settings, SplittableRandom random) {
+            size = 0;
+            lists.clear();
+            switch (settings.objective()) {
+                case PAIRWISE -> {
+                    for (int p = 0; p < prompts.length / 2; p++) {
+                        drawPair(groups, settings.minLengthDifference(), random);
+                    }
+                }
+                case POINTWISE -> {
+                    for (int k = 0; k < prompts.length; k++) {
+                        Group group = groups.draw(random);
+                        add(group, random.nextInt(group.prompts().length));
+                    }
+                }
+                case LISTWISE -> {
+                    for (int l = 0; l < prompts.length / settings.listSize(); l++) {
+                        drawList(groups.draw(random), settings.listSize(), random);
+                    }
+                }
+            }
+        }
+
+        /** Two prompts of one model whose answers differ enough; the one with the longer answer first. */
+        private void drawPair(Groups groups, double minLengthDifference, SplittableRandom random) {
+            for (int attempt = 0; attempt < MAX_REJECTIONS; attempt++) {
+                Group group = groups.draw(random);
+                int n = group.prompts().length;
+                int a = random.nextInt(n);
+                int b = random.nextInt(n - 1);
+                b = b >= a ? b + 1 : b;
+                int lengthA = group.tokens()[a];
+                int lengthB = group.tokens()[b];
+                if (lengthA == lengthB || (double) Math.abs(lengthA - lengthB) / Math.max(lengthA, lengthB) < minLengthDifference) {
+                    continue;
+                }
+                add(group, lengthA > lengthB ? a : b);
+                add(group, lengthA > lengthB ? b : a);
+                return;
+            }
+            throw new IllegalArgumentException("prompts: no pair of answers by one model differs in length by "
+                    + minLengthDifference + " or more in " + MAX_REJECTIONS + " draws");
+        }
+
+        /** Distinct prompts of one model, ordered by answer length, longest first (ties in random order). */
+        private void drawList(Group group, int listSize, SplittableRandom random) {
+            int n = group.prompts().length;
+            int[] members = new int[n];
+            Arrays.setAll(members, i -> i);
+            int length = Math.min(listSize, n);
+            for (int i = 0; i < length; i++) {
+                int j = i + random.nextInt(n - i);
+                int swap = members[i];
+                members[i] = members[j];
+                members[j] = swap;
+            }
+            Integer[] list = new Integer[length];
+            for (int i = 0; i < length; i++) {
+                list[i] = members[i];
+            }
+            Arrays.sort(list, (x, y) -> Integer.compare(group.tokens()[y], group.tokens()[x]));
+            lists.add(new int[] {size, length});
+            for (int member : list) {
+                add(group, member);
+            }
+        }
+
+        private void add(Group group, int member) {
+            prompts[size] = group.prompts()[member];
+            tokens[size] = group.tokens()[member];
+            size++;
+        }
+
+        /** Fills {@link #scoreGradients} with the gradient of the batch's mean loss. */
+        void lossGradient(RankerSettings settings) {
+            double[] gradient = new double[2];
+            switch (settings.objective()) {
+                case PAIRWISE -> {
+                    int pairs = size / 2;
+                    for (int p = 0; p < pairs; p++) {
+                        RankingLosses.marginRanking(scores[2 * p], scores[2 * p + 1], 1, settings.margin(), gradient);
+                        scoreGradients[2 * p] = gradient[0] / pairs;
+                        scoreGradients[2 * p + 1] = gradient[1] / pairs;
+                    }
+                }
+                case POINTWISE -> {
+                    for (int k = 0; k < size; k++) {
+                        RankingLosses.logLengthL1(scores[k], tokens[k], gradient);
+                        scoreGradients[k] = gradient[0] / size;
+                    }
+                }
+                case LISTWISE -> {
+                    for (int[] list : lists) {
+                        double[] listScores = Arrays.copyOfRange(scores, list[0], list[0] + list[1]);
+                        double[] listGradient = new double[list[1]];
+                        RankingLosses.listMle(listScores, listGradient);
+                        for (int k = 0; k < list[1]; k++) {
+                            scoreGradients[list[0] + k] = listGradient[k] / lists.size();
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package dev.triage.model.training;
+
+import java.util.Arrays;
+import java.util.Random;
+
+/**
+ * The ranker's head as it is trained: a one-hidden-layer perceptron from a sentence embedding to a
+ * score, {@code score = w2 · relu(W1 x + b1) + b2}, with the gradient of a score with respect to
+ * every parameter. Training runs this in Java; serving runs the same weights exported to ONNX
+ * ({@link OnnxRankingHeadWriter}). Not thread-safe: one trainer owns it.
+ *
+ * <p>The parameters sit in one array so that the optimizer treats them alike: {@code W1} row by row
+ * ([hidden][inputs]), then {@code b1} [hidden], {@code w2} [hidden], {@code b2}.
+ */
+final class RankingHead {
+
+    final int inputs;
+    final int hidden;
+    final double[] parameters;
+
+    private RankingHead(int inputs, int hidden, double[] parameters) {
+        this.inputs = inputs;
+        this.hidden = hidden;
+        this.parameters = parameters;
+    }
+
+    /** A head with He-initialized weights (suited to ReLU) and zero biases. */
+    static RankingHead initialized(int inputs, int hidden, Random random) {
+        if (inputs < 1 || hidden < 1) {
+            throw new IllegalArgumentException("inputs " + inputs + ", hidden " + hidden + " (expected: >= 1 each)");
+        }
+        double[] parameters = new double[parameterCount(inputs, hidden)];
+        double firstScale = Math.sqrt(2.0 / inputs);
+        for (int i = 0; i < hidden * inputs; i++) {
+            parameters[i] = random.nextGaussian() * firstScale;
+        }
+        double secondScale = Math.sqrt(1.0 / hidden);
+        for (int h = 0; h < hidden; h++) {
+            parameters[hidden * inputs + hidden + h] = random.nextGaussian() * secondScale;
+        }
+        return new RankingHead(inputs, hidden, parameters);
+    }
+
+    /** A head with the given parameters, laid out as the class describes. */
+    static RankingHead of(int inputs, int hidden, double[] parameters) {
+        if (parameters.length != parameterCount(inputs, hidden)) {
+            throw new IllegalArgumentException(parameters.length + " parameters (expected: " + parameterCount(inputs, hidden) + ")");
+        }
+        return new RankingHead(inputs, hidden, parameters.clone());
+    }
+
+    static int parameterCount(int inputs, int hidden) {
+        return hidden * inputs + 2 * hidden + 1;
+    }
+
+    double score(float[] x) {
+        return forward(x, new double[hidden]);
+    }
+
+    /** The score of {@code x}; {@code activations} receives the hidden layer's outputs for {@link #backward}. */
+    double forward(float[] x, double[] activations) {
+        checkInput(x);
+        double score = parameters[parameters.length - 1];
+        int biases = hidden * inputs;
+        int outputWeights = biases + hidden;
+        for (int h = 0; h < hidden; h++) {
+            double sum = parameters[biases + h];
+            int row = h * inputs;
+            for (int i = 0; i < inputs; i++) {
+                sum += parameters[row + i] * x[i];
+            }
+            double activation = Math.max(0, sum);
+            activations[h] = activation;
+            score += parameters[outputWeights + h] * activation;
+        }
+        return score;
+    }
+
+    /**
+     * Adds {@code dLoss/dScore × dScore/dParameter} to {@code gradient}, for the input and hidden
+     * activations of one {@link #forward} call.
+     */
+    void backward(float[] x, double[] activations, double dScore, double[] gradient) {
+        if (dScore == 0) {
+            return;
+        }
+        int biases = hidden * inputs;
+        int outputWeights = biases + hidden;
+        gradient[parameters.length - 1] += dScore;
+        for (int h = 0; h < hidden; h++) {
+            gradient[outputWeights + h] += dScore * activations[h];
+            if (activations[h] <= 0) {
+                continue;
+            }
+            double dHidden = dScore * parameters[outputWeights + h];
+            gradient[biases + h] += dHidden;
+            int row = h * inputs;
+            for (int i = 0; i < inputs; i++) {
+                gradient[row + i] += dHidden * x[i];
+            }
+        }
+    }
+
+    /**
+     * This head with every parameter rounded to a float, as the ONNX export stores it: scores of
+     * the rounded head are what serving computes.
+     */
+    RankingHead roundedToFloat() {
+        double[] rounded = new double[parameters.length];
+        for (int i = 0; i < rounded.length; i++) {
+            rounded[i] = (float) parameters[i];
+        }
+        return new RankingHead(inputs, hidden, rounded);
+    }
+
+    /** {@code W1} as floats, row-major [hidden][inputs]. */
+    float[] firstWeights() {
+        return floats(0, hidden * inputs);
+    }
+
+    float[] firstBiases() {
+        return floats(hidden * inputs, hidden);
+    }
+
+    float[] secondWeights() {
+        return floats(hidden * inputs + hidden, hidden);
+    }
+
+    float secondBias() {
+        return (float) parameters[parameters.length - 1];
+    }
+
+    private float[] floats(int from, int count) {
+        float[] values = new float[count];
+        for (int i = 0; i < count; i++) {
+            values[i] = (float) parameters[from + i];
+        }
+        return values;
+    }
+
+    private void checkInput(float[] x) {
+        if (x.length != inputs) {
+            throw new IllegalArgumentException("input of " + x.length + " values (expected: " + inputs + ")");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RankingHead[" + inputs + " → " + hidden + " → 1, |θ|₂ = "
+                + Math.sqrt(Arrays.stream(parameters).map(p -> p * p).sum()) + "]";
+    }
+}

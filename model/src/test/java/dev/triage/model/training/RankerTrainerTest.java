@@ -1,0 +1,130 @@
+package dev.triage.model.training;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.triage.model.Estimate;
+import dev.triage.model.LengthClass;
+import dev.triage.model.data.LabeledPrompt;
+import dev.triage.model.data.PromptAnswer;
+import dev.triage.model.data.PromptSource;
+import dev.triage.model.data.PromptSplit;
+import dev.triage.model.ranker.RankerMetadata;
+import dev.triage.model.ranker.RankerModel;
+import dev.triage.model.ranker.SentenceEncoder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Heads trained here, on the real encoder's embeddings of {@link TinyModels}' obvious prompts: eight
+ * topics to train on, four held out. Each objective must put every held-out essay above every
+ * held-out one-sentence question.
+ */
+class RankerTrainerTest {
+
+    private static List<LabeledPrompt> train;
+    private static List<LabeledPrompt> heldOut;
+    private static float[][] trainEmbeddings;
+    private static float[][] heldOutEmbeddings;
+
+    @BeforeAll
+    static void embed() throws Exception {
+        List<LabeledPrompt> corpus = TinyModels.corpus();
+        train = corpus.subList(0, 24);
+        heldOut = corpus.subList(24, 36);
+        float[][] all = TinyModels.embed(corpus, TinyModels.RANKER_SETTINGS.maxTokens());
+        trainEmbeddings = Arrays.copyOfRange(all, 0, 24);
+        heldOutEmbeddings = Arrays.copyOfRange(all, 24, 36);
+    }
+
+    @Test
+    void everyObjectiveLearnsToPutEssaysAboveOneSentenceAnswers() {
+        for (RankingObjective objective : RankingObjective.values()) {
+            RankingHead head = RankerTrainer.trainHead(train, trainEmbeddings,
+                    TinyModels.RANKER_SETTINGS.with(objective, objective == RankingObjective.PAIRWISE ? 0.2 : 0));
+            double highestBrief = Double.NEGATIVE_INFINITY;
+            double lowestEssay = Double.POSITIVE_INFINITY;
+            for (int i = 0; i < heldOut.size(); i++) {
+                double score = head.score(heldOutEmbeddings[i]);
+                if (i % 3 == 0) {
+                    highestBrief = Math.max(highestBrief, score);
+                } else if (i % 3 == 2) {
+                    lowestEssay = Math.min(lowestEssay, score);
+                }
+            }
+            assertTrue(lowestEssay > highestBrief, objective + ": essays from " + lowestEssay + ", briefs up to " + highestBrief);
+        }
+    }
+
+    @Test
+    void theShippedFormIsCalibratedToTokensAndDescribesItself() {
+        TrainedRanker trained = RankerTrainer.train(train, trainEmbeddings, heldOut, heldOutEmbeddings, TinyModels.RANKER_SETTINGS);
+        RankerMetadata metadata = trained.metadata();
+        assertEquals(SentenceEncoder.NAME, metadata.encoder());
+        assertEquals(64, metadata.maxTokens());
+        assertEquals("pairwise", metadata.objective());
+        assertEquals(0.2, metadata.minLengthDifference());
+        assertEquals(1.0, metadata.margin());
+        assertEquals(24, metadata.training().prompts());
+        assertEquals(12, metadata.training().calibrationPrompts());
+        assertEquals(List.of("alpaca_eval"), metadata.data().stream().map(d -> d.source()).toList());
+        try (RankerModel model = trained.model("tiny")) {
+            List<Estimate> estimates = model.estimates(heldOutEmbeddings);
+            for (int i = 0; i < estimates.size(); i += 3) {
+                assertEquals(LengthClass.SHORT, estimates.get(i).lengthClass(), "brief " + i + ": " + estimates.get(i));
+                assertEquals(LengthClass.LONG, estimates.get(i + 2).lengthClass(), "essay " + (i + 2) + ": " + estimates.get(i + 2));
+            }
+        }
+    }
+
+    /** Serving runs the exported graph; it must score as the Java head that was trained. */
+    @Test
+    void theOnnxHeadScoresAsTheJavaHead() {
+        Random random = new Random(11);
+        RankingHead trainedHead = RankerTrainer.trainHead(train, trainEmbeddings, TinyModels.RANKER_SETTINGS).roundedToFloat();
+        RankingHead randomHead = RankingHead.initialized(SentenceEncoder.DIMENSIONS, 48, random);
+        for (int i = 0; i < randomHead.parameters.length; i++) {
+            randomHead.parameters[i] += 0.05 * random.nextGaussian();
+        }
+        float[][] embeddings = new float[64][SentenceEncoder.DIMENSIONS];
+        for (float[] embedding : embeddings) {
+            double norm = 0;
+            for (int d = 0; d < embedding.length; d++) {
+                embedding[d] = (float) random.nextGaussian();
+                norm += embedding[d] * embedding[d];
+            }
+            for (int d = 0; d < embedding.length; d++) {
+                embedding[d] /= (float) Math.sqrt(norm);
+            }
+        }
+        TrainedRanker template = RankerTrainer.train(train, trainEmbeddings, heldOut, heldOutEmbeddings, TinyModels.RANKER_SETTINGS);
+        for (RankingHead head : List.of(trainedHead, randomHead.roundedToFloat())) {
+            TrainedRanker exported = new TrainedRanker(OnnxRankingHeadWriter.write(head), template.metadata());
+            try (RankerModel model = exported.model("parity")) {
+                float[] scores = model.scores(embeddings);
+                for (int i = 0; i < embeddings.length; i++) {
+                    assertEquals(head.score(embeddings[i]), scores[i], 1e-5, "embedding " + i);
+                }
+            }
+        }
+    }
+
+    @Test
+    void dataWithoutPairsThatDifferEnoughIsAClearError() {
+        List<LabeledPrompt> same = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            String text = "Prompt " + i;
+            same.add(new LabeledPrompt(text, PromptSource.ALPACA_EVAL, PromptSplit.TRAIN,
+                    List.of(new PromptAnswer(text, 100 + i, PromptSource.ALPACA_EVAL, "m"))));
+        }
+        float[][] embeddings = Arrays.copyOf(trainEmbeddings, 4);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> RankerTrainer.trainHead(same, embeddings, TinyModels.RANKER_SETTINGS));
+        assertTrue(e.getMessage().startsWith("prompts: no pair of answers by one model differs in length by 0.2"), e.getMessage());
+    }
+}
