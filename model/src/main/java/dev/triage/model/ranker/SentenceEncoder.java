@@ -30,8 +30,7 @@ import java.util.Set;
  * ({@code DynamicQuantizeLinear}), so texts encoded together change each other's embeddings (by up
  * to 0.03 per dimension of a unit vector, measured), which would make an estimate depend on the
  * requests that happened to arrive with it. Nor would a batch be faster: on two cores, 8 or 32
- * prompts of 128 tokens in one call cost 7.0 and 7.7 ms a prompt, one by one 7.5 ms
- * ({@code RankerBatchBenchmark}).
+ * prompts of 128 tokens in one call cost 7.0 and 7.7 ms a prompt, one by one 7.5 ms (JMH).
  *
  * <pre>{@code
  * try (SentenceEncoder encoder = SentenceEncoder.open(256)) {
