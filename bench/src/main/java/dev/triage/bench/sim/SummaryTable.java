@@ -4,7 +4,7 @@ import dev.triage.bench.sim.LatencyStats.Statistic;
 import java.util.List;
 import java.util.Locale;
 
-/** Experiment rows as a markdown table, for the terminal and the reports. */
+/** Experiment rows as a markdown table, for the terminal and the reports: each statistic as mean ± sd over runs. */
 public final class SummaryTable {
 
     private SummaryTable() {}
@@ -16,7 +16,7 @@ public final class SummaryTable {
         for (SummaryRow row : rows) {
             md.append(String.format(Locale.ROOT, "| %s | %s | %.0f", row.policy(), row.jobClass(), row.requests()));
             for (Statistic statistic : Statistic.values()) {
-                md.append(String.format(Locale.ROOT, " | %.2f", row.seconds(statistic)));
+                md.append(String.format(Locale.ROOT, " | %.2f ± %.2f", row.seconds(statistic), row.sd(statistic)));
             }
             md.append(String.format(Locale.ROOT, " | %.1f |%n", row.tauFired()));
         }
