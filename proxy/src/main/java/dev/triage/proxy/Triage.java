@@ -5,7 +5,7 @@ import dev.triage.features.audio.AudioDurationReader;
 import dev.triage.model.DurationEstimator;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.SwappableEstimator;
-import dev.triage.model.classifier.ClassifierEstimator;
+import dev.triage.model.classifier.ModelFiles;
 import dev.triage.proxy.audio.AudioSizer;
 import dev.triage.proxy.audio.AudioUploadReader;
 import dev.triage.proxy.config.AudioConfig;
@@ -44,8 +44,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -88,7 +86,7 @@ public final class Triage implements AutoCloseable {
     private final TriageMetrics metrics;
     private final DispatchLoop dispatchLoop;
     private final Backends backends;
-    private final ThreadPoolExecutor audioReaders;
+    private final AudioSizer audioSizer;
     private final AtomicInteger openExchanges = new AtomicInteger();
     private final ChannelGroup clients = new DefaultChannelGroup("triage-clients", GlobalEventExecutor.INSTANCE);
     private final EventLoopGroup acceptors;
@@ -115,9 +113,7 @@ public final class Triage implements AutoCloseable {
         backends = new Backends(config, dispatchLoop, metrics);
         chatBatcher = chatEstimator.expensive()
                 ? new BatchingEstimator(chatEstimator, ESTIMATOR_BATCH, ESTIMATOR_WAITING) : null;
-        audioReaders = new ThreadPoolExecutor(AUDIO_READERS, AUDIO_READERS, 30, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(AUDIO_READS_WAITING), new DefaultThreadFactory("triage-audio", true));
-        audioReaders.allowCoreThreadTimeOut(true);
+        audioSizer = audioSizer(config.audio(), metrics);
         RouteTable routes = RouteTable.standard()
                 .local(HttpMethod.GET, "/healthz", LocalRoutes.healthz())
                 .local(HttpMethod.GET, "/readyz", LocalRoutes.readyz(this::ready))
@@ -146,7 +142,7 @@ public final class Triage implements AutoCloseable {
 
     private ModelWatcher watch(Path model) {
         try {
-            return ModelWatcher.start(Set.of(model, ClassifierEstimator.metadataPath(model)), modelReloader::reload);
+            return ModelWatcher.start(Set.of(model, ModelFiles.metadataPath(model)), modelReloader::reload);
         } catch (IOException e) {
             throw new UncheckedIOException("model-watch: cannot watch " + model.getParent(), e);
         }
@@ -157,12 +153,15 @@ public final class Triage implements AutoCloseable {
                 config.maxBody(), config.serviceTime());
     }
 
+    private static AudioSizer audioSizer(AudioConfig audio, TriageMetrics metrics) {
+        DurationEstimator estimator = new DurationEstimator(audio.tokenRates());
+        return new AudioSizer(new AudioUploadReader(new AudioDurationReader(), audio.maxBody(), audio.voiceActivity()),
+                estimator, metrics.estimatorTimer(estimator.name()), metrics.audioUnreadable(), AUDIO_READERS, AUDIO_READS_WAITING);
+    }
+
     private ScheduledTarget audioTarget() {
         AudioConfig audio = config.audio();
-        DurationEstimator estimator = new DurationEstimator(audio.tokenRates());
-        AudioSizer sizer = new AudioSizer(new AudioUploadReader(new AudioDurationReader(), audio.maxBody(), audio.voiceActivity()),
-                estimator, metrics.estimatorTimer(estimator.name()), metrics.audioUnreadable(), audioReaders);
-        return new ScheduledTarget(backends.audio(), sizer, audio.maxBody(), audio.serviceTime());
+        return new ScheduledTarget(backends.audio(), audioSizer, audio.maxBody(), audio.serviceTime());
     }
 
     /**
@@ -237,7 +236,7 @@ public final class Triage implements AutoCloseable {
         clients.close().awaitUninterruptibly(CLOSE_CONNECTIONS.toMillis());
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-        audioReaders.shutdownNow();
+        audioSizer.close();
         if (chatBatcher != null) {
             chatBatcher.close();
         }

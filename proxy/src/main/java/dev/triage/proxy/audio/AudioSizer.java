@@ -11,10 +11,13 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Sizes speech-to-text requests: reads the multipart upload and the audio's duration on a bounded
@@ -22,43 +25,50 @@ import java.util.concurrent.RejectedExecutionException;
  * from the duration and language. An upload whose duration cannot be read is still scheduled, by
  * its size, and counted.
  */
-public final class AudioSizer implements RequestSizer {
+public final class AudioSizer implements RequestSizer, AutoCloseable {
 
     private final AudioUploadReader reader;
     private final JobEstimator<AudioClip> estimator;
     private final Timer estimatorTimer;
     private final Counter unreadable;
-    private final Executor executor;
+    private final ThreadPoolExecutor readers;
 
     /**
      * @param estimatorTimer records reading plus estimating, per upload
      * @param unreadable counts uploads whose duration was estimated from their size
-     * @param executor bounded: a full executor answers 429, it does not queue without limit
+     * @param threads uploads read at once
+     * @param waiting uploads that may wait for a thread; beyond them an upload is answered 429, not
+     *     queued without limit
      */
     public AudioSizer(AudioUploadReader reader, JobEstimator<AudioClip> estimator, Timer estimatorTimer, Counter unreadable,
-            Executor executor) {
+            int threads, int waiting) {
         this.reader = reader;
         this.estimator = estimator;
         this.estimatorTimer = estimatorTimer;
         this.unreadable = unreadable;
-        this.executor = executor;
+        this.readers = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(waiting),
+                new DefaultThreadFactory("triage-audio", true));
+        readers.allowCoreThreadTimeOut(true);
     }
 
     @Override
     public CompletableFuture<SizedJob> size(HttpRequest head, ByteBuf body) {
-        ByteBuf upload = body.retainedDuplicate(); // read after this returns; the client may leave meanwhile
+        PendingRead read = new PendingRead(head, body.retainedDuplicate()); // read after this returns; the client may leave meanwhile
         try {
-            return CompletableFuture.supplyAsync(() -> {
-                try {
-                    return estimatorTimer.record(() -> read(head, upload));
-                } finally {
-                    upload.release();
-                }
-            }, executor);
+            readers.execute(read);
         } catch (RejectedExecutionException e) {
-            upload.release();
-            return CompletableFuture.failedFuture(new RequestRejectedException(TriageError.QUEUE_FULL,
-                    "too many audio uploads are being read; retry later", null));
+            read.abandon(new RequestRejectedException(TriageError.QUEUE_FULL, "too many audio uploads are being read; retry later",
+                    null));
+        }
+        return read.result;
+    }
+
+    /** Stops reading; uploads still waiting for a thread are released and answered as refused. */
+    @Override
+    public void close() {
+        for (Runnable waiting : readers.shutdownNow()) {
+            ((PendingRead) waiting).abandon(new RequestRejectedException(TriageError.SHUTTING_DOWN, "the proxy is shutting down",
+                    null));
         }
     }
 
@@ -74,5 +84,36 @@ public final class AudioSizer implements RequestSizer {
         }
         Estimate estimate = estimator.estimate(upload.clip());
         return new SizedJob(estimate, upload.priority());
+    }
+
+    /** One upload to read; it owns its reference to the body until it has run or been abandoned. */
+    private final class PendingRead implements Runnable {
+
+        private final HttpRequest head;
+        private final ByteBuf upload;
+        private final CompletableFuture<SizedJob> result = new CompletableFuture<>();
+
+        PendingRead(HttpRequest head, ByteBuf upload) {
+            this.head = head;
+            this.upload = upload;
+        }
+
+        @Override
+        public void run() {
+            try {
+                result.complete(estimatorTimer.record(() -> read(head, upload)));
+            } catch (CompletionException e) {
+                result.completeExceptionally(e.getCause());
+            } catch (RuntimeException | Error e) {
+                result.completeExceptionally(e);
+            } finally {
+                upload.release();
+            }
+        }
+
+        void abandon(RequestRejectedException reason) {
+            upload.release();
+            result.completeExceptionally(reason);
+        }
     }
 }
