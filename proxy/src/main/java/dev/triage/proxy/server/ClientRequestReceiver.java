@@ -108,6 +108,8 @@ final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
                     : LocalExchange.denied(this, ctx, head, denied);
         } else if (route instanceof RouteTable.LocalWrongMethod wrong) {
             exchange = LocalExchange.methodNotAllowed(this, ctx, head, wrong.allowed());
+        } else if (route instanceof RouteTable.LocalNotFound) {
+            exchange = LocalExchange.notFound(this, ctx, head);
         } else {
             exchange = new PassThroughExchange(this, ctx, head, context);
         }
@@ -159,10 +161,12 @@ final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt instanceof IdleStateEvent && exchange == null) {
-            ctx.close(); // an idle keep-alive connection
+        if (evt instanceof IdleStateEvent) {
+            if (exchange == null) {
+                ctx.close(); // an idle keep-alive connection; one with a request waits for its answer
+            }
         } else {
-            ReferenceCountUtil.release(evt);
+            ctx.fireUserEventTriggered(evt);
         }
     }
 

@@ -10,6 +10,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.stream.Collectors;
 
 /** A request Triage answers itself through a {@link LocalRoute}; its (small) body is gathered first. */
@@ -36,6 +37,12 @@ final class LocalExchange extends BodyGatheringExchange {
             response.headers().set(HttpHeaderNames.ALLOW, allow);
             return CompletableFuture.completedFuture(response);
         });
+    }
+
+    /** An exchange that answers 404 for a path of Triage's own that does not exist. */
+    static LocalExchange notFound(ClientRequestReceiver receiver, ChannelHandlerContext ctx, HttpRequest head) {
+        return new LocalExchange(receiver, ctx, head, request -> CompletableFuture.completedFuture(Responses.error(ctx.alloc(),
+                TriageError.NOT_FOUND, "Triage has no route " + RouteTable.pathOf(request.uri()), null)));
     }
 
     /** An exchange that refuses an admin request its caller may not make. */
@@ -70,18 +77,30 @@ final class LocalExchange extends BodyGatheringExchange {
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e);
         }
-        answer.whenComplete((response, error) -> ctx.executor().execute(() -> {
-            request.release();
-            if (over) {
+        answer.whenComplete((response, error) -> {
+            try {
+                ctx.executor().execute(() -> answered(request, response, error));
+            } catch (RejectedExecutionException e) {
+                // The event loop has stopped (a slow route finishing during shutdown): no one to answer.
+                request.release();
                 if (response != null) {
                     response.release();
                 }
-                return;
             }
-            over = true;
-            receiver.respond(this, response != null ? response
-                    : Responses.error(ctx.alloc(), TriageError.INTERNAL, "the local route failed: " + error, null));
-        }));
+        });
+    }
+
+    private void answered(FullHttpRequest request, FullHttpResponse response, Throwable error) {
+        request.release();
+        if (over) {
+            if (response != null) {
+                response.release();
+            }
+            return;
+        }
+        over = true;
+        receiver.respond(this, response != null ? response
+                : Responses.error(ctx.alloc(), TriageError.INTERNAL, "the local route failed: " + error, null));
     }
 
     @Override

@@ -8,8 +8,9 @@ import java.util.Set;
 /**
  * Which requests Triage schedules, which it answers itself, and which it passes through. A path is
  * matched exactly (without its query). Scheduled routes take {@code POST} only; any other method on
- * them is passed through, so the backend answers as it would. Everything not listed here is passed
- * through: streamed, never queued, never holding a backend slot.
+ * them is passed through, so the backend answers as it would. Paths under {@value #ADMIN_PREFIX} are
+ * Triage's own: one not listed is answered 404, never sent to the backend. Everything else not listed
+ * here is passed through: streamed, never queued, never holding a backend slot.
  *
  * <pre>{@code
  * RouteTable routes = RouteTable.builder()
@@ -21,7 +22,7 @@ import java.util.Set;
 public final class RouteTable {
 
     /** Where a request goes. */
-    public sealed interface Route permits Scheduled, Local, LocalWrongMethod, PassThrough {}
+    public sealed interface Route permits Scheduled, Local, LocalWrongMethod, LocalNotFound, PassThrough {}
 
     public record Scheduled(RouteKind kind) implements Route {}
 
@@ -31,9 +32,16 @@ public final class RouteTable {
     /** A local path asked with a method it does not answer. */
     public record LocalWrongMethod(Set<HttpMethod> allowed) implements Route {}
 
+    /** A path in Triage's admin namespace that it does not answer. */
+    public record LocalNotFound() implements Route {}
+
     public record PassThrough() implements Route {}
 
+    /** The admin API's namespace. */
+    public static final String ADMIN_PREFIX = "/triage/";
+
     private static final PassThrough PASS_THROUGH = new PassThrough();
+    private static final LocalNotFound LOCAL_NOT_FOUND = new LocalNotFound();
 
     private final Map<String, RouteKind> scheduled;
     private final Map<String, Map<HttpMethod, Local>> local;
@@ -69,7 +77,7 @@ public final class RouteTable {
         if (kind != null && method.equals(HttpMethod.POST)) {
             return new Scheduled(kind);
         }
-        return PASS_THROUGH;
+        return path.startsWith(ADMIN_PREFIX) ? LOCAL_NOT_FOUND : PASS_THROUGH;
     }
 
     /** The path of a request URI: without its query or fragment. */

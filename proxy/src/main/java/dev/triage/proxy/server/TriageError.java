@@ -13,6 +13,7 @@ public enum TriageError {
     FORBIDDEN(HttpResponseStatus.FORBIDDEN, "permission_error", "admin_local_only"),
     NO_MODEL(HttpResponseStatus.CONFLICT, "invalid_request_error", "no_model"),
     MODEL_INVALID(HttpResponseStatus.UNPROCESSABLE_ENTITY, "invalid_request_error", "invalid_model"),
+    NOT_FOUND(HttpResponseStatus.NOT_FOUND, "invalid_request_error", "not_found"),
     METHOD_NOT_ALLOWED(HttpResponseStatus.METHOD_NOT_ALLOWED, "invalid_request_error", "method_not_allowed"),
     QUEUE_FULL(HttpResponseStatus.TOO_MANY_REQUESTS, "rate_limit_error", "queue_full"),
     BACKEND_UNREACHABLE(HttpResponseStatus.BAD_GATEWAY, "server_error", "backend_unreachable"),

@@ -184,6 +184,15 @@ class ClientRequestReceiverTest {
     }
 
     @Test
+    void anUnknownAdminPathIs404AndNeverReachesTheBackend() {
+        send("GET /triage/queue/ HTTP/1.1\r\nhost: t\r\n\r\n");
+        String answer = response();
+        assertTrue(answer.startsWith("HTTP/1.1 404"), answer);
+        assertTrue(answer.contains("\"code\":\"not_found\""), answer);
+        assertTrue(channel.isOpen());
+    }
+
+    @Test
     void malformedHttpIs400AndCloses() {
         send("THIS IS NOT HTTP AT ALL\r\n\r\n");
         String answer = response();
