@@ -17,13 +17,14 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import io.netty.util.concurrent.EventExecutorGroup;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Triage's Prometheus metrics, on one Micrometer registry. Labels are bounded: backend, route kind,
+ * Triage's Prometheus metrics, on one Micrometer registry. Labels are bounded: backend,
  * predicted class (short, medium, long, unknown), outcome, estimator, rejection reason — never a
  * prompt, a user or a request id. The names, as Prometheus sees them, are listed in the README.
  */
@@ -39,7 +40,10 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
         new ClassLoaderMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
-        new NettyAllocatorMetrics(PooledByteBufAllocator.DEFAULT).bindTo(registry);
+        // The allocator every channel uses (Netty 4.2's adaptive one unless -Dio.netty.allocator.type says otherwise).
+        if (ByteBufAllocator.DEFAULT instanceof ByteBufAllocatorMetricProvider allocator) {
+            new NettyAllocatorMetrics(allocator).bindTo(registry);
+        }
     }
 
     public PrometheusMeterRegistry registry() {
