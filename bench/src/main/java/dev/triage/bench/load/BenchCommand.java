@@ -1,6 +1,5 @@
 package dev.triage.bench.load;
 
-import dev.triage.bench.Flags;
 import dev.triage.bench.plot.LatencyVsLoadChart;
 import dev.triage.bench.sim.LoadSweep;
 import dev.triage.bench.sim.SummaryCsv;
@@ -8,6 +7,7 @@ import dev.triage.bench.sim.SummaryTable;
 import dev.triage.bench.workload.HeldOutWorkload;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.bench.workload.WorkloadFile;
+import dev.triage.model.cli.Flags;
 import dev.triage.model.data.PromptCorpus;
 import dev.triage.model.data.PromptResponseLoader;
 import dev.triage.model.data.PromptSource;

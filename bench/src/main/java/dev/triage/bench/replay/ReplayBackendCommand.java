@@ -1,8 +1,8 @@
 package dev.triage.bench.replay;
 
-import dev.triage.bench.Flags;
-import dev.triage.proxy.config.ServiceTimeModel;
 import dev.triage.bench.workload.WorkloadFile;
+import dev.triage.model.cli.Flags;
+import dev.triage.proxy.config.ServiceTimeModel;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;

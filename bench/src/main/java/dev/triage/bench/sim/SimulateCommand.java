@@ -1,7 +1,7 @@
 package dev.triage.bench.sim;
 
-import dev.triage.bench.Flags;
 import dev.triage.bench.plot.LatencyVsLoadChart;
+import dev.triage.model.cli.Flags;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package dev.triage.bench.sim;
 
-import dev.triage.bench.Flags;
-import dev.triage.proxy.config.ServiceTimeModel;
 import dev.triage.bench.workload.WorkloadFile;
 import dev.triage.model.BaselineEstimator;
+import dev.triage.model.cli.Flags;
+import dev.triage.proxy.config.ServiceTimeModel;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -6,6 +6,7 @@ import dev.triage.model.JobEstimator;
 import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.model.classifier.ClassifierMetadata;
 import dev.triage.model.classifier.ModelLoadException;
+import dev.triage.model.cli.Flags;
 import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptCorpus;
 import dev.triage.model.data.PromptSource;
@@ -25,7 +26,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * {@code scripts/evaluate}: measures a trained classifier against the baselines on the test split,
@@ -48,14 +48,16 @@ public final class EvaluateCommand {
 
     public static void main(String[] args) {
         try {
-            if (CommandArguments.estimator(args).equals(RankerEstimator.NAME)) {
-                RankerEvaluateCommand.run(new CommandArguments(args, RankerEvaluateCommand.ARGUMENTS));
+            Flags flags = Flags.parse(args);
+            if (TrainingFlags.estimator(flags).equals(RankerEstimator.NAME)) {
+                RankerEvaluateCommand.run(flags);
                 return;
             }
-            CommandArguments arguments = new CommandArguments(args, Set.of("estimator", "data", "model", "out"));
-            Path model = Path.of(arguments.get("model", TrainCommand.DEFAULT_OUT.toString()));
-            Path out = Path.of(arguments.get("out", DEFAULT_REPORT.toString()));
-            PromptCorpus corpus = TrainCommand.loadCorpus(arguments.promptResponse());
+            Path model = flags.path("model", TrainCommand.DEFAULT_OUT.toString());
+            Path out = flags.path("out", DEFAULT_REPORT.toString());
+            Path data = TrainingFlags.promptResponse(flags);
+            flags.finish();
+            PromptCorpus corpus = TrainCommand.loadCorpus(data);
             String report;
             try (ClassifierEstimator classifier = ClassifierEstimator.load(model)) {
                 report = evaluate(corpus, classifier, model);

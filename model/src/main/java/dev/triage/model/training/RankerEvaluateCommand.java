@@ -2,6 +2,7 @@ package dev.triage.model.training;
 
 import dev.triage.model.BaselineEstimator;
 import dev.triage.model.classifier.ClassifierEstimator;
+import dev.triage.model.cli.Flags;
 import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptCorpus;
 import dev.triage.model.data.PromptSource;
@@ -19,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -41,9 +41,6 @@ import java.util.stream.Collectors;
  */
 final class RankerEvaluateCommand {
 
-    static final Set<String> ARGUMENTS = Set.of("estimator", "data", "model", "classifier-model", "out", "seeds",
-            "embedding-cache");
-
     static final Path DEFAULT_REPORT = Path.of("docs/ranker-evaluation.md");
 
     /** "all": the pooled test split; otherwise a source's id. */
@@ -51,16 +48,18 @@ final class RankerEvaluateCommand {
 
     private RankerEvaluateCommand() {}
 
-    static void run(CommandArguments arguments) throws IOException {
-        Path modelFile = Path.of(arguments.get("model", RankerTrainCommand.DEFAULT_OUT.toString()));
-        Path classifierFile = Path.of(arguments.get("classifier-model", TrainCommand.DEFAULT_OUT.toString()));
-        Path out = Path.of(arguments.get("out", DEFAULT_REPORT.toString()));
-        Path cache = Path.of(arguments.get("embedding-cache", EmbeddingCache.DEFAULT_DIRECTORY.toString()));
-        int seeds = arguments.getInt("seeds", 3);
+    static void run(Flags flags) throws IOException {
+        Path modelFile = flags.path("model", RankerTrainCommand.DEFAULT_OUT.toString());
+        Path classifierFile = flags.path("classifier-model", TrainCommand.DEFAULT_OUT.toString());
+        Path out = flags.path("out", DEFAULT_REPORT.toString());
+        Path cache = flags.path("embedding-cache", EmbeddingCache.DEFAULT_DIRECTORY.toString());
+        int seeds = flags.integer("seeds", 3);
         if (seeds < 1) {
             throw new IllegalArgumentException("--seeds: " + seeds + " (expected: >= 1)");
         }
-        PromptCorpus corpus = TrainCommand.loadCorpus(arguments.promptResponse());
+        Path data = TrainingFlags.promptResponse(flags);
+        flags.finish();
+        PromptCorpus corpus = TrainCommand.loadCorpus(data);
         String report;
         try (RankerModel shipped = RankerModel.load(modelFile);
                 ClassifierEstimator classifier = ClassifierEstimator.load(classifierFile)) {

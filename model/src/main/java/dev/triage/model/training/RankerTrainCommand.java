@@ -3,6 +3,7 @@ package dev.triage.model.training;
 import dev.triage.model.Estimate;
 import dev.triage.model.classifier.ClassifierMetadata.SplitFigures;
 import dev.triage.model.classifier.ModelFiles;
+import dev.triage.model.cli.Flags;
 import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptCorpus;
 import dev.triage.model.data.PromptSplit;
@@ -15,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * {@code scripts/train --estimator ranker}: embeds the corpus with the sentence encoder (cached),
@@ -31,32 +31,30 @@ import java.util.Set;
  */
 final class RankerTrainCommand {
 
-    static final Set<String> ARGUMENTS = Set.of("estimator", "data", "out", "objective", "min-length-difference", "margin",
-            "hidden-units", "learning-rate", "steps", "batch-size", "list-size", "weight-decay", "seed", "max-tokens",
-            "embedding-cache");
-
     /** Where the shipped head lives, relative to the repository root. */
     static final Path DEFAULT_OUT = Path.of("model/src/main/resources" + RankerEstimator.DEFAULT_MODEL_RESOURCE);
 
     private RankerTrainCommand() {}
 
-    static void run(CommandArguments arguments) throws IOException {
+    static void run(Flags flags) throws IOException {
         RankerSettings defaults = RankerSettings.DEFAULTS;
         RankerSettings settings = new RankerSettings(
-                RankingObjective.of(arguments.get("objective", defaults.objective().id())),
-                arguments.getDouble("min-length-difference", defaults.minLengthDifference()),
-                arguments.getDouble("margin", defaults.margin()),
-                arguments.getInt("hidden-units", defaults.hiddenUnits()),
-                arguments.getDouble("learning-rate", defaults.learningRate()),
-                arguments.getInt("steps", defaults.steps()),
-                arguments.getInt("batch-size", defaults.batchSize()),
-                arguments.getInt("list-size", defaults.listSize()),
-                arguments.getDouble("weight-decay", defaults.weightDecay()),
-                arguments.getInt("seed", (int) defaults.seed()),
-                arguments.getInt("max-tokens", defaults.maxTokens()));
-        Path out = Path.of(arguments.get("out", DEFAULT_OUT.toString()));
-        Path cache = Path.of(arguments.get("embedding-cache", EmbeddingCache.DEFAULT_DIRECTORY.toString()));
-        PromptCorpus corpus = TrainCommand.loadCorpus(arguments.promptResponse());
+                RankingObjective.of(flags.string("objective", defaults.objective().id())),
+                flags.number("min-length-difference", defaults.minLengthDifference()),
+                flags.number("margin", defaults.margin()),
+                flags.integer("hidden-units", defaults.hiddenUnits()),
+                flags.number("learning-rate", defaults.learningRate()),
+                flags.integer("steps", defaults.steps()),
+                flags.integer("batch-size", defaults.batchSize()),
+                flags.integer("list-size", defaults.listSize()),
+                flags.number("weight-decay", defaults.weightDecay()),
+                flags.integer("seed", (int) defaults.seed()),
+                flags.integer("max-tokens", defaults.maxTokens()));
+        Path out = flags.path("out", DEFAULT_OUT.toString());
+        Path cache = flags.path("embedding-cache", EmbeddingCache.DEFAULT_DIRECTORY.toString());
+        Path data = TrainingFlags.promptResponse(flags);
+        flags.finish();
+        PromptCorpus corpus = TrainCommand.loadCorpus(data);
         PromptEmbeddings embeddings = PromptEmbeddings.of(corpus, settings.maxTokens(), cache);
 
         long start = System.nanoTime();

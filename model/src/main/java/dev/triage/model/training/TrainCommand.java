@@ -4,7 +4,9 @@ import dev.triage.features.Prompt;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.model.classifier.ClassifierMetadata.SplitFigures;
+import dev.triage.model.classifier.ModelFiles;
 import dev.triage.model.classifier.ModelLoadException;
+import dev.triage.model.cli.Flags;
 import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptAnswer;
 import dev.triage.model.data.PromptCorpus;
@@ -20,7 +22,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -42,19 +43,20 @@ public final class TrainCommand {
 
     public static void main(String[] args) {
         try {
-            if (CommandArguments.estimator(args).equals(RankerEstimator.NAME)) {
-                RankerTrainCommand.run(new CommandArguments(args, RankerTrainCommand.ARGUMENTS));
+            Flags flags = Flags.parse(args);
+            if (TrainingFlags.estimator(flags).equals(RankerEstimator.NAME)) {
+                RankerTrainCommand.run(flags);
                 return;
             }
-            CommandArguments arguments = new CommandArguments(args,
-                    Set.of("estimator", "data", "out", "trees", "max-depth", "learning-rate", "seed"));
             TrainingSettings defaults = TrainingSettings.DEFAULTS;
-            TrainingSettings settings = new TrainingSettings(arguments.getInt("trees", defaults.trees()),
-                    arguments.getInt("max-depth", defaults.maxDepth()),
-                    arguments.getDouble("learning-rate", defaults.learningRate()),
-                    arguments.getInt("seed", (int) defaults.seed()));
-            Path out = Path.of(arguments.get("out", DEFAULT_OUT.toString()));
-            train(loadCorpus(arguments.promptResponse()), settings, out);
+            TrainingSettings settings = new TrainingSettings(flags.integer("trees", defaults.trees()),
+                    flags.integer("max-depth", defaults.maxDepth()),
+                    flags.number("learning-rate", defaults.learningRate()),
+                    flags.integer("seed", (int) defaults.seed()));
+            Path out = flags.path("out", DEFAULT_OUT.toString());
+            Path data = TrainingFlags.promptResponse(flags);
+            flags.finish();
+            train(loadCorpus(data), settings, out);
         } catch (IllegalArgumentException e) {
             System.err.println("train: " + e.getMessage());
             System.exit(2);
@@ -72,7 +74,7 @@ public final class TrainCommand {
             trained = trained.withEvaluation(heldOutFigures(estimator, corpus));
         }
         trained.writeTo(out);
-        Path metadata = ClassifierEstimator.metadataPath(out);
+        Path metadata = ModelFiles.metadataPath(out);
         System.out.printf(Locale.ROOT, "wrote %s (%,d bytes) and %s (%,d bytes)%n", out, Files.size(out), metadata,
                 Files.size(metadata));
         for (SplitFigures figures : trained.metadata().evaluation()) {

@@ -1,4 +1,4 @@
-package dev.triage.bench;
+package dev.triage.model.cli;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -8,9 +8,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The command lines of the bench tools: {@code --name value} pairs after positional words. Every
- * flag read is marked; {@link #finish()} rejects the ones no one read, so a typo never passes
- * silently. Bad values fail with {@code --name: value (expected: ...)}.
+ * The command lines of Triage's tools (training, evaluation, benchmarks): {@code --name value} (or
+ * {@code --name=value}) pairs after positional words. Every flag read is marked; {@link #finish()}
+ * rejects the ones no one read, so a typo never passes silently. Bad values fail with
+ * {@code --name: value (expected: ...)}.
  */
 public final class Flags {
 
