@@ -61,7 +61,7 @@ public final class ClassifierEstimator implements JobEstimator<Prompt> {
     public static ClassifierEstimator load(Path onnxFile) {
         String location = onnxFile.toString();
         return fromBytes(location, ModelFiles.readFile(NAME, location, onnxFile),
-                ModelFiles.readFile(NAME, location, metadataPath(onnxFile)));
+                ModelFiles.readFile(NAME, location, ModelFiles.metadataPath(onnxFile)));
     }
 
     /**
@@ -116,11 +116,6 @@ public final class ClassifierEstimator implements JobEstimator<Prompt> {
         ClassifierEstimator estimator = new ClassifierEstimator(model, metadata);
         estimator.checkScoresSumToOne(location);
         return estimator;
-    }
-
-    /** The metadata file of a model file: {@code x.onnx} → {@code x.json} ({@link ModelFiles#metadataPath}). */
-    public static Path metadataPath(Path onnxFile) {
-        return ModelFiles.metadataPath(onnxFile);
     }
 
     @Override

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.triage.model.classifier.ClassifierEstimator;
+import dev.triage.model.classifier.ModelFiles;
 import dev.triage.model.classifier.ClassifierMetadata;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,13 +50,13 @@ public final class TrainedClassifier {
         return ClassifierEstimator.fromBytes(location, onnxModel, metadataJson());
     }
 
-    /** Writes {@code onnxFile} and its metadata beside it ({@link ClassifierEstimator#metadataPath}). */
+    /** Writes {@code onnxFile} and its metadata beside it ({@link ModelFiles#metadataPath}). */
     public void writeTo(Path onnxFile) throws IOException {
         Path parent = onnxFile.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
         Files.write(onnxFile, onnxModel);
-        Files.write(ClassifierEstimator.metadataPath(onnxFile), metadataJson());
+        Files.write(ModelFiles.metadataPath(onnxFile), metadataJson());
     }
 }

@@ -164,7 +164,7 @@ class ClassifierEstimatorTest {
 
     @Test
     void theMetadataFileSitsBesideTheModel() {
-        assertEquals(Path.of("/m/classifier.json"), ClassifierEstimator.metadataPath(Path.of("/m/classifier.onnx")));
-        assertEquals(Path.of("model.bin.json"), ClassifierEstimator.metadataPath(Path.of("model.bin")));
+        assertEquals(Path.of("/m/classifier.json"), ModelFiles.metadataPath(Path.of("/m/classifier.onnx")));
+        assertEquals(Path.of("model.bin.json"), ModelFiles.metadataPath(Path.of("model.bin")));
     }
 }

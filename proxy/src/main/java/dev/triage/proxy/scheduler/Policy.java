@@ -41,11 +41,6 @@ public enum Policy {
         }
     };
 
-    /** The response ratio (wait + S) / S of a job at {@code nowNanos}. */
-    public static double responseRatio(Job<?> job, long nowNanos) {
-        return (job.waitedNanos(nowNanos) / 1e9 + job.expectedSeconds()) / job.expectedSeconds();
-    }
-
     /** HRRN's order key, w / S (in nanoseconds per second): monotone in the response ratio. */
     static double urgency(Job<?> job, long nowNanos) {
         return job.waitedNanos(nowNanos) * job.inverseSeconds();

@@ -25,10 +25,6 @@ public final class Slot {
         }
     }
 
-    public boolean isReleased() {
-        return released.get();
-    }
-
     /** How long the job waited in the queue, in nanoseconds. */
     public long queuedNanos() {
         return dispatch.queuedNanos();

@@ -64,7 +64,8 @@ class SchedulerTest {
         Scheduler<String> s = scheduler(Policy.HRRN, Duration.ZERO, 100, 1);
         Job<String> job = s.submit("a", 0, 100, 2.0).orElseThrow();
         clock.advanceSeconds(3);
-        assertEquals((3 + 2.0) / 2.0, Policy.responseRatio(job, clock.nanoTime()), 1e-9);
+        // The order key is w / S in nanoseconds per second; the response ratio is 1 + that.
+        assertEquals((3 + 2.0) / 2.0, 1 + Policy.urgency(job, clock.nanoTime()) / 1e9, 1e-9);
     }
 
     @Test
