@@ -7,6 +7,7 @@ import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
 import dev.triage.features.audio.AudioDuration;
 import dev.triage.features.audio.AudioDurationReader;
+import dev.triage.model.data.SharedData;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -56,7 +57,8 @@ public final class SpeechTokenRateSurvey {
     private SpeechTokenRateSurvey() {}
 
     public static void main(String[] args) throws IOException {
-        Path data = args.length > 0 ? Path.of(args[0]) : dataDirectory();
+        Path data = args.length > 0 ? Path.of(args[0]) : SharedData.locate().orElseThrow(() -> new IllegalArgumentException(
+                "no shared data: pass its directory or set " + SharedData.ENVIRONMENT_VARIABLE));
         Path locales = Path.of(args.length > 1 ? args[1] : "/usr/share/locale");
         Map<String, double[]> speech = speechRates(data.resolve("asr"));
         System.out.println("speech: language, clips, seconds, r50k tokens, r50k tokens/s, cl100k tokens/s");
@@ -74,11 +76,6 @@ public final class SpeechTokenRateSurvey {
                         english * r50k, english * cl100k);
             }
         }
-    }
-
-    private static Path dataDirectory() {
-        String configured = System.getenv("TRIAGE_DATA");
-        return configured != null ? Path.of(configured) : Path.of("..", "shared", "data");
     }
 
     /** Per language: {clips, seconds, r50k tokens, cl100k tokens}. */

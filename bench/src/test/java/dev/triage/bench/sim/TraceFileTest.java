@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.triage.bench.SharedData;
+import dev.triage.bench.SharedDataFiles;
 import dev.triage.proxy.config.ServiceTimeModel;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -70,7 +70,7 @@ class TraceFileTest {
 
     @Test
     void readsTheSharedAzureConversationTrace() throws IOException {
-        TraceFile trace = TraceFile.read(SharedData.require("traces/azure_llm_2023/AzureLLMInferenceTrace_conv.csv"));
+        TraceFile trace = TraceFile.read(SharedDataFiles.require("traces/azure_llm_2023/AzureLLMInferenceTrace_conv.csv"));
         assertEquals(19_366, trace.records().size());
         double hours = trace.records().get(trace.records().size() - 1).arrivalSeconds() / 3600;
         assertEquals(1, hours, 0.05);
@@ -78,7 +78,7 @@ class TraceFileTest {
 
     @Test
     void readsTheSharedMooncakeConversationTrace() throws IOException {
-        TraceFile trace = TraceFile.read(SharedData.require("traces/mooncake/conversation_trace.jsonl"));
+        TraceFile trace = TraceFile.read(SharedDataFiles.require("traces/mooncake/conversation_trace.jsonl"));
         assertEquals(12_031, trace.records().size());
     }
 }
