@@ -1,11 +1,8 @@
 package dev.triage.bench.load;
 
 import dev.triage.bench.sim.LatencyStats;
-import dev.triage.bench.sim.LatencyStats.Statistic;
-import dev.triage.bench.sim.MeanSd;
 import dev.triage.bench.sim.SummaryRow;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,12 +60,7 @@ final class RunSummaries {
         List<SummaryRow> rows = new ArrayList<>();
         double tauFired = promotions.stream().mapToLong(Long::longValue).average().orElse(0);
         for (String cls : runs.get(0).keySet()) {
-            Map<Statistic, MeanSd> sojourn = new EnumMap<>(Statistic.class);
-            for (Statistic statistic : Statistic.values()) {
-                sojourn.put(statistic, MeanSd.of(runs.stream().mapToDouble(run -> run.get(cls).get(statistic)).toArray()));
-            }
-            double requests = runs.stream().mapToInt(run -> run.get(cls).count()).average().orElse(0);
-            rows.add(new SummaryRow(variant, cls, requests, sojourn, cls.equals(ALL) ? tauFired : 0));
+            rows.add(SummaryRow.over(variant, cls, runs.stream().map(run -> run.get(cls)).toList(), cls.equals(ALL) ? tauFired : 0));
         }
         return rows;
     }

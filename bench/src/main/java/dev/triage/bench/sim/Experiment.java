@@ -1,8 +1,6 @@
 package dev.triage.bench.sim;
 
-import dev.triage.bench.sim.LatencyStats.Statistic;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -60,20 +58,11 @@ public record Experiment(List<PolicyVariant> variants, int slots, List<Long> see
             for (String jobClass : JobClasses.ordered(new ArrayList<>(classes))) {
                 List<LatencyStats> perSeed = stats.get(variant.name()).get(jobClass);
                 if (perSeed != null) {
-                    rows.add(summarise(variant.name(), jobClass, perSeed, promotions.get(variant.name()).get(jobClass)));
+                    rows.add(SummaryRow.over(variant.name(), jobClass, perSeed,
+                            promotions.get(variant.name()).get(jobClass).stream().mapToLong(Long::longValue).average().orElseThrow()));
                 }
             }
         }
         return rows;
-    }
-
-    private static SummaryRow summarise(String policy, String jobClass, List<LatencyStats> perSeed, List<Long> promotions) {
-        Map<Statistic, MeanSd> sojourn = new EnumMap<>(Statistic.class);
-        for (Statistic statistic : Statistic.values()) {
-            sojourn.put(statistic, MeanSd.of(perSeed.stream().mapToDouble(s -> s.get(statistic)).toArray()));
-        }
-        double requests = perSeed.stream().mapToInt(LatencyStats::count).average().orElseThrow();
-        double tauFired = promotions.stream().mapToLong(Long::longValue).average().orElseThrow();
-        return new SummaryRow(policy, jobClass, requests, sojourn, tauFired);
     }
 }

@@ -1,6 +1,8 @@
 package dev.triage.bench.sim;
 
 import dev.triage.bench.sim.LatencyStats.Statistic;
+import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,6 +17,16 @@ public record SummaryRow(String policy, String jobClass, double requests, Map<St
 
     public SummaryRow {
         sojourn = Map.copyOf(sojourn);
+    }
+
+    /** The row of one policy and class from its statistics in each run (seed). */
+    public static SummaryRow over(String policy, String jobClass, List<LatencyStats> runs, double tauFired) {
+        Map<Statistic, MeanSd> sojourn = new EnumMap<>(Statistic.class);
+        for (Statistic statistic : Statistic.values()) {
+            sojourn.put(statistic, MeanSd.of(runs.stream().mapToDouble(run -> run.get(statistic)).toArray()));
+        }
+        double requests = runs.stream().mapToInt(LatencyStats::count).average().orElseThrow();
+        return new SummaryRow(policy, jobClass, requests, sojourn, tauFired);
     }
 
     public double seconds(Statistic statistic) {
