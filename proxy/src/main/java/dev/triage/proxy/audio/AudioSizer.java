@@ -100,14 +100,21 @@ public final class AudioSizer implements RequestSizer, AutoCloseable {
 
         @Override
         public void run() {
+            SizedJob sized = null;
+            Throwable failure = null;
             try {
-                result.complete(estimatorTimer.record(() -> read(head, upload)));
+                sized = estimatorTimer.record(() -> read(head, upload));
             } catch (CompletionException e) {
-                result.completeExceptionally(e.getCause());
+                failure = e.getCause();
             } catch (RuntimeException | Error e) {
-                result.completeExceptionally(e);
+                failure = e;
             } finally {
-                upload.release();
+                upload.release(); // before the request moves on, so nothing it does can outlive the reference
+            }
+            if (failure != null) {
+                result.completeExceptionally(failure);
+            } else {
+                result.complete(sized);
             }
         }
 
