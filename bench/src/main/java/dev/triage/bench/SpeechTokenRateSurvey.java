@@ -1,10 +1,10 @@
 package dev.triage.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
+import dev.triage.bench.workload.AsrClip;
+import dev.triage.bench.workload.WhisperTranscripts;
 import dev.triage.features.audio.AudioDuration;
 import dev.triage.features.audio.AudioDurationReader;
 import dev.triage.model.data.SharedData;
@@ -48,9 +48,8 @@ import java.util.TreeMap;
  */
 public final class SpeechTokenRateSurvey {
 
-    private static final Encoding WHISPER_ENGLISH = Encodings.newDefaultEncodingRegistry().getEncoding(EncodingType.R50K_BASE);
+    private static final Encoding WHISPER_ENGLISH = WhisperTranscripts.ENGLISH_VOCABULARY;
     private static final Encoding CL100K = Encodings.newDefaultEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
-    private static final List<String> WORD_LISTS = List.of("fsdd", "pocketsphinx-cards");
     private static final String ALIGNER_TESTS = "mfa-tests";
     private static final List<String> PARALLEL_LANGUAGES = List.of("es", "hi", "ar", "sv", "ja");
 
@@ -80,33 +79,30 @@ public final class SpeechTokenRateSurvey {
 
     /** Per language: {clips, seconds, r50k tokens, cl100k tokens}. */
     private static Map<String, double[]> speechRates(Path asr) throws IOException {
-        ObjectMapper json = new ObjectMapper();
         AudioDurationReader durations = new AudioDurationReader();
         Map<String, double[]> sums = new TreeMap<>();
-        for (String line : Files.readAllLines(asr.resolve("manifest.jsonl"))) {
-            JsonNode clip = json.readTree(line);
-            String transcript = clip.path("transcript").asText("");
-            String path = clip.path("path").asText();
-            String source = clip.path("source").asText();
-            if (transcript.isBlank() || WORD_LISTS.contains(source) || source.equals(ALIGNER_TESTS) && language(path).equals("en")) {
+        for (AsrClip clip : AsrClip.readManifest(asr)) {
+            if (clip.transcript().isBlank() || clip.isWordList() || clip.source().equals(ALIGNER_TESTS) && language(clip.path()).equals("en")) {
                 continue;
             }
-            double seconds = clip.path("duration_s").isNumber() ? clip.path("duration_s").asDouble() : Double.NaN;
-            if (Double.isNaN(seconds)) {
-                AudioDuration read = durations.read(ByteBuffer.wrap(Files.readAllBytes(asr.resolve(path))).order(ByteOrder.BIG_ENDIAN));
+            double seconds;
+            if (clip.durationSeconds().isPresent()) {
+                seconds = clip.durationSeconds().getAsDouble();
+            } else {
+                AudioDuration read = durations.read(ByteBuffer.wrap(Files.readAllBytes(asr.resolve(clip.path()))).order(ByteOrder.BIG_ENDIAN));
                 if (read.estimated()) {
                     continue;
                 }
                 seconds = read.seconds();
             }
-            String text = asWhisperWrites(transcript);
+            String text = WhisperTranscripts.asWhisperWrites(clip.transcript());
             if (text.isEmpty()) {
                 continue;
             }
-            double[] language = sums.computeIfAbsent(language(path), key -> new double[4]);
+            double[] language = sums.computeIfAbsent(language(clip.path()), key -> new double[4]);
             language[0]++;
             language[1] += seconds;
-            language[2] += WHISPER_ENGLISH.countTokensOrdinary(" " + text);
+            language[2] += WhisperTranscripts.englishTokens(text);
             language[3] += CL100K.countTokensOrdinary(" " + text);
         }
         return sums;
@@ -124,16 +120,6 @@ public final class SpeechTokenRateSurvey {
             return "es";
         }
         return "en";
-    }
-
-    /** Sentence case for all-capitals transcripts; annotation tags such as {@code <unk>} or {@code [laughter]} dropped. */
-    static String asWhisperWrites(String transcript) {
-        String text = transcript.replaceAll("<[^>]*>|\\[[^]]*]", " ").replaceAll("\\s+", " ").strip();
-        if (text.isEmpty() || !text.equals(text.toUpperCase(Locale.ROOT))) {
-            return text;
-        }
-        String lower = text.toLowerCase(Locale.ROOT);
-        return Character.toUpperCase(lower.charAt(0)) + lower.substring(1);
     }
 
     /** {messages, English r50k tokens, translated r50k tokens, English cl100k tokens, translated cl100k tokens}. */

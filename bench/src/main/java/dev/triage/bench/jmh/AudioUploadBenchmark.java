@@ -1,5 +1,7 @@
 package dev.triage.bench.jmh;
 
+import dev.triage.bench.PcmWav;
+import dev.triage.bench.load.TranscriptionForm;
 import dev.triage.features.audio.AudioDurationReader;
 import dev.triage.proxy.audio.AudioUpload;
 import dev.triage.proxy.audio.AudioUploadException;
@@ -8,11 +10,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +37,6 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class AudioUploadBenchmark {
 
-    private static final String BOUNDARY = "----triage-bench-boundary";
     private static final String LARGEST_WAV = "25MB.wav";
 
     @Param({"speech-opus.opus", "speech.flac", LARGEST_WAV})
@@ -48,21 +45,16 @@ public class AudioUploadBenchmark {
     @Param({"false", "true"})
     public boolean vad;
 
-    private final HttpHeaders headers = new DefaultHttpHeaders().set("content-type", "multipart/form-data; boundary=" + BOUNDARY);
+    private final HttpHeaders headers = new DefaultHttpHeaders().set("content-type", TranscriptionForm.CONTENT_TYPE);
     private ByteBuf body;
     private Path spool;
     private AudioUploadReader reader;
 
     @Setup(Level.Trial)
     public void load() throws IOException {
-        byte[] audio = file.equals(LARGEST_WAV) ? silentWav(25 * 1024 * 1024 - 1024) : AudioFixtureFiles.read(file);
-        ByteArrayOutputStream form = new ByteArrayOutputStream();
-        form.writeBytes(("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"model\"\r\n\r\nwhisper-1\r\n--" + BOUNDARY
-                + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + file + "\"\r\n"
-                + "Content-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-        form.writeBytes(audio);
-        form.writeBytes(("\r\n--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.US_ASCII));
-        body = PooledByteBufAllocator.DEFAULT.directBuffer(form.size()).writeBytes(form.toByteArray());
+        byte[] audio = file.equals(LARGEST_WAV) ? PcmWav.of(new short[(25 * 1024 * 1024 - 1024) / 2], 16_000) : AudioFixtureFiles.read(file);
+        byte[] form = TranscriptionForm.body("whisper-1", file, audio);
+        body = PooledByteBufAllocator.DEFAULT.directBuffer(form.length).writeBytes(form);
         spool = Files.createTempDirectory("triage-bench-upload");
         reader = new AudioUploadReader(new AudioDurationReader(spool), AudioUploadReader.DEFAULT_MAX_BODY_BYTES, vad);
     }
@@ -76,13 +68,5 @@ public class AudioUploadBenchmark {
     @Benchmark
     public AudioUpload read() throws AudioUploadException {
         return reader.read(headers, body);
-    }
-
-    private static byte[] silentWav(int dataBytes) {
-        ByteBuffer wav = ByteBuffer.allocate(44 + dataBytes).order(ByteOrder.LITTLE_ENDIAN);
-        wav.put("RIFF".getBytes(StandardCharsets.US_ASCII)).putInt(36 + dataBytes).put("WAVEfmt ".getBytes(StandardCharsets.US_ASCII))
-                .putInt(16).putShort((short) 1).putShort((short) 1).putInt(16_000).putInt(32_000).putShort((short) 2)
-                .putShort((short) 16).put("data".getBytes(StandardCharsets.US_ASCII)).putInt(dataBytes);
-        return wav.array();
     }
 }

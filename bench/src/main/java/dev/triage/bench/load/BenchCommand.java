@@ -5,6 +5,7 @@ import dev.triage.bench.sim.LoadSweep;
 import dev.triage.bench.sim.SummaryCsv;
 import dev.triage.bench.sim.SummaryTable;
 import dev.triage.bench.workload.HeldOutWorkload;
+import dev.triage.bench.workload.SpeechWorkload;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.bench.workload.WorkloadFile;
 import dev.triage.model.cli.Flags;
@@ -27,6 +28,7 @@ import java.util.Set;
  *
  * <pre>
  * bench workload --out FILE [--model M] [--short 35] [--long 35] [--seed 42] [--sources alpaca_eval,...]
+ * bench speech-workload --out FILE [--short 20] [--long 20]
  * bench burst    [load options] [--runs 5] [--out DIR]
  * bench poisson  [load options] [--rho 0.5,0.7,0.8,0.9] [--requests 200] [--seeds 2] [--out DIR]
  * load options: --workload FILE --variants V,... --tau 5 --slots 1 --prefill-seconds 0.01
@@ -37,6 +39,7 @@ public final class BenchCommand {
 
     static final String USAGE = """
             usage: bench workload --out FILE [--model M] [--short 35] [--long 35] [--seed 42] [--sources S,...]
+                   bench speech-workload --out FILE [--short 20] [--long 20]   (the shared data's shortest and longest ASR clips)
                    bench burst    [load options] [--runs 5] [--out DIR]
                    bench poisson  [load options] [--rho R,...] [--requests 200] [--seeds 2] [--out DIR]
             load options: --workload FILE (default: the held-out burst of 35 short and 35 long answers in the bench jar)
@@ -88,6 +91,7 @@ public final class BenchCommand {
         }
         return switch (words.get(0)) {
             case "workload" -> workload(flags);
+            case "speech-workload" -> speechWorkload(flags);
             case "burst" -> burst(flags);
             case "poisson" -> poisson(flags);
             default -> throw new IllegalArgumentException("unknown command " + words.get(0));
@@ -109,6 +113,20 @@ public final class BenchCommand {
         WorkloadFile.write(file, entries);
         return "wrote " + entries.size() + " held-out answers of " + model + " (" + shorts + " short, " + longs + " long) to "
                 + file + "\n";
+    }
+
+    private static String speechWorkload(Flags flags) throws IOException {
+        Path file = Path.of(flags.required("out", "the workload file to write"));
+        int shorts = flags.integer("short", 20);
+        int longs = flags.integer("long", 20);
+        flags.finish();
+        Path asr = SharedData.locate().map(data -> data.resolve("asr")).filter(Files::isDirectory)
+                .orElseThrow(() -> new IllegalArgumentException("no shared data at ../shared/data/asr (or under $"
+                        + SharedData.ENVIRONMENT_VARIABLE + ")"));
+        List<WorkloadEntry> entries = SpeechWorkload.burst(asr, shorts, longs);
+        WorkloadFile.write(file, entries);
+        return "wrote " + entries.size() + " clips of " + asr + " (" + shorts + " shortest, " + longs + " longest) to " + file
+                + ", their paths relative to it\n";
     }
 
     private static Set<PromptSource> sources(String ids) {

@@ -7,6 +7,7 @@ import dev.triage.bench.sim.LatencyStats.Statistic;
 import dev.triage.bench.sim.SummaryRow;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.proxy.config.ServiceTimeModel;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -60,7 +61,7 @@ public final class BurstBenchmark {
 
     private BurstBenchmark() {}
 
-    public static Result run(Settings settings) throws InterruptedException {
+    public static Result run(Settings settings) throws IOException, InterruptedException {
         AnswerBook answers = AnswerBook.of(settings.workload());
         List<SummaryRow> endToEnd = new ArrayList<>();
         List<SummaryRow> firstToken = new ArrayList<>();

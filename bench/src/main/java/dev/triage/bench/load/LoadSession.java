@@ -5,6 +5,7 @@ import dev.triage.bench.replay.ReplayBackend;
 import dev.triage.proxy.Triage;
 import dev.triage.proxy.config.ConfigLoader;
 import dev.triage.proxy.config.TriageConfig;
+import java.io.IOException;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +13,8 @@ import java.util.Map;
 /**
  * Runs load against one variant: starts Triage in this process in front of the replay backend
  * (nothing for {@code direct}), sends the requests, stops Triage. Reports what the requests saw and
- * how often the starvation timeout fired.
+ * how often the starvation timeout fired. Chat and transcriptions share the backend and so one queue
+ * (Triage is given no {@code --audio-backend}); an oracle variant replaces the chat estimator only.
  */
 final class LoadSession {
 
@@ -26,7 +28,7 @@ final class LoadSession {
      * @param triageFlags flags added to every Triage started (an estimator, a service-time model)
      */
     static Outcome run(ReplayBackend backend, AnswerBook answers, LoadVariant variant, List<LoadRequest> requests,
-            List<String> triageFlags) throws InterruptedException {
+            List<String> triageFlags) throws IOException, InterruptedException {
         String backendUrl = "http://127.0.0.1:" + backend.port();
         if (!variant.throughTriage()) {
             return new Outcome(new LoadGenerator().run(URI.create(backendUrl), requests), 0);

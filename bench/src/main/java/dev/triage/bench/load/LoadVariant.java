@@ -9,8 +9,10 @@ import java.util.Locale;
  * What a load run puts between the clients and the backend: nothing ({@code direct}), or Triage with
  * a policy, with or without a starvation timeout, with its estimator or an oracle. Names:
  * {@code direct}, {@code fcfs}, {@code sjf}, {@code hrrn}, {@code sjf-tau}, {@code hrrn-tau}, and any of
- * the policies prefixed {@code oracle-} (Triage sized by the true answer lengths instead of its
- * estimator: the bound an estimator can approach).
+ * the policies prefixed {@code oracle-} (Triage sizes chat requests by their true answer lengths
+ * instead of its estimator: the bound an estimator can approach). Transcriptions are sized by Triage's
+ * own duration estimator in every variant, oracle ones included, so for a speech-only workload an
+ * {@code oracle-} variant is its plain one.
  *
  * @param policy Triage's {@code --policy}; empty for {@code direct}
  * @param tau the starvation timeout, {@link Duration#ZERO} for off

@@ -7,6 +7,7 @@ import dev.triage.bench.sim.LoadSweep;
 import dev.triage.bench.sim.SummaryRow;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.proxy.config.ServiceTimeModel;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -24,7 +25,7 @@ public final class PoissonBenchmark {
 
     private PoissonBenchmark() {}
 
-    public static List<LoadSweep.Point> run(Settings settings) throws InterruptedException {
+    public static List<LoadSweep.Point> run(Settings settings) throws IOException, InterruptedException {
         AnswerBook answers = AnswerBook.of(settings.workload());
         double meanService = settings.workload().stream().mapToDouble(e -> settings.speed().seconds(e.answerTokens()))
                 .average().orElseThrow();

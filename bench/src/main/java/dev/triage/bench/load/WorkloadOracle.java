@@ -7,7 +7,9 @@ import dev.triage.model.JobEstimator;
 
 /**
  * An estimator that knows the answers: it reports each workload prompt's recorded length, the one
- * the replay backend will generate. Runs with it measure oracle SJF through the real proxy.
+ * the replay backend will generate. Runs with it measure oracle SJF through the real proxy. It takes
+ * the place of Triage's chat estimator only: transcriptions keep Triage's duration estimator, so an
+ * oracle run still sizes audio by its duration.
  */
 final class WorkloadOracle implements JobEstimator<Prompt> {
 

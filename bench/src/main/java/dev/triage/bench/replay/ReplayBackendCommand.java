@@ -61,9 +61,9 @@ public final class ReplayBackendCommand {
     static String describe(ReplayBackend backend) {
         ReplayBackendSettings settings = backend.settings();
         return String.format(Locale.ROOT,
-                "replay backend on %s: %d prompts known, %d slot(s), %.0f ms prefill + %.1f ms/token (+%.0f%% per extra batched request), "
+                "replay backend on %s: %d prompts and %d audio files known, %d slot(s), %.0f ms prefill + %.1f ms/token (+%.0f%% per extra batched request), "
                         + "%d tokens for unknown prompts without max_tokens",
-                backend.baseUri(), settings.answers().size(), settings.slots(), settings.speed().baseSeconds() * 1000,
+                backend.baseUri(), settings.answers().size(), settings.answers().audioFiles(), settings.slots(), settings.speed().baseSeconds() * 1000,
                 settings.speed().secondsPerToken() * 1000, settings.batchSlowdown() * 100, settings.defaultAnswerTokens());
     }
 }

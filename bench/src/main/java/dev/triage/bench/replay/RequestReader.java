@@ -3,6 +3,7 @@ package dev.triage.bench.replay;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.triage.bench.workload.AudioFile;
 import dev.triage.features.ChatBody;
 import dev.triage.features.PromptTokens;
 import io.netty.buffer.ByteBufInputStream;
@@ -14,6 +15,7 @@ import io.netty.handler.codec.http.multipart.HttpPostRequestDecoder;
 import io.netty.handler.codec.http.multipart.InterfaceHttpData;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.util.OptionalInt;
 
 /**
@@ -24,8 +26,10 @@ import java.util.OptionalInt;
  * length comes from the {@link AnswerBook}, and the request's own limit ({@code max_tokens} and
  * kin) cuts it short. A prompt the book does not know gets its limit, or the default length.
  *
- * <p>Transcriptions: the uploaded file's size sets the work, {@code bytes / audioBytesPerSecond}
- * seconds of speech at {@code tokensPerAudioSecond}, rounded up. The audio itself is not decoded.
+ * <p>Transcriptions: an upload whose bytes are those of an audio file of the workload (same
+ * SHA-256) gets that file's recorded transcript length. Any other upload's size sets the work,
+ * {@code bytes / audioBytesPerSecond} seconds of speech at {@code tokensPerAudioSecond}, rounded up.
+ * The audio itself is not decoded.
  */
 final class RequestReader {
 
@@ -84,32 +88,44 @@ final class RequestReader {
             if (!decoder.isMultipart()) {
                 throw new BadRequestException("body: expected multipart/form-data with a file", null);
             }
-            long audioBytes = -1;
+            FileUpload audio = null;
             String format = "json";
             String model = settings.model();
             for (InterfaceHttpData part : decoder.getBodyHttpDatas()) {
                 if (part instanceof FileUpload file && part.getName().equals("file")) {
-                    audioBytes = file.length();
+                    audio = file;
                 } else if (part instanceof Attribute attribute && part.getName().equals("response_format")) {
                     format = attribute.getValue();
                 } else if (part instanceof Attribute attribute && part.getName().equals("model")) {
                     model = attribute.getValue();
                 }
             }
-            if (audioBytes < 0) {
+            if (audio == null) {
                 throw new BadRequestException("file: missing (expected: the audio as a file part named \"file\")", "file");
             }
             if (!format.equals("json") && !format.equals("text")) {
                 throw new BadRequestException("response_format: " + format + " (expected: json or text)", "response_format");
             }
-            double speechSeconds = audioBytes / settings.audioBytesPerSecond();
-            int tokens = (int) Math.ceil(speechSeconds * settings.tokensPerAudioSecond());
+            int tokens = transcriptTokens(audio);
             return new ReplayRequest(ReplayRequest.Api.TRANSCRIPTION, tokens, false, 0, false, false, format.equals("text"), model);
         } catch (HttpPostRequestDecoder.ErrorDataDecoderException | IOException e) {
             throw new BadRequestException("body: malformed multipart/form-data (" + e.getMessage() + ")", null);
         } finally {
             decoder.destroy();
         }
+    }
+
+    /**
+     * The recorded length for a known file, else the size rule. Hashing runs on the event loop, like
+     * the multipart decoding before it: well under a millisecond for a clip of a few hundred kilobytes.
+     */
+    private int transcriptTokens(FileUpload audio) throws IOException {
+        OptionalInt recorded = settings.answers().transcriptTokens(AudioFile.sha256(ByteBuffer.wrap(audio.get())));
+        if (recorded.isPresent()) {
+            return recorded.getAsInt();
+        }
+        double speechSeconds = audio.length() / settings.audioBytesPerSecond();
+        return (int) Math.ceil(speechSeconds * settings.tokensPerAudioSecond());
     }
 
     /** A request the backend cannot serve: answered 400 with an OpenAI-style error. */

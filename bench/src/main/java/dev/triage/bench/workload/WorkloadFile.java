@@ -16,12 +16,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * Reads and writes workload files: JSON Lines, one {@link WorkloadEntry} per line, as specified in
  * {@code docs/workload-format.md}. Reading is strict: a missing or mistyped field, or a field the
- * format does not define, stops with the file, the line and what was expected.
+ * format does not define, or an audio file that is not there, stops with the file, the line and what
+ * was expected. Audio paths are read relative to the workload file's directory and written relative
+ * to it, so a workload and its audio can move together.
  *
  * <pre>{@code
  * List<WorkloadEntry> entries = WorkloadFile.read(Path.of("workload.jsonl"));
@@ -30,28 +33,29 @@ import java.util.Set;
 public final class WorkloadFile {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Set<String> FIELDS = Set.of("prompt", "answer_tokens", "class", "source");
+    private static final Set<String> FIELDS = Set.of("prompt", "answer_tokens", "class", "source", "audio");
 
     private WorkloadFile() {}
 
     public static List<WorkloadEntry> read(Path file) throws IOException {
         try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            return read(reader, file.toString());
+            return read(reader, file.toString(), file.toAbsolutePath().getParent());
         }
     }
 
-    /** Reads a workload from a class path resource (one shipped in a jar). */
+    /** Reads a workload from a class path resource (one shipped in a jar); it has no directory, so no audio. */
     public static List<WorkloadEntry> readResource(String resource) throws IOException {
         InputStream in = WorkloadFile.class.getResourceAsStream(resource);
         if (in == null) {
             throw new IOException("no resource " + resource);
         }
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-            return read(reader, resource);
+            return read(reader, resource, null);
         }
     }
 
-    private static List<WorkloadEntry> read(BufferedReader reader, String name) throws IOException {
+    /** @param directory what audio paths are relative to; null where there is none */
+    private static List<WorkloadEntry> read(BufferedReader reader, String name, Path directory) throws IOException {
         List<WorkloadEntry> entries = new ArrayList<>();
         String line;
         int number = 0;
@@ -61,7 +65,7 @@ public final class WorkloadFile {
                 continue;
             }
             try {
-                entries.add(parse(line));
+                entries.add(parse(line, directory));
             } catch (IllegalArgumentException e) {
                 throw new IOException(name + ":" + number + ": " + e.getMessage(), e);
             }
@@ -70,6 +74,7 @@ public final class WorkloadFile {
     }
 
     public static void write(Path file, List<WorkloadEntry> entries) throws IOException {
+        Path directory = file.toAbsolutePath().getParent();
         try (BufferedWriter writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             for (WorkloadEntry entry : entries) {
                 ObjectNode node = JSON.createObjectNode();
@@ -77,13 +82,14 @@ public final class WorkloadFile {
                 node.put("answer_tokens", entry.answerTokens());
                 node.put("class", entry.jobClass());
                 node.put("source", entry.source());
+                entry.audio().ifPresent(audio -> node.put("audio", directory.relativize(audio.path().toAbsolutePath()).toString()));
                 writer.write(JSON.writeValueAsString(node));
                 writer.write('\n');
             }
         }
     }
 
-    static WorkloadEntry parse(String line) {
+    static WorkloadEntry parse(String line, Path directory) {
         JsonNode node;
         try {
             node = JSON.readTree(line);
@@ -109,7 +115,24 @@ public final class WorkloadFile {
         }
         String jobClass = optionalText(node, "class", LengthClass.of(tokens.asInt()).label());
         String source = optionalText(node, "source", "");
-        return new WorkloadEntry(prompt.asText(), tokens.asInt(), jobClass, source);
+        Optional<AudioFile> audio = Optional.ofNullable(optionalText(node, "audio", null)).map(path -> audio(path, directory));
+        return new WorkloadEntry(prompt.asText(), tokens.asInt(), jobClass, source, audio);
+    }
+
+    private static AudioFile audio(String path, Path directory) {
+        if (directory == null) {
+            throw new IllegalArgumentException("audio: \"" + path + "\" (expected: none in a workload without a directory)");
+        }
+        Path file = directory.resolve(path).normalize();
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("audio: \"" + path + "\" (expected: an audio file, relative to the workload's directory;"
+                    + " there is none at " + file + ")");
+        }
+        try {
+            return AudioFile.read(file);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("audio: \"" + path + "\" (expected: a readable file; " + e.getMessage() + ")", e);
+        }
     }
 
     private static String optionalText(JsonNode node, String field, String fallback) {

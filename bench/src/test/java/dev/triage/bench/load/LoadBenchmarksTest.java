@@ -4,16 +4,30 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.triage.bench.PcmWav;
+import dev.triage.bench.replay.AnswerBook;
+import dev.triage.bench.replay.ReplayBackend;
+import dev.triage.bench.replay.ReplayBackendSettings;
 import dev.triage.bench.sim.LatencyStats.Statistic;
+import dev.triage.bench.workload.AudioFile;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.proxy.config.ServiceTimeModel;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The load generator over real HTTP, through Triage and directly, against the replay backend. */
 class LoadBenchmarksTest {
+
+    @TempDir
+    Path dir;
 
     private static List<WorkloadEntry> workload() {
         List<WorkloadEntry> entries = new ArrayList<>();
@@ -43,6 +57,45 @@ class LoadBenchmarksTest {
                 .findFirst().orElseThrow().requests());
         assertTrue(result.firstToken().stream().allMatch(r -> r.seconds(Statistic.P50) > 0));
         assertTrue(result.findings().contains("oracle-sjf   short P50"), result.findings());
+    }
+
+    @Test
+    void anAudioEntryIsTranscribedWithItsRecordedLength() throws Exception {
+        WorkloadEntry speech = audioEntry("tone.wav", 2.0, 50, "long");
+        AnswerBook answers = AnswerBook.of(List.of(speech));
+        // 50 recorded tokens at 20 ms take at least 1 s; the size rule would give 2 s x 3 tokens/s, 0.12 s.
+        try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder().answers(answers)
+                .speed(new ServiceTimeModel(0, 0.02)).build())) {
+            LoadResult result = new LoadGenerator().run(URI.create("http://127.0.0.1:" + backend.port()),
+                    List.of(new LoadRequest(speech, 0))).get(0);
+            assertEquals(200, result.status());
+            assertEquals("long", result.jobClass());
+            assertTrue(result.endToEndSeconds() >= 1.0, "the recorded 50 tokens, not the size rule's 6: " + result.endToEndSeconds());
+            assertTrue(result.firstTokenSeconds() > 0 && result.firstTokenSeconds() <= result.endToEndSeconds(), result.toString());
+        }
+    }
+
+    @Test
+    void aMixedBurstOfChatAndAudioRunsThroughTriageWithItsEstimatorAndWithAnOracle() throws Exception {
+        List<WorkloadEntry> mixed = List.of(new WorkloadEntry("short question", 4, "short", "test"),
+                new WorkloadEntry("long essay", 300, "long", "test"), audioEntry("short.wav", 0.5, 3, "short"),
+                audioEntry("long.wav", 8.0, 30, "long"));
+        AnswerBook answers = AnswerBook.of(mixed);
+        try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder().answers(answers)
+                .speed(new ServiceTimeModel(0.002, 0.0005)).build())) {
+            for (String variant : List.of("sjf", "oracle-sjf")) {
+                LoadSession.Outcome outcome = LoadSession.run(backend, answers, LoadVariant.parse(variant, Duration.ZERO),
+                        BurstBenchmark.burst(mixed, 1), List.of());
+                assertEquals(List.of(200, 200, 200, 200), outcome.results().stream().map(LoadResult::status).toList(), variant);
+                assertEquals(2, outcome.results().stream().filter(r -> r.jobClass().equals("short")).count());
+            }
+        }
+    }
+
+    private WorkloadEntry audioEntry(String name, double seconds, int transcriptTokens, String jobClass) throws IOException {
+        Path clip = dir.resolve(name);
+        Files.write(clip, PcmWav.tone(seconds, 440, 16_000));
+        return new WorkloadEntry("a tone of " + seconds + " s", transcriptTokens, jobClass, "test", Optional.of(AudioFile.read(clip)));
     }
 
     @Test

@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.bench.PcmWav;
+import dev.triage.bench.load.TranscriptionForm;
+import dev.triage.bench.workload.AudioFile;
 import dev.triage.bench.workload.WorkloadEntry;
+import dev.triage.proxy.config.ServiceTimeModel;
 import java.io.BufferedReader;
-import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -20,13 +22,17 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The replay backend over real loopback sockets, driven by the JDK's HTTP client. */
 class ReplayBackendTest {
@@ -41,6 +47,8 @@ class ReplayBackendTest {
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
     private ReplayBackend backend;
+    @TempDir
+    Path dir;
 
     @AfterEach
     void stop() {
@@ -199,23 +207,28 @@ class ReplayBackendTest {
     void aTranscriptionsLengthFollowsTheUploadsSize() throws Exception {
         start(1, 0.002);
         // 64,000 bytes at 32,000 bytes/s: 2 s of speech, 3 tokens per second.
-        byte[] audio = new byte[64_000];
-        String boundary = "replay-test-boundary";
-        ByteArrayOutputStream multipart = new ByteArrayOutputStream();
-        multipart.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"model\"\r\n\r\nwhisper-1\r\n"
-                + "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"speech.wav\"\r\n"
-                + "Content-Type: audio/wav\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-        multipart.write(audio);
-        multipart.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.US_ASCII));
-        HttpRequest request = HttpRequest.newBuilder(uri("/audio/transcriptions"))
-                .header("content-type", "multipart/form-data; boundary=" + boundary)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(multipart.toByteArray())).build();
-        JsonNode body = json(client.send(request, HttpResponse.BodyHandlers.ofString()));
+        JsonNode body = json(transcribe("speech.wav", new byte[64_000]));
         assertEquals(6, body.path("usage").path("output_tokens").asInt());
         assertEquals(OpenAiAnswers.text(6), body.path("text").asText());
 
         HttpResponse<String> noFile = post("/audio/transcriptions", "{}");
         assertEquals(400, noFile.statusCode());
+    }
+
+    @Test
+    void aKnownAudioFileIsAnsweredWithItsTranscriptsRecordedLengthWhateverItsName() throws Exception {
+        Path clip = dir.resolve("two-seconds.wav");
+        Files.write(clip, PcmWav.tone(2.0, 440, 16_000));
+        AudioFile audio = AudioFile.read(clip);
+        backend = ReplayBackend.start(ReplayBackendSettings.builder().speed(new ServiceTimeModel(0.01, 0.001))
+                .answers(AnswerBook.of(List.of(new WorkloadEntry("Two seconds of a tone.", 41, "short", "test", Optional.of(audio)))))
+                .build());
+        assertEquals(41, json(transcribe("renamed.flac", Files.readAllBytes(clip))).path("usage").path("output_tokens").asInt());
+
+        byte[] otherBytes = PcmWav.tone(2.0, 880, 16_000);
+        int bySize = (int) Math.ceil(otherBytes.length / 32_000.0 * 3);
+        assertEquals(bySize, json(transcribe("other.wav", otherBytes)).path("usage").path("output_tokens").asInt(),
+                "an unknown upload of the same size keeps the size rule");
     }
 
     @Test
@@ -264,6 +277,10 @@ class ReplayBackendTest {
         var conflict = assertThrows(IllegalArgumentException.class, () -> AnswerBook.of(List.of(
                 new WorkloadEntry("same", 1, "short", ""), new WorkloadEntry("same", 2, "short", ""))));
         assertTrue(conflict.getMessage().contains("expected: one length per prompt"));
+        AudioFile audio = new AudioFile(Path.of("a.wav"), "00ff");
+        var audioConflict = assertThrows(IllegalArgumentException.class, () -> AnswerBook.of(List.of(
+                new WorkloadEntry("a", 1, "short", "", Optional.of(audio)), new WorkloadEntry("b", 2, "short", "", Optional.of(audio)))));
+        assertTrue(audioConflict.getMessage().startsWith("audio file a.wav has answers of 1 and 2 tokens"), audioConflict.getMessage());
         assertFalse(ANSWERS.answerTokens("unknown").isPresent());
     }
 
@@ -279,6 +296,13 @@ class ReplayBackendTest {
     private HttpResponse<String> post(String path, String body) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(60))
                 .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        return client.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> transcribe(String fileName, byte[] audio) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(uri("/audio/transcriptions")).timeout(Duration.ofSeconds(60))
+                .header("content-type", TranscriptionForm.CONTENT_TYPE)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(TranscriptionForm.body("whisper-1", fileName, audio))).build();
         return client.send(request, HttpResponse.BodyHandlers.ofString());
     }
 
