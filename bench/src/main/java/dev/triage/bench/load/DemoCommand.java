@@ -12,9 +12,9 @@ import java.util.Locale;
 /**
  * {@code scripts/demo}: Triage's point in a minute, with nothing but Java. A serial replay backend
  * and Triage start in this process; the shipped burst of held-out chat requests is sent at once,
- * first with Triage first-come-first-served, then shortest-job-first with its default estimator,
- * then shortest-job-first on the true lengths for reference; a table shows what short and long
- * requests waited.
+ * first with Triage first-come-first-served, then shortest-job-first with its default estimator and
+ * with the ranker, then shortest-job-first on the true lengths for reference; a table shows what
+ * short and long requests waited.
  */
 public final class DemoCommand {
 
@@ -34,16 +34,18 @@ public final class DemoCommand {
         List<LoadVariant> variants = List.of(LoadVariant.parse("fcfs", Duration.ZERO), LoadVariant.parse("sjf", Duration.ZERO),
                 LoadVariant.parse("oracle-sjf", Duration.ZERO));
         BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.Settings(workload, variants, 1, SPEED, 1, List.of()));
+        BurstBenchmark.Result ranker = BurstBenchmark.run(new BurstBenchmark.Settings(workload, List.of(variants.get(1)), 1, SPEED,
+                1, List.of("--estimator", "ranker")));
         System.out.printf(Locale.ROOT, "%-34s %10s %10s %10s %10s   seconds, end to end%n", "", "short P50", "short P95",
                 "long P50", "long P95");
         print(result, "fcfs", "FCFS (what the backend does alone)");
         print(result, "sjf", "SJF, Triage's default estimator");
+        print(ranker, "sjf", "SJF, --estimator ranker");
         print(result, "oracle-sjf", "SJF, true lengths (the bound)");
         System.out.println();
-        for (String variant : List.of("sjf", "oracle-sjf")) {
-            System.out.printf(Locale.ROOT, "%-12s short P50 %+.0f%%, long P95 %+.0f%% against FCFS%n", variant,
-                    change(result, variant, "short", Statistic.P50), change(result, variant, "long", Statistic.P95));
-        }
+        printChange(result, result, "sjf", "sjf");
+        printChange(result, ranker, "sjf", "sjf, ranker");
+        printChange(result, result, "oracle-sjf", "oracle-sjf");
     }
 
     private static void print(BurstBenchmark.Result result, String variant, String label) {
@@ -52,8 +54,15 @@ public final class DemoCommand {
                 seconds(result, variant, "long", Statistic.P50), seconds(result, variant, "long", Statistic.P95));
     }
 
-    private static double change(BurstBenchmark.Result result, String variant, String jobClass, Statistic statistic) {
-        return 100 * (seconds(result, variant, jobClass, statistic) / seconds(result, "fcfs", jobClass, statistic) - 1);
+    /** Short P50 and long P95 of {@code variant} in {@code result} against FCFS in {@code baseline}. */
+    private static void printChange(BurstBenchmark.Result baseline, BurstBenchmark.Result result, String variant, String label) {
+        System.out.printf(Locale.ROOT, "%-12s short P50 %+.0f%%, long P95 %+.0f%% against FCFS%n", label,
+                change(baseline, result, variant, "short", Statistic.P50), change(baseline, result, variant, "long", Statistic.P95));
+    }
+
+    private static double change(BurstBenchmark.Result baseline, BurstBenchmark.Result result, String variant, String jobClass,
+            Statistic statistic) {
+        return 100 * (seconds(result, variant, jobClass, statistic) / seconds(baseline, "fcfs", jobClass, statistic) - 1);
     }
 
     private static double seconds(BurstBenchmark.Result result, String variant, String jobClass, Statistic statistic) {
