@@ -2,7 +2,6 @@ package dev.triage.model.training;
 
 import dev.triage.model.Estimate;
 import dev.triage.model.classifier.ClassifierMetadata.SplitFigures;
-import dev.triage.model.classifier.ModelFiles;
 import dev.triage.model.cli.Flags;
 import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptCorpus;
@@ -12,7 +11,6 @@ import dev.triage.model.evaluation.Figures;
 import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.model.ranker.RankerModel;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -66,12 +64,7 @@ final class RankerTrainCommand {
             trained = trained.withEvaluation(heldOutFigures(model, corpus, embeddings));
         }
         trained.writeTo(out);
-        Path metadata = ModelFiles.metadataPath(out);
-        System.out.printf(Locale.ROOT, "wrote %s (%,d bytes) and %s (%,d bytes)%n", out, Files.size(out), metadata,
-                Files.size(metadata));
-        for (SplitFigures figures : trained.metadata().evaluation()) {
-            System.out.println(figures.split() + " / " + figures.source() + ": " + figures.figures());
-        }
+        ShippedModel.printWritten(out, trained.metadata().evaluation());
     }
 
     /** The head's figures on the validation and test splits, pooled and per source. */

@@ -4,7 +4,6 @@ import dev.triage.features.Prompt;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.model.classifier.ClassifierMetadata.SplitFigures;
-import dev.triage.model.classifier.ModelFiles;
 import dev.triage.model.classifier.ModelLoadException;
 import dev.triage.model.cli.Flags;
 import dev.triage.model.data.LabeledPrompt;
@@ -17,7 +16,6 @@ import dev.triage.model.evaluation.Evaluation;
 import dev.triage.model.evaluation.Figures;
 import dev.triage.model.ranker.RankerEstimator;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,12 +72,7 @@ public final class TrainCommand {
             trained = trained.withEvaluation(heldOutFigures(estimator, corpus));
         }
         trained.writeTo(out);
-        Path metadata = ModelFiles.metadataPath(out);
-        System.out.printf(Locale.ROOT, "wrote %s (%,d bytes) and %s (%,d bytes)%n", out, Files.size(out), metadata,
-                Files.size(metadata));
-        for (SplitFigures figures : trained.metadata().evaluation()) {
-            System.out.println(figures.split() + " / " + figures.source() + ": " + figures.figures());
-        }
+        ShippedModel.printWritten(out, trained.metadata().evaluation());
     }
 
     /** Loads the prompt/answer sources into a corpus, printing what was read. */

@@ -1,21 +1,14 @@
 package dev.triage.model.training;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.triage.model.classifier.ClassifierEstimator;
-import dev.triage.model.classifier.ModelFiles;
 import dev.triage.model.classifier.ClassifierMetadata;
+import dev.triage.model.classifier.ModelFiles;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 /** A trained length classifier in its shipped form: the ONNX model and its metadata. */
 public final class TrainedClassifier {
-
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final byte[] onnxModel;
     private final ClassifierMetadata metadata;
@@ -38,11 +31,7 @@ public final class TrainedClassifier {
     }
 
     public byte[] metadataJson() {
-        try {
-            return JSON.writeValueAsBytes(metadata);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+        return ShippedModel.json(metadata);
     }
 
     /** The estimator that serves this model, loaded through the same path as a model file. */
@@ -52,11 +41,6 @@ public final class TrainedClassifier {
 
     /** Writes {@code onnxFile} and its metadata beside it ({@link ModelFiles#metadataPath}). */
     public void writeTo(Path onnxFile) throws IOException {
-        Path parent = onnxFile.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Files.write(onnxFile, onnxModel);
-        Files.write(ModelFiles.metadataPath(onnxFile), metadataJson());
+        ShippedModel.write(onnxFile, onnxModel, metadataJson());
     }
 }

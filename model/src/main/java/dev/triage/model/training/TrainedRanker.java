@@ -1,23 +1,16 @@
 package dev.triage.model.training;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.triage.model.classifier.ClassifierMetadata.SplitFigures;
 import dev.triage.model.classifier.ModelFiles;
 import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.model.ranker.RankerMetadata;
 import dev.triage.model.ranker.RankerModel;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 /** A trained ranking head in its shipped form: the ONNX head and its metadata (calibration included). */
 public final class TrainedRanker {
-
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final byte[] onnxModel;
     private final RankerMetadata metadata;
@@ -40,11 +33,7 @@ public final class TrainedRanker {
     }
 
     public byte[] metadataJson() {
-        try {
-            return JSON.writeValueAsBytes(metadata);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+        return ShippedModel.json(metadata);
     }
 
     /** The head alone, loaded through the same path as a model file, for scoring cached embeddings. */
@@ -59,11 +48,6 @@ public final class TrainedRanker {
 
     /** Writes {@code onnxFile} and its metadata beside it ({@link ModelFiles#metadataPath}). */
     public void writeTo(Path onnxFile) throws IOException {
-        Path parent = onnxFile.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Files.write(onnxFile, onnxModel);
-        Files.write(ModelFiles.metadataPath(onnxFile), metadataJson());
+        ShippedModel.write(onnxFile, onnxModel, metadataJson());
     }
 }
