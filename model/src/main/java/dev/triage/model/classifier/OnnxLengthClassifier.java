@@ -8,6 +8,7 @@ import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
 import dev.triage.features.LexicalFeatures;
 import dev.triage.model.LengthClass;
+import dev.triage.model.OnnxSessions;
 import java.nio.FloatBuffer;
 import java.util.Map;
 import java.util.Set;
@@ -97,10 +98,6 @@ public final class OnnxLengthClassifier implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            session.close();
-        } catch (OrtException e) {
-            throw new IllegalStateException("closing the ONNX Runtime session failed", e);
-        }
+        OnnxSessions.close(session);
     }
 }

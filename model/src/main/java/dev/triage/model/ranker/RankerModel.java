@@ -8,6 +8,7 @@ import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.triage.model.Estimate;
+import dev.triage.model.OnnxSessions;
 import dev.triage.model.classifier.ModelFiles;
 import dev.triage.model.classifier.ModelLoadException;
 import java.io.IOException;
@@ -174,10 +175,6 @@ public final class RankerModel implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            session.close();
-        } catch (OrtException e) {
-            throw new IllegalStateException("closing the ONNX Runtime session failed", e);
-        }
+        OnnxSessions.close(session);
     }
 }

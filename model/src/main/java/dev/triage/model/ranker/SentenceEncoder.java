@@ -6,6 +6,7 @@ import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
+import dev.triage.model.OnnxSessions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.FloatBuffer;
@@ -200,9 +201,7 @@ public final class SentenceEncoder implements AutoCloseable {
     @Override
     public void close() {
         try {
-            session.close();
-        } catch (OrtException e) {
-            throw new IllegalStateException("closing the ONNX Runtime session failed", e);
+            OnnxSessions.close(session);
         } finally {
             tokenizer.close();
         }
