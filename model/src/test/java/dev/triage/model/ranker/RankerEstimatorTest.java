@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.features.Prompt;
 import dev.triage.model.BaselineEstimator;
+import dev.triage.model.ConcurrentEstimates;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.classifier.ClassifierEstimator;
@@ -17,13 +18,8 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -93,29 +89,7 @@ class RankerEstimatorTest {
 
     @Test
     void estimatesAreThreadSafe() throws Exception {
-        List<Prompt> prompts = new ArrayList<>();
-        Random random = new Random(1);
-        String[] words = {"write", "what", "explain", "code", "table", "why", "essay", "list", "brief", "detailed", "?"};
-        for (int i = 0; i < 24; i++) {
-            StringBuilder text = new StringBuilder();
-            for (int w = random.nextInt(30); w >= 0; w--) {
-                text.append(words[random.nextInt(words.length)]).append(' ');
-            }
-            prompts.add(new Prompt(text.toString()));
-        }
-        List<Estimate> sequential = prompts.stream().map(shipped::estimate).toList();
-        ExecutorService pool = Executors.newFixedThreadPool(4);
-        try {
-            List<Future<List<Estimate>>> results = new ArrayList<>();
-            for (int t = 0; t < 4; t++) {
-                results.add(pool.submit(() -> prompts.stream().map(shipped::estimate).toList()));
-            }
-            for (Future<List<Estimate>> result : results) {
-                assertEquals(sequential, result.get(60, TimeUnit.SECONDS));
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        ConcurrentEstimates.assertSameAsSequential(shipped, 24, 30, 4);
     }
 
     @Test
