@@ -54,6 +54,9 @@ class RealBackendsIT {
 
             Map<String, Long> finishedAt = new ConcurrentHashMap<>();
             List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
+            // The client can see the stream end before Triage has freed its slot; a busy request sent
+            // then would queue behind the burst instead of holding the backend.
+            Await.until("the stream's slot is free", () -> triage.chatQueue().busySlots() == 0);
             responses.add(send(triage, "busy", 120, finishedAt));
             Await.until("busy runs", () -> triage.chatQueue().busySlots() == 1);
             List<String> burst = List.of("long-1", "short-1", "long-2", "short-2", "long-3", "short-3");
@@ -88,6 +91,7 @@ class RealBackendsIT {
 
             Map<String, Long> finishedAt = new ConcurrentHashMap<>();
             List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
+            Await.until("the first transcription's slot is free", () -> triage.triage().queues().get(1).busySlots() == 0);
             responses.add(timed(transcribe(triage, "busy.wav", longClip), "busy", finishedAt));
             Await.until("busy runs", () -> triage.triage().queues().get(1).busySlots() == 1);
             List<String> burst = List.of("long-1", "short-1", "long-2", "short-2");
