@@ -17,10 +17,13 @@ public final class Job<T> {
     private final double expectedTokens;
     private final double expectedSeconds;
     private final double inverseSeconds;
+    private final boolean pausable;
+    private final JobProgress progress;
     /** Position in a {@link WaitingJobs} array while waiting there; -1 otherwise. */
     int index = -1;
 
-    Job(T payload, long sequence, long arrivalNanos, int priority, double expectedTokens, double expectedSeconds) {
+    Job(T payload, long sequence, long arrivalNanos, int priority, double expectedTokens, double expectedSeconds,
+            boolean pausable, JobProgress progress) {
         this.payload = payload;
         this.sequence = sequence;
         this.arrivalNanos = arrivalNanos;
@@ -28,6 +31,8 @@ public final class Job<T> {
         this.expectedTokens = expectedTokens;
         this.expectedSeconds = expectedSeconds;
         this.inverseSeconds = 1 / expectedSeconds;
+        this.pausable = pausable;
+        this.progress = progress;
     }
 
     public T payload() {
@@ -60,6 +65,16 @@ public final class Job<T> {
     /** 1 / S, so that HRRN's ratio is a multiplication wherever it is computed. */
     double inverseSeconds() {
         return inverseSeconds;
+    }
+
+    /** True when its holder can pause it and resume it later, so that a preemptive policy may. */
+    public boolean pausable() {
+        return pausable;
+    }
+
+    /** What the job has received so far. */
+    public JobProgress progress() {
+        return progress;
     }
 
     public long waitedNanos(long nowNanos) {

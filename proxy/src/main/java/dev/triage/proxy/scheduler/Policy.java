@@ -13,6 +13,10 @@ import java.util.Locale;
  *       starve under a stream of short ones unless a starvation timeout is set.</li>
  *   <li>{@code hrrn}: highest response ratio next, ratio = (wait + S) / S. A job's ratio grows while it
  *       waits, faster for short jobs, so short jobs still go first but no job waits forever.</li>
+ *   <li>{@code laps}: least attained, then perceived, service (LAPS-SD): the level of attained service
+ *       first (see {@link LapsSettings}); within a level, jobs with a perceptible rate by predicted
+ *       remaining time, then the others in the order they joined the level. A waiting job's key is
+ *       fixed while it waits: it changes only while the job runs.</li>
  * </ul>
  */
 public enum Policy {
@@ -38,6 +42,21 @@ public enum Policy {
         @Override
         public boolean dependsOnTime() {
             return true;
+        }
+    },
+    LAPS {
+        @Override
+        int compareWithinPriority(Job<?> a, Job<?> b, long nowNanos) {
+            JobProgress pa = a.progress();
+            JobProgress pb = b.progress();
+            if (pa.level() != pb.level()) {
+                return Integer.compare(pa.level(), pb.level());
+            }
+            if (pa.perceptible() != pb.perceptible()) {
+                return pa.perceptible() ? -1 : 1;
+            }
+            return pa.perceptible() ? Double.compare(pa.remainingSeconds(), pb.remainingSeconds())
+                    : Long.compare(pa.levelEntry(), pb.levelEntry());
         }
     };
 
@@ -73,7 +92,7 @@ public enum Policy {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** Parses a configuration value: {@code fcfs}, {@code sjf} or {@code hrrn}, any case. */
+    /** Parses a configuration value: {@code fcfs}, {@code sjf}, {@code hrrn} or {@code laps}, any case. */
     public static Policy parse(String value) {
         for (Policy policy : values()) {
             if (policy.label().equalsIgnoreCase(value.trim())) {

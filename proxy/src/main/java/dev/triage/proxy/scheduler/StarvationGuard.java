@@ -1,9 +1,10 @@
 package dev.triage.proxy.scheduler;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * Clairvoyant's starvation timeout τ: a job that has waited longer than τ goes before every other
@@ -11,12 +12,14 @@ import java.util.List;
  * first. It bounds how long any job waits to τ plus the time until a slot frees. With τ off
  * ({@code timeoutNanos == 0}) it never promotes.
  *
- * <p>Jobs are kept in arrival order, so the oldest waiting job is found in O(1).
+ * <p>Jobs are kept in arrival order (a paused job comes back in its place, not at the end), so the
+ * oldest waiting job is found in O(log n).
  */
 final class StarvationGuard<T> {
 
     private final long timeoutNanos;
-    private final LinkedHashSet<Job<T>> byArrival = new LinkedHashSet<>();
+    private final TreeSet<Job<T>> byArrival = new TreeSet<>(
+            Comparator.<Job<T>>comparingLong(Job::arrivalNanos).thenComparingLong(Job::sequence));
 
     StarvationGuard(long timeoutNanos) {
         this.timeoutNanos = timeoutNanos;
@@ -35,7 +38,7 @@ final class StarvationGuard<T> {
         if (timeoutNanos == 0 || byArrival.isEmpty()) {
             return null;
         }
-        Job<T> oldest = byArrival.iterator().next();
+        Job<T> oldest = byArrival.first();
         return isStarved(oldest, nowNanos) ? oldest : null;
     }
 
@@ -55,7 +58,8 @@ final class StarvationGuard<T> {
         return starved;
     }
 
-    private boolean isStarved(Job<T> job, long nowNanos) {
-        return job.waitedNanos(nowNanos) > timeoutNanos;
+    /** True when {@code job} has been in the system longer than τ: it is then never paused. */
+    boolean isStarved(Job<T> job, long nowNanos) {
+        return timeoutNanos > 0 && job.waitedNanos(nowNanos) > timeoutNanos;
     }
 }
