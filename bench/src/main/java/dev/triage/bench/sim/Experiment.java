@@ -19,11 +19,16 @@ import java.util.function.LongFunction;
  * }</pre>
  *
  * @param variants the policies, in report order
- * @param slots how many jobs the backend runs at once
+ * @param backend the simulated backend: its slots, and what tokens and resumes cost
  * @param seeds one run per seed and policy
  * @param workloads the workload for a seed
  */
-public record Experiment(List<PolicyVariant> variants, int slots, List<Long> seeds, LongFunction<Workload> workloads) {
+public record Experiment(List<PolicyVariant> variants, SimBackend backend, List<Long> seeds, LongFunction<Workload> workloads) {
+
+    /** An experiment on {@code slots} slots of the default backend. */
+    public Experiment(List<PolicyVariant> variants, int slots, List<Long> seeds, LongFunction<Workload> workloads) {
+        this(variants, SimBackend.of(slots), seeds, workloads);
+    }
 
     public Experiment {
         variants = List.copyOf(variants);
@@ -44,7 +49,7 @@ public record Experiment(List<PolicyVariant> variants, int slots, List<Long> see
             runClasses.add(JobClasses.ALL);
             classes.addAll(runClasses);
             for (PolicyVariant variant : variants) {
-                SimulationRun run = Simulation.run(workload, variant, slots);
+                SimulationRun run = Simulation.run(workload, variant, backend);
                 for (String jobClass : runClasses) {
                     stats.computeIfAbsent(variant.name(), k -> new LinkedHashMap<>())
                             .computeIfAbsent(jobClass, k -> new ArrayList<>()).add(run.sojourn(jobClass));

@@ -81,7 +81,7 @@ public final class SimulateCommand {
         List<Long> seeds = seeds(flags);
         Path out = flags.optional("out").map(Path::of).orElse(null);
         flags.finish();
-        List<SummaryRow> rows = new Experiment(variants, workload.slots(), seeds, workload.at(rho)).run();
+        List<SummaryRow> rows = new Experiment(variants, workload.backend(), seeds, workload.at(rho)).run();
         StringBuilder text = new StringBuilder(workload.describe() + ", " + workload.load(rho) + ", " + seeds.size() + " seed(s)\n\n");
         text.append(SummaryTable.markdown(rows));
         if (out != null) {
@@ -100,7 +100,7 @@ public final class SimulateCommand {
         List<Long> seeds = seeds(flags);
         String title = flags.string("title", workload.describe());
         flags.finish();
-        List<LoadSweep.Point> points = LoadSweep.run(workload::at, variants, workload.slots(), rhos, seeds);
+        List<LoadSweep.Point> points = LoadSweep.run(workload::at, variants, workload.backend(), rhos, seeds);
         Files.createDirectories(out);
         Path csv = out.resolve("sweep.csv");
         Path png = out.resolve("latency-vs-load.png");

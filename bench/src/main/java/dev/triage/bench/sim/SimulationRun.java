@@ -7,8 +7,12 @@ import java.util.List;
  *
  * @param completed every job, in order of completion
  * @param starvationPromotions how many dispatches τ decided instead of the policy
+ * @param pauses how many times a running job was paused
+ * @param resumes how many dispatches resumed a paused job
+ * @param reprefilledTokens tokens the resumed jobs had generated, which the backend read again (or found cached)
  */
-public record SimulationRun(PolicyVariant variant, int slots, List<CompletedRequest> completed, long starvationPromotions) {
+public record SimulationRun(PolicyVariant variant, int slots, List<CompletedRequest> completed, long starvationPromotions,
+        long pauses, long resumes, long reprefilledTokens) {
 
     public SimulationRun {
         completed = List.copyOf(completed);

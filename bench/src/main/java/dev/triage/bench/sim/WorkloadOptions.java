@@ -26,6 +26,9 @@ import java.util.function.LongFunction;
  *   <li>{@code --estimate exact} (default), {@code lognormal:SIGMA}, {@code classifier:SIGMA}, or
  *       {@code baseline} (the baseline estimator on the workload file's prompts).</li>
  *   <li>{@code --requests} per run (default 2000), {@code --slots} (default 1).</li>
+ *   <li>{@code --prefill-rate} (tokens a second a resume re-reads, default 1000) and
+ *       {@code --kv-spare-slots} (KV caches kept for paused jobs, default 0): what preemption costs
+ *       (see {@link SimBackend}).</li>
  * </ul>
  */
 public final class WorkloadOptions {
@@ -38,16 +41,23 @@ public final class WorkloadOptions {
     private final ServiceTimeModel serviceTime;
     private final EstimateModel estimates;
     private final int requests;
-    private final int slots;
+    private final SimBackend backend;
     private final double rate;
 
     private WorkloadOptions(Flags flags) throws IOException {
         this.serviceTime = new ServiceTimeModel(flags.number("service-base", 0.1), flags.number("service-per-token", 0.02));
         this.requests = flags.integer("requests", 2000);
-        this.slots = flags.integer("slots", 1);
+        int slots = flags.integer("slots", 1);
         if (requests < 1 || slots < 1) {
             throw new IllegalArgumentException("--requests " + requests + ", --slots " + slots + " (expected: both >= 1)");
         }
+        double prefillRate = flags.number("prefill-rate", SimBackend.DEFAULT_PREFILL_RATE);
+        int spareSlots = flags.integer("kv-spare-slots", 0);
+        if (!(prefillRate > 0) || spareSlots < 0) {
+            throw new IllegalArgumentException("--prefill-rate " + prefillRate + ", --kv-spare-slots " + spareSlots
+                    + " (expected: > 0 tokens/s, >= 0)");
+        }
+        this.backend = new SimBackend(slots, serviceTime, prefillRate, spareSlots);
         this.rate = flags.number("rate", Double.NaN);
         this.arrivals = flags.string("arrivals", "poisson");
         String sizeSpec = flags.optional("sizes").orElse(null);
@@ -71,13 +81,14 @@ public final class WorkloadOptions {
         return new WorkloadOptions(flags);
     }
 
-    public int slots() {
-        return slots;
+    /** The simulated backend: slots, service-time model, and what a resume costs. */
+    public SimBackend backend() {
+        return backend;
     }
 
     /** The workload in a line, without its load: {@code poisson arrivals, 2000 requests, 1 slot(s), estimate exact}. */
     public String describe() {
-        return arrivals + " arrivals, " + requests + " requests, " + slots + " slot(s), estimate " + estimates.label();
+        return arrivals + " arrivals, " + requests + " requests, " + backend.slots() + " slot(s), estimate " + estimates.label();
     }
 
     /** The load {@link #at} gives for ρ, in words. */
@@ -97,14 +108,14 @@ public final class WorkloadOptions {
      */
     public LongFunction<Workload> at(double rho) {
         if (arrivalTrace != null) {
-            double timeScale = Double.isNaN(rho) ? 1 : arrivalTrace.utilisation(requests, serviceTime, slots) / rho;
+            double timeScale = Double.isNaN(rho) ? 1 : arrivalTrace.utilisation(requests, serviceTime, backend.slots()) / rho;
             return seed -> arrivalTrace.workload(requests, serviceTime, timeScale, estimates, seed);
         }
         ArrivalProcess process;
         if (arrivals.equals("burst")) {
             process = new ArrivalProcess.Burst();
         } else if (!Double.isNaN(rho)) {
-            process = ArrivalProcess.Poisson.atUtilisation(rho, sizes.meanServiceSeconds(), slots);
+            process = ArrivalProcess.Poisson.atUtilisation(rho, sizes.meanServiceSeconds(), backend.slots());
         } else if (!Double.isNaN(rate)) {
             process = new ArrivalProcess.Poisson(rate);
         } else {
