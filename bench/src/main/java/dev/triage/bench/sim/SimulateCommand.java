@@ -1,7 +1,11 @@
 package dev.triage.bench.sim;
 
 import dev.triage.bench.plot.LatencyVsLoadChart;
+import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.model.cli.Flags;
+import dev.triage.model.data.SharedData;
+import dev.triage.model.ranker.RankerEstimator;
+import dev.triage.proxy.scheduler.LapsSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +21,7 @@ import java.util.stream.LongStream;
  * simulate asr-toy
  * simulate run   [workload options] [--rho R | --rate L] [--policies P,...] [--tau S] [--seeds 5] [--out DIR]
  * simulate sweep --out DIR [workload options] [--rho R,...] [--policies P,...] [--tau S] [--seeds 5] [--title T]
+ * simulate laps  --out DIR
  * </pre>
  *
  * Workload options are {@link WorkloadOptions}'; policies are {@link PolicyVariant} names.
@@ -28,12 +33,14 @@ public final class SimulateCommand {
                    simulate asr-toy
                    simulate run   [workload options] [--rho R | --rate PER_SECOND] [--policies P,...] [--tau SECONDS] [--seeds 5] [--out DIR]
                    simulate sweep --out DIR [workload options] [--rho R,...] [--policies P,...] [--tau SECONDS] [--seeds 5] [--title TEXT]
+                   simulate laps  --out DIR        (tunes laps on part of the shared data, reports on the rest)
             workload options:
                    --arrivals poisson|burst|trace:FILE   --requests 2000   --slots 1
                    --sizes clairvoyant|normal:MEAN:SD|gamma:SHAPE:SCALE|CLASS@WEIGHT=DIST,...|workload:FILE|trace:FILE
                    --service-base 0.1 --service-per-token 0.02   (seconds = base + per-token x tokens)
                    --estimate exact|lognormal:SIGMA|classifier:SIGMA|baseline
-            policies: [oracle-]fcfs|sjf|hrrn[-tau]
+                   --prefill-rate 1000 --kv-spare-slots 0     (what resuming a paused job costs)
+            policies: [oracle-]fcfs|sjf|hrrn|laps[-tau], oracle-srpt; --laps KEY=VALUE,... sets laps (see --help of triage)
             """;
 
     static final List<Double> SWEEP_RHOS = List.of(0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9);
@@ -69,6 +76,8 @@ public final class SimulateCommand {
                 return runOnce(flags);
             case "sweep":
                 return sweep(flags);
+            case "laps":
+                return laps(flags);
             default:
                 throw new IllegalArgumentException("unknown command " + words.get(0));
         }
@@ -109,6 +118,18 @@ public final class SimulateCommand {
         return "wrote " + csv + ", " + png + "\n";
     }
 
+    private static String laps(Flags flags) throws IOException {
+        Path out = Path.of(flags.required("out", "a directory for tuning.csv, report.csv and laps.md"));
+        flags.finish();
+        Path data = SharedData.locate().orElseThrow(() -> new IllegalArgumentException(
+                "no shared data at ../shared/data (or $" + SharedData.ENVIRONMENT_VARIABLE + ")"));
+        try (ClassifierEstimator classifier = ClassifierEstimator.loadDefault();
+                RankerEstimator ranker = RankerEstimator.loadDefault()) {
+            String markdown = LapsStudy.onSharedData(data, List.of(classifier, ranker)).run(out);
+            return markdown + "\nwrote " + out.resolve("tuning.csv") + ", " + out.resolve("report.csv") + ", " + out.resolve("laps.md") + "\n";
+        }
+    }
+
     private static List<PolicyVariant> variants(Flags flags) {
         double tauSeconds = flags.number("tau", 0);
         if (tauSeconds < 0) {
@@ -117,7 +138,8 @@ public final class SimulateCommand {
         Duration tau = Duration.ofNanos(Math.round(tauSeconds * 1e9));
         List<String> defaults = tau.isZero() ? List.of("fcfs", "sjf", "hrrn", "oracle-sjf")
                 : List.of("fcfs", "sjf", "sjf-tau", "hrrn", "hrrn-tau", "oracle-sjf");
-        return flags.words("policies", defaults).stream().map(spec -> PolicyVariant.parse(spec, tau)).toList();
+        LapsSettings laps = LapsSettings.DEFAULTS.with(flags.string("laps", ""));
+        return flags.words("policies", defaults).stream().map(spec -> PolicyVariant.parse(spec, tau, laps)).toList();
     }
 
     private static List<Long> seeds(Flags flags) {

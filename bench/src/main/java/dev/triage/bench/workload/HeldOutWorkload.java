@@ -46,18 +46,12 @@ public final class HeldOutWorkload {
             int longs, long seed) {
         List<PromptAnswer> shortAnswers = new ArrayList<>();
         List<PromptAnswer> longAnswers = new ArrayList<>();
-        for (PromptSplit split : List.of(PromptSplit.TEST, PromptSplit.VALIDATION)) {
-            for (LabeledPrompt prompt : corpus.prompts(split)) {
-                if (!sources.contains(prompt.source())) {
-                    continue;
-                }
-                for (PromptAnswer answer : prompt.answers()) {
-                    if (answer.answeringModel().equals(model)) {
-                        LengthClass cls = LengthClass.of(answer.answerTokens());
-                        (cls == LengthClass.SHORT ? shortAnswers : cls == LengthClass.LONG ? longAnswers : new ArrayList<PromptAnswer>())
-                                .add(answer);
-                    }
-                }
+        for (PromptAnswer answer : answers(corpus, sources, model, List.of(PromptSplit.TEST, PromptSplit.VALIDATION))) {
+            LengthClass cls = LengthClass.of(answer.answerTokens());
+            if (cls == LengthClass.SHORT) {
+                shortAnswers.add(answer);
+            } else if (cls == LengthClass.LONG) {
+                longAnswers.add(answer);
             }
         }
         if (shortAnswers.size() < shorts || longAnswers.size() < longs) {
@@ -71,6 +65,24 @@ public final class HeldOutWorkload {
         shortAnswers.subList(0, shorts).forEach(answer -> entries.add(entry(answer)));
         longAnswers.subList(0, longs).forEach(answer -> entries.add(entry(answer)));
         return entries;
+    }
+
+    /** Every answer of {@code model} to a prompt of {@code sources} in the given held-out splits, split by split. */
+    public static List<PromptAnswer> answers(PromptCorpus corpus, Set<PromptSource> sources, String model, List<PromptSplit> splits) {
+        List<PromptAnswer> answers = new ArrayList<>();
+        for (PromptSplit split : splits) {
+            for (LabeledPrompt prompt : corpus.prompts(split)) {
+                if (!sources.contains(prompt.source())) {
+                    continue;
+                }
+                for (PromptAnswer answer : prompt.answers()) {
+                    if (answer.answeringModel().equals(model)) {
+                        answers.add(answer);
+                    }
+                }
+            }
+        }
+        return answers;
     }
 
     private static WorkloadEntry entry(PromptAnswer answer) {

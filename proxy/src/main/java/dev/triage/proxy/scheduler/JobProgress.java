@@ -16,6 +16,7 @@ public final class JobProgress {
     private long windowStartNanos;
     private int windows;
     private int level = 1;
+    private int runStartLevel = 1;
     private long levelEntry;
     private int preemptions;
     private boolean perceptible;
@@ -63,6 +64,11 @@ public final class JobProgress {
         return remainingSeconds;
     }
 
+    /** True once the current run has moved the job down a level: its quantum in the level above is used up. */
+    boolean movedDownThisRun() {
+        return level > runStartLevel;
+    }
+
     long levelEntry() {
         return levelEntry;
     }
@@ -73,6 +79,7 @@ public final class JobProgress {
 
     void started(long nowNanos) {
         runStartNanos = nowNanos;
+        runStartLevel = level;
         // The first window opens at the first token, so a prefill does not count as a slow window.
         windowStartTokens = -1;
     }

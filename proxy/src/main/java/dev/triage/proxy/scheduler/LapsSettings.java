@@ -28,8 +28,12 @@ package dev.triage.proxy.scheduler;
 public record LapsSettings(int levels, double growth, double firstLevelSeconds, int windowTokens, int stableWindows,
         double rateTolerance, int preemptiveLevels, int maxPreemptions) {
 
-    /** The defaults, chosen by simulation (docs/simulation-laps.md). */
-    public static final LapsSettings DEFAULTS = new LapsSettings(4, 4, 2, 16, 0, 0.2, 2, 2);
+    /**
+     * The defaults: the best settings that pause at all, chosen by simulation on the Clairvoyant mix,
+     * the Azure conversation trace and held-out bursts with the real estimators' errors
+     * ({@code scripts/simulate laps}; docs/simulation.md says what they are worth).
+     */
+    public static final LapsSettings DEFAULTS = new LapsSettings(4, 2, 0.25, 16, 0, 0.2, 3, 1);
 
     public LapsSettings {
         if (levels < 1) {
@@ -56,6 +60,71 @@ public record LapsSettings(int levels, double growth, double firstLevelSeconds, 
         if (maxPreemptions < 0) {
             throw new IllegalArgumentException("maxPreemptions: " + maxPreemptions + " (expected: >= 0)");
         }
+    }
+
+    /**
+     * These settings with some changed, from {@code key=value} pairs separated by commas: {@code levels},
+     * {@code growth}, {@code first-level} (seconds, or with {@code ms} or {@code s}), {@code window-tokens},
+     * {@code stable-windows}, {@code rate-tolerance}, {@code preemptive-levels}, {@code max-preemptions}.
+     * Blank text changes nothing; fewer levels than the preemptive ones, unless those are given too,
+     * lowers them to the levels.
+     *
+     * @throws IllegalArgumentException naming the pair that is wrong
+     */
+    public LapsSettings with(String pairs) {
+        int k = levels;
+        double m = growth;
+        double s1 = firstLevelSeconds;
+        int window = windowTokens;
+        int gamma = stableWindows;
+        double delta = rateTolerance;
+        int preemptive = -1;
+        int maxPauses = maxPreemptions;
+        for (String pair : pairs.split(",")) {
+            if (pair.isBlank()) {
+                continue;
+            }
+            int equals = pair.indexOf('=');
+            String key = equals < 0 ? pair.trim() : pair.substring(0, equals).trim();
+            String value = equals < 0 ? "" : pair.substring(equals + 1).trim();
+            try {
+                switch (key) {
+                    case "levels" -> k = Integer.parseInt(value);
+                    case "growth" -> m = Double.parseDouble(value);
+                    case "first-level" -> s1 = seconds(value);
+                    case "window-tokens" -> window = Integer.parseInt(value);
+                    case "stable-windows" -> gamma = Integer.parseInt(value);
+                    case "rate-tolerance" -> delta = Double.parseDouble(value);
+                    case "preemptive-levels" -> preemptive = Integer.parseInt(value);
+                    case "max-preemptions" -> maxPauses = Integer.parseInt(value);
+                    default -> throw new IllegalArgumentException(pair.trim() + " (expected: levels, growth, first-level, "
+                            + "window-tokens, stable-windows, rate-tolerance, preemptive-levels or max-preemptions=VALUE)");
+                }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(pair.trim() + " (expected: a number)");
+            }
+        }
+        // Unless given, the preemptive levels follow a change of the levels, so "levels=1" alone is valid.
+        return new LapsSettings(k, m, s1, window, gamma, delta, preemptive >= 0 ? preemptive : Math.min(preemptiveLevels, k),
+                maxPauses);
+    }
+
+    private static double seconds(String value) {
+        if (value.endsWith("ms")) {
+            return Double.parseDouble(value.substring(0, value.length() - 2).trim()) / 1000;
+        }
+        return Double.parseDouble(value.endsWith("s") ? value.substring(0, value.length() - 1).trim() : value);
+    }
+
+    /** The settings as {@link #with} reads them. */
+    public String describe() {
+        return "levels=" + levels + ",growth=" + number(growth) + ",first-level=" + number(firstLevelSeconds) + "s,window-tokens="
+                + windowTokens + ",stable-windows=" + stableWindows + ",rate-tolerance=" + number(rateTolerance)
+                + ",preemptive-levels=" + preemptiveLevels + ",max-preemptions=" + maxPreemptions;
+    }
+
+    private static String number(double value) {
+        return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
     }
 
     /** The level (1 to K) of a job that has held a slot for {@code attainedSeconds}. */

@@ -52,8 +52,15 @@ public final class RemainingLength {
         next = (next + 1) % logRatios.length;
     }
 
-    /** E[L | L > produced] − produced, at least 1 token. */
+    /**
+     * E[L | L > produced] − produced, at least 1 token; the estimate itself before the first token, so
+     * that jobs that have not run keep the order of their estimates whatever the model has learned
+     * meanwhile.
+     */
     public double expectedRemaining(double expectedTokens, long produced) {
+        if (produced <= 0) {
+            return Math.max(1, expectedTokens);
+        }
         return Math.max(1, expectedTotal(expectedTokens, produced) - produced);
     }
 

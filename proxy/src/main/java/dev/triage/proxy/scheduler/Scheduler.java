@@ -183,9 +183,11 @@ public final class Scheduler<T> {
     /**
      * The running job a preemptive policy wants paused now, or null. Only when every slot is busy: the
      * job the queue would send next must belong to a better level (or client priority) than a running
-     * pausable job whose level is at most {@link LapsSettings#preemptiveLevels}, that was paused fewer
-     * than {@link LapsSettings#maxPreemptions} times and that has not been in the system longer than τ.
-     * Of those, the deepest and then the most served is chosen. One pause is asked at a time: until the
+     * pausable job that has moved down a level during its current run (it used up its quantum in the
+     * level above: a run is never cut short sooner, so a resume's prefill always buys progress), whose
+     * level is at most {@link LapsSettings#preemptiveLevels}, that was paused fewer than
+     * {@link LapsSettings#maxPreemptions} times and that has not been in the system longer than τ. Of
+     * those, the deepest and then the most served is chosen. One pause is asked at a time: until the
      * holder answers with {@link #pause} or {@link #release}, this returns null.
      */
     public Dispatch<T> pauseDue() {
@@ -205,8 +207,8 @@ public final class Scheduler<T> {
         for (Dispatch<T> dispatch : running) {
             Job<T> job = dispatch.job();
             JobProgress progress = job.progress();
-            if (!job.pausable() || progress.level() > laps.preemptiveLevels() || progress.preemptions() >= laps.maxPreemptions()
-                    || guard.isStarved(job, now) || !outranks(next, job)) {
+            if (!job.pausable() || !progress.movedDownThisRun() || progress.level() > laps.preemptiveLevels()
+                    || progress.preemptions() >= laps.maxPreemptions() || guard.isStarved(job, now) || !outranks(next, job)) {
                 continue;
             }
             if (victim == null || deeper(job, victim.job(), now)) {

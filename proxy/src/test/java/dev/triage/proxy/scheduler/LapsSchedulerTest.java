@@ -2,7 +2,6 @@ package dev.triage.proxy.scheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -36,31 +35,6 @@ class LapsSchedulerTest {
             clock.advanceSeconds(secondsPerToken);
             s.progress(dispatch, ++tokens);
         }
-    }
-
-    @Test
-    void thresholdsGrowGeometricallyAndTheLastLevelHasNoBound() {
-        LapsSettings laps = new LapsSettings(4, 3, 2, 16, 0, 0.2, 2, 1);
-        // S_1 = 2, S_2 = 6, S_3 = 18.
-        assertEquals(1, laps.levelOf(0));
-        assertEquals(1, laps.levelOf(1.99));
-        assertEquals(2, laps.levelOf(2));
-        assertEquals(2, laps.levelOf(5.99));
-        assertEquals(3, laps.levelOf(6));
-        assertEquals(4, laps.levelOf(18));
-        assertEquals(4, laps.levelOf(1e9));
-    }
-
-    @Test
-    void settingsRefuseWhatCannotWork() {
-        assertThrows(IllegalArgumentException.class, () -> new LapsSettings(0, 2, 1, 16, 0, 0.2, 0, 1));
-        assertThrows(IllegalArgumentException.class, () -> new LapsSettings(3, 1, 1, 16, 0, 0.2, 1, 1));
-        assertThrows(IllegalArgumentException.class, () -> new LapsSettings(3, 2, 0, 16, 0, 0.2, 1, 1));
-        assertThrows(IllegalArgumentException.class, () -> new LapsSettings(3, 2, 1, 0, 0, 0.2, 1, 1));
-        assertThrows(IllegalArgumentException.class, () -> new LapsSettings(3, 2, 1, 16, -1, 0.2, 1, 1));
-        assertThrows(IllegalArgumentException.class, () -> new LapsSettings(3, 2, 1, 16, 0, -0.1, 1, 1));
-        assertThrows(IllegalArgumentException.class, () -> new LapsSettings(3, 2, 1, 16, 0, 0.2, 4, 1));
-        assertThrows(IllegalArgumentException.class, () -> new LapsSettings(3, 2, 1, 16, 0, 0.2, 1, -1));
     }
 
     @Test
@@ -186,18 +160,36 @@ class LapsSchedulerTest {
 
     @Test
     void aJobIsPausedAtMostMaxPreemptionsTimes() {
-        Scheduler<String> s = scheduler(LAPS, Duration.ZERO, 1);
+        Scheduler<String> s = scheduler(new LapsSettings(3, 2, 1, 4, 2, 0.1, 3, 1), Duration.ZERO, 1);
         s.submit("long", 0, 50, 1, true);
         Dispatch<String> first = s.dispatchNext();
         run(s, first, 1.2, 0.1);
         s.submit("new-1", 0, 50, 1, true);
         s.pause(s.pauseDue(), 12);
-        Dispatch<String> other = s.dispatchNext();
-        s.release(other);
+        s.release(s.dispatchNext());
         Dispatch<String> resumed = s.dispatchNext();
         s.submit("new-2", 0, 50, 1, true);
-        run(s, resumed, 0.1, 0.1);
+        run(s, resumed, 1.0, 0.1);
+        assertEquals(3, resumed.job().progress().level());
         assertNull(s.pauseDue(), "paused once already, the limit");
+    }
+
+    @Test
+    void aRunIsNotCutShortBeforeItMovesDownALevel() {
+        Scheduler<String> s = scheduler(new LapsSettings(3, 2, 1, 4, 2, 0.1, 3, 3), Duration.ZERO, 1);
+        s.submit("long", 0, 50, 1, true);
+        Dispatch<String> first = s.dispatchNext();
+        run(s, first, 1.2, 0.1);
+        s.submit("new-1", 0, 50, 1, true);
+        s.pause(s.pauseDue(), 12);
+        s.release(s.dispatchNext());
+        Dispatch<String> resumed = s.dispatchNext();
+        assertEquals(2, resumed.job().progress().level());
+        s.submit("new-2", 0, 50, 1, true);
+        run(s, resumed, 0.5, 0.1);
+        assertNull(s.pauseDue(), "resumed in level 2, and still there: its level-2 quantum is not used up");
+        run(s, resumed, 0.4, 0.1);
+        assertSame(resumed, s.pauseDue(), "past S_2 = 2 s of service, in level 3");
     }
 
     @Test
@@ -229,16 +221,25 @@ class LapsSchedulerTest {
         assertEquals("old", resumed.job().payload());
         assertTrue(resumed.starvationPromoted());
         s.submit("newest", 0, 50, 1, true);
+        run(s, resumed, 1.0, 0.1);
+        assertEquals(3, resumed.job().progress().level());
         assertNull(s.pauseDue(), "past τ, never paused again");
     }
 
     @Test
-    void aBetterClientPriorityPausesAJobOfTheSameLevel() {
+    void clientPriorityRanksAboveLevels() {
         Scheduler<String> s = scheduler(LAPS, Duration.ZERO, 1);
         s.submit("background", 5, 50, 1, true);
         Dispatch<String> background = s.dispatchNext();
         s.submit("urgent", 0, 50, 1, true);
+        assertNull(s.pauseDue(), "not before the running job moves down a level");
+        run(s, background, 1.2, 0.1);
         assertSame(background, s.pauseDue());
+        s.pause(background, 12);
+        Dispatch<String> urgent = s.dispatchNext();
+        run(s, urgent, 1.2, 0.1);
+        assertEquals(2, urgent.job().progress().level());
+        assertNull(s.pauseDue(), "a waiting job of a worse priority never pauses a better one, whatever the levels");
     }
 
     @Test

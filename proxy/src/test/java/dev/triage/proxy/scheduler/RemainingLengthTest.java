@@ -21,6 +21,7 @@ class RemainingLengthTest {
         RemainingLength remaining = new RemainingLength(100);
         // Prior: ratio median 1, σ = 1, so E[L] = e · exp(σ² / 2).
         assertEquals(200 * Math.exp(0.5), remaining.expectedTotal(200, 0), 1e-9);
+        assertEquals(200, remaining.expectedRemaining(200, 0), 1e-9, "before the first token, the estimate as it is");
     }
 
     @Test
