@@ -17,6 +17,7 @@ import dev.triage.proxy.estimators.ModelWatcher;
 import dev.triage.proxy.config.TriageConfig;
 import dev.triage.proxy.metrics.RequestLog;
 import dev.triage.proxy.metrics.TriageMetrics;
+import dev.triage.proxy.preemption.PreemptionDialect;
 import dev.triage.proxy.scheduler.BackendQueue;
 import dev.triage.proxy.scheduler.Clock;
 import dev.triage.proxy.scheduler.DispatchLoop;
@@ -134,10 +135,11 @@ public final class Triage implements AutoCloseable {
             releaseResources();
             throw e;
         }
-        log.info("listening on {}, backend {} ({} slot{}), policy {}, starvation timeout {}, estimator {}",
+        log.info("listening on {}, backend {} ({} slot{}), policy {}, starvation timeout {}, estimator {}, preemption {}",
                 server.address(), config.backend().url(), config.backend().maxConcurrency(),
                 config.backend().maxConcurrency() == 1 ? "" : "s", config.policy().label(),
-                config.starvationTimeout().isZero() ? "off" : config.starvationTimeout(), chatEstimator.name());
+                config.starvationTimeout().isZero() ? "off" : config.starvationTimeout(), chatEstimator.name(),
+                config.preemption().label());
     }
 
     private ModelWatcher watch(Path model) {
@@ -150,7 +152,7 @@ public final class Triage implements AutoCloseable {
 
     private ScheduledTarget chatTarget() {
         return new ScheduledTarget(backends.chat(), new ChatSizer(chatEstimator, chatBatcher, metrics::estimatorTimer),
-                config.maxBody(), config.serviceTime());
+                config.maxBody(), config.serviceTime(), config.preemption());
     }
 
     private static AudioSizer audioSizer(AudioConfig audio, TriageMetrics metrics) {
@@ -161,7 +163,7 @@ public final class Triage implements AutoCloseable {
 
     private ScheduledTarget audioTarget() {
         AudioConfig audio = config.audio();
-        return new ScheduledTarget(backends.audio(), audioSizer, audio.maxBody(), audio.serviceTime());
+        return new ScheduledTarget(backends.audio(), audioSizer, audio.maxBody(), audio.serviceTime(), PreemptionDialect.OFF);
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.triage.proxy.config;
 
+import dev.triage.proxy.preemption.PreemptionDialect;
+import dev.triage.proxy.scheduler.LapsSettings;
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.SchedulerSettings;
 import java.net.InetSocketAddress;
@@ -17,6 +19,8 @@ import java.util.Map;
  * @param serviceTime the chat backend's seconds per request and per output token
  * @param audio how speech-to-text requests are scheduled
  * @param policy the order of waiting requests
+ * @param laps the levels and pause rules of the {@code laps} policy
+ * @param preemption how the chat backend continues a paused answer; {@link PreemptionDialect#OFF} never pauses
  * @param starvationTimeout τ; {@link Duration#ZERO} when off
  * @param maxQueue how many requests may wait per backend
  * @param maxQueueWait how long a request may wait before a 504; {@link Duration#ZERO} for no limit
@@ -34,6 +38,8 @@ public record TriageConfig(
         ServiceTimeModel serviceTime,
         AudioConfig audio,
         Policy policy,
+        LapsSettings laps,
+        PreemptionDialect preemption,
         Duration starvationTimeout,
         int maxQueue,
         Duration maxQueueWait,
@@ -51,6 +57,6 @@ public record TriageConfig(
 
     /** The scheduler settings of a backend under this configuration. */
     public SchedulerSettings schedulerSettings(BackendConfig target) {
-        return new SchedulerSettings(policy, starvationTimeout, maxQueue, target.maxConcurrency());
+        return new SchedulerSettings(policy, starvationTimeout, maxQueue, target.maxConcurrency(), laps);
     }
 }

@@ -32,6 +32,9 @@ public final class BackendQueue {
     private volatile int waitingCount;
     private volatile int busySlots;
     private volatile long starvationPromotions;
+    private volatile long pauses;
+    private volatile long resumes;
+    private volatile long reprefilledTokens;
     private volatile double rankingAccuracy = Double.NaN;
 
     BackendQueue(DispatchLoop loop, Clock clock, String name, Scheduler<Waiter> scheduler, Duration maxQueueWait) {
@@ -63,6 +66,26 @@ public final class BackendQueue {
         return starvationPromotions;
     }
 
+    /** How many times a running job was paused for another. */
+    public long pauses() {
+        return pauses;
+    }
+
+    /** How many dispatches resumed a paused job. */
+    public long resumes() {
+        return resumes;
+    }
+
+    /** Tokens resumed jobs had generated before their pause, which their backend read again. */
+    public long reprefilledTokens() {
+        return reprefilledTokens;
+    }
+
+    /** True when the policy orders jobs by their progress, so holders should report it ({@link Slot#progress}). */
+    public boolean reportsProgress() {
+        return scheduler.settings().policy() == Policy.LAPS;
+    }
+
     /** The ranking accuracy over the last completed requests of known length; NaN while unknown. */
     public double rankingAccuracy() {
         return rankingAccuracy;
@@ -76,6 +99,7 @@ public final class BackendQueue {
         loop.execute(() -> {
             rankingWindow.add(expectedTokens, actualTokens);
             rankingAccuracy = rankingWindow.accuracy();
+            scheduler.feedback(expectedTokens, actualTokens);
         });
     }
 
@@ -93,9 +117,10 @@ public final class BackendQueue {
         for (Job<Waiter> job : scheduler.waitingInDispatchOrder()) {
             long waited = job.waitedNanos(now);
             JobTag tag = job.payload().tag;
+            JobProgress progress = job.progress();
             entries.add(new QueueSnapshot.Waiting(entries.size() + 1, tag.id(), tag.routeKind(), job.expectedTokens(),
                     job.expectedSeconds(), job.priority(), TimeUnit.NANOSECONDS.toMillis(waited),
-                    tau > 0 && waited > tau));
+                    tau > 0 && waited > tau, progress.level(), progress.attainedSeconds(now), progress.paused()));
         }
         return new QueueSnapshot(name, scheduler.settings().policy().label(), scheduler.settings().slots(),
                 scheduler.busySlots(), Double.isNaN(rankingAccuracy) ? null : rankingAccuracy, entries);
@@ -109,8 +134,20 @@ public final class BackendQueue {
      * @param expectedSeconds expected service time, positive
      */
     public Ticket submit(JobTag tag, int priority, double expectedTokens, double expectedSeconds, JobListener listener) {
+        return submit(tag, priority, expectedTokens, expectedSeconds, false, listener);
+    }
+
+    /**
+     * Queues a job, as {@link #submit(JobTag, int, double, double, JobListener)}, that its holder can
+     * pause when asked: a paused job waits again, may hear {@code dispatched} again, and its ticket
+     * withdraws it while it waits. Not subject to {@code max-queue-wait} once it has run.
+     *
+     * @param pausable true when the listener can pause the job and resume it
+     */
+    public Ticket submit(JobTag tag, int priority, double expectedTokens, double expectedSeconds, boolean pausable,
+            JobListener listener) {
         Waiter waiter = new Waiter(tag, listener);
-        loop.execute(() -> admit(waiter, priority, expectedTokens, expectedSeconds));
+        loop.execute(() -> admit(waiter, priority, expectedTokens, expectedSeconds, pausable));
         return waiter;
     }
 
@@ -118,6 +155,27 @@ public final class BackendQueue {
         loop.execute(() -> {
             scheduler.release(dispatch);
             drain();
+        });
+    }
+
+    void pause(Dispatch<Waiter> dispatch, long tokensSoFar) {
+        loop.execute(() -> {
+            scheduler.pause(dispatch, tokensSoFar);
+            drain();
+        });
+    }
+
+    void declinePause(Dispatch<Waiter> dispatch) {
+        loop.execute(() -> {
+            scheduler.declinePause(dispatch);
+            drain();
+        });
+    }
+
+    void progress(Dispatch<Waiter> dispatch, long tokensSoFar) {
+        loop.execute(() -> {
+            scheduler.progress(dispatch, tokensSoFar);
+            askForPause();
         });
     }
 
@@ -132,7 +190,7 @@ public final class BackendQueue {
         });
     }
 
-    private void admit(Waiter waiter, int priority, double expectedTokens, double expectedSeconds) {
+    private void admit(Waiter waiter, int priority, double expectedTokens, double expectedSeconds, boolean pausable) {
         if (waiter.cancelled) {
             return;
         }
@@ -140,7 +198,7 @@ public final class BackendQueue {
             waiter.refuse(new Refusal(Refusal.Reason.SHUTTING_DOWN, 0));
             return;
         }
-        var job = scheduler.submit(waiter, priority, expectedTokens, expectedSeconds);
+        var job = scheduler.submit(waiter, priority, expectedTokens, expectedSeconds, pausable);
         if (job.isEmpty()) {
             long retryAfter = Math.max(1, (long) Math.ceil(scheduler.expectedBacklogSeconds()));
             waiter.refuse(new Refusal(Refusal.Reason.QUEUE_FULL, retryAfter));
@@ -174,12 +232,28 @@ public final class BackendQueue {
             Waiter waiter = dispatch.job().payload();
             waiter.stopTimeout();
             Slot slot = new Slot(this, dispatch);
+            waiter.slot = slot;
             try {
                 waiter.listener.dispatched(slot);
             } catch (RuntimeException e) {
                 // The listener never got to hold the slot: free it here or the backend loses it for good.
                 log.error("listener failed on dispatch; releasing its slot", e);
                 slot.release();
+            }
+        }
+        askForPause();
+    }
+
+    /** Once no slot is free: asks the running job the policy wants paused, if any, to pause. */
+    private void askForPause() {
+        Dispatch<Waiter> victim = scheduler.pauseDue();
+        if (victim != null) {
+            Waiter waiter = victim.job().payload();
+            try {
+                waiter.listener.pauseRequested(waiter.slot);
+            } catch (RuntimeException e) {
+                log.error("listener failed on a pause request; it is not asked again", e);
+                scheduler.declinePause(victim);
             }
         }
         publish();
@@ -189,6 +263,9 @@ public final class BackendQueue {
         waitingCount = scheduler.waitingCount();
         busySlots = scheduler.busySlots();
         starvationPromotions = scheduler.starvationPromotions();
+        pauses = scheduler.pauses();
+        resumes = scheduler.resumes();
+        reprefilledTokens = scheduler.reprefilledTokens();
     }
 
     /** The scheduler's payload: the listener and the bookkeeping of one submission, loop-thread only. */
@@ -196,6 +273,8 @@ public final class BackendQueue {
         private final JobTag tag;
         private final JobListener listener;
         private Job<Waiter> job;
+        /** The slot of its latest dispatch. */
+        private Slot slot;
         private ScheduledFuture<?> timeout;
         private boolean cancelled;
 

@@ -59,6 +59,10 @@ public final class Dispatch<T> {
         pauseRequested = true;
     }
 
+    void clearPauseRequest() {
+        pauseRequested = false;
+    }
+
     boolean released() {
         return released;
     }

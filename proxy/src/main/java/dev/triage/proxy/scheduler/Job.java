@@ -17,7 +17,7 @@ public final class Job<T> {
     private final double expectedTokens;
     private final double expectedSeconds;
     private final double inverseSeconds;
-    private final boolean pausable;
+    private boolean pausable;
     private final JobProgress progress;
     /** Position in a {@link WaitingJobs} array while waiting there; -1 otherwise. */
     int index = -1;
@@ -70,6 +70,11 @@ public final class Job<T> {
     /** True when its holder can pause it and resume it later, so that a preemptive policy may. */
     public boolean pausable() {
         return pausable;
+    }
+
+    /** Its holder could not pause it when asked: it is not asked again. */
+    void neverPause() {
+        pausable = false;
     }
 
     /** What the job has received so far. */

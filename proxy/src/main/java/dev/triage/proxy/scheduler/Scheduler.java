@@ -253,6 +253,15 @@ public final class Scheduler<T> {
         enqueue(job);
     }
 
+    /** The holder of a dispatch asked to pause cannot pause it: the job is not asked again. */
+    public void declinePause(Dispatch<T> dispatch) {
+        if (dispatch.released()) {
+            return;
+        }
+        dispatch.job().neverPause();
+        dispatch.clearPauseRequest();
+    }
+
     /**
      * A completed job's real output length against its estimate: what the remaining-length model
      * learns from.

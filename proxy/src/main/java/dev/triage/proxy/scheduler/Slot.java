@@ -5,7 +5,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * A backend slot held by one dispatched job. {@link #release()} may be called from any thread and any
  * number of times: only the first call frees the slot, so every ending of a request (success, error,
- * timeout, a client gone) can call it without counting.
+ * timeout, a client gone) can call it without counting. A pausable job may instead give the slot
+ * back with {@link #pause}, which counts as its release: the job then waits to resume.
  */
 public final class Slot {
 
@@ -18,11 +19,38 @@ public final class Slot {
         this.dispatch = dispatch;
     }
 
-    /** Frees the slot; the next waiting job may go. Only the first call has an effect. */
+    /** Frees the slot; the next waiting job may go. Only the first call (of this or {@link #pause}) has an effect. */
     public void release() {
         if (released.compareAndSet(false, true)) {
             queue.release(dispatch);
         }
+    }
+
+    /**
+     * The job stopped with {@code tokensSoFar} generated over all its runs: the slot frees and the job
+     * waits to resume. Has no effect after the slot was released or paused.
+     */
+    public void pause(long tokensSoFar) {
+        if (released.compareAndSet(false, true)) {
+            queue.pause(dispatch, tokensSoFar);
+        }
+    }
+
+    /** The job cannot pause: it is never asked again. */
+    public void declinePause() {
+        queue.declinePause(dispatch);
+    }
+
+    /** Reports the tokens the job has generated so far, over all its runs (see {@link BackendQueue#reportsProgress}). */
+    public void progress(long tokensSoFar) {
+        if (!released.get()) {
+            queue.progress(dispatch, tokensSoFar);
+        }
+    }
+
+    /** True when this slot resumes a paused job. */
+    public boolean resumes() {
+        return dispatch.resumes();
     }
 
     /** How long the job waited in the queue, in nanoseconds. */

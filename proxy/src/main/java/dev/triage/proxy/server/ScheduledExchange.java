@@ -3,6 +3,9 @@ package dev.triage.proxy.server;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
 import dev.triage.proxy.metrics.ResponseTokenCounter;
+import dev.triage.proxy.preemption.ResumableRequest;
+import dev.triage.proxy.preemption.StreamSplicer;
+import dev.triage.proxy.scheduler.BackendQueue;
 import dev.triage.proxy.scheduler.JobListener;
 import dev.triage.proxy.scheduler.JobTag;
 import dev.triage.proxy.scheduler.Refusal;
@@ -10,16 +13,23 @@ import dev.triage.proxy.scheduler.Slot;
 import dev.triage.proxy.scheduler.Ticket;
 import dev.triage.proxy.upstream.UpstreamCall;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
@@ -32,6 +42,13 @@ import org.slf4j.LoggerFactory;
  * whichever way the exchange ends; a client that leaves while queued is withdrawn and never sent.
  * Whatever happens is written down in a {@link RequestRecord} and reported once at the end.
  *
+ * <p>A streamed request that its backend can continue ({@link ResumableRequest}) may be paused when
+ * the scheduler asks: its backend connection is closed (the backend stops), its slot goes back, and
+ * it waits again; once dispatched again, a continuation request asks for the rest, and its stream is
+ * spliced into the client's ({@link StreamSplicer}), which sees one answer. A client that leaves
+ * while paused is withdrawn; a continuation that fails ends the client's stream the way any failure
+ * after the response has started does, by closing the connection.
+ *
  * <p>State lives on the client connection's event loop; the scheduler's decisions arrive from the
  * dispatch thread and are handed over to it.
  */
@@ -39,7 +56,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     private static final Logger log = LoggerFactory.getLogger(ScheduledExchange.class);
 
-    private enum State { RECEIVING, SIZING, QUEUED, RELAYING, OVER }
+    private enum State { RECEIVING, SIZING, QUEUED, RELAYING, PAUSED, OVER }
 
     private final ScheduledTarget target;
     private final ServerContext context;
@@ -51,6 +68,15 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     private Ticket ticket;
     private Slot slot;
     private UpstreamCall call;
+    /** The request's continuation and its spliced stream while it can be paused; null otherwise. */
+    private ResumableRequest resumable;
+    private StreamSplicer splicer;
+    private boolean clientHeadSent;
+    private boolean upstreamDone;
+    private boolean pausing;
+    private boolean resumeFailed;
+    private boolean reportedThisRun;
+    private long reportedTokens;
 
     ScheduledExchange(ClientRequestReceiver receiver, ChannelHandlerContext ctx, HttpRequest head,
             RouteKind kind, ServerContext context) {
@@ -109,10 +135,12 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         record.sized(job.estimate(), job.priority());
         double tokens = job.estimate().expectedTokens();
         double seconds = target.serviceTime().seconds(tokens);
+        resumable = ResumableRequest.of(target.preemption(), record.path(), body.bytes()).orElse(null);
+        splicer = resumable == null ? null : new StreamSplicer(resumable.format());
         state = State.QUEUED;
         submittedNanos = System.nanoTime();
         ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), tokens,
-                seconds, this);
+                seconds, resumable != null, this);
     }
 
     @Override
@@ -125,18 +153,121 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     }
 
     private void onDispatched(Slot granted) {
-        if (state != State.QUEUED) {
+        ByteBuf requestBody;
+        if (state == State.QUEUED) {
+            record.dispatched(granted.queuedNanos(), granted.starvationPromoted());
+            requestBody = body.bytes().retainedDuplicate();
+        } else if (state == State.PAUSED) {
+            // Resuming: ask for the rest of the answer the client has part of (all of it if none yet).
+            splicer.startRun();
+            requestBody = splicer.tokens() == 0 ? body.bytes().retainedDuplicate()
+                    : Unpooled.wrappedBuffer(resumable.continuation(splicer.text(), splicer.tokens()));
+        } else {
             granted.release();
             return;
         }
         slot = granted;
         state = State.RELAYING;
-        record.dispatched(granted.queuedNanos(), granted.starvationPromoted());
+        upstreamDone = false;
+        resumeFailed = false;
+        reportedThisRun = false;
         FullHttpRequest forwarded = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, head.method(), head.uri(),
-                body.bytes().retainedDuplicate(), head.headers().copy(), EmptyHttpHeaders.INSTANCE);
+                requestBody, head.headers().copy(), EmptyHttpHeaders.INSTANCE);
         HttpUtil.setContentLength(forwarded, forwarded.content().readableBytes());
         call = UpstreamCall.start(target.backend().pool(), target.backend().config(), ctx.channel(), forwarded,
-                context.upstreamTimeout(), this::addTriageHeaders, this);
+                context.upstreamTimeout(), this::relayToClient, this);
+    }
+
+    @Override
+    public void pauseRequested(Slot asked) {
+        try {
+            ctx.executor().execute(() -> pause(asked));
+        } catch (RejectedExecutionException e) {
+            asked.declinePause(); // the event loop is gone; the client with it
+        }
+    }
+
+    /** Stops the backend (closing its connection) and gives the slot back, keeping what the client has. */
+    private void pause(Slot asked) {
+        if (state != State.RELAYING || slot != asked || upstreamDone || splicer == null || !splicer.pausable()) {
+            asked.declinePause();
+            return;
+        }
+        pausing = true;
+        call.cancel(); // finished(CANCELLED) follows at once, and completes the pause
+    }
+
+    /**
+     * Writes a message of the backend's response to the client. A stream that can be paused goes
+     * through its splicer: whole events only, and a resumed run's head and second role dropped.
+     */
+    private ChannelFuture relayToClient(Object message) {
+        if (splicer != null && message instanceof HttpResponse head) {
+            boolean stream = head.status().code() == HttpResponseStatus.OK.code() && !(message instanceof HttpContent)
+                    && !HttpUtil.isContentLengthSet(head);
+            if (!clientHeadSent && !stream) {
+                splicer = null; // not a stream after all (an error, a whole body): relayed as it is, never paused
+            } else if (clientHeadSent) {
+                resumeFailed = !stream;
+            }
+        }
+        if (splicer == null) {
+            if (message instanceof HttpResponse head) {
+                addTriageHeaders(head);
+                clientHeadSent = true;
+            }
+            if (message instanceof HttpContent content) {
+                tokenCounter.accept(content.content());
+            }
+            return ctx.channel().writeAndFlush(message);
+        }
+        if (message instanceof HttpResponse head) {
+            if (clientHeadSent) {
+                // A resumed run's head: the client has had its own.
+                return ctx.channel().newSucceededFuture();
+            }
+            addTriageHeaders(head);
+            clientHeadSent = true;
+            return ctx.channel().writeAndFlush(head);
+        }
+        HttpContent content = (HttpContent) message;
+        if (resumeFailed) {
+            content.release();
+            return ctx.channel().newSucceededFuture();
+        }
+        boolean last = content instanceof LastHttpContent;
+        ByteBuf out = ctx.alloc().buffer();
+        try {
+            splicer.append(content.content(), out);
+            if (last) {
+                splicer.end(out);
+            }
+        } catch (RuntimeException e) {
+            out.release();
+            throw e;
+        } finally {
+            content.release();
+        }
+        reportProgress();
+        tokenCounter.accept(out);
+        if (!last && !out.isReadable()) {
+            out.release();
+            return ctx.channel().newSucceededFuture();
+        }
+        return ctx.channel().writeAndFlush(last ? new DefaultLastHttpContent(out) : new DefaultHttpContent(out));
+    }
+
+    /** Tells the scheduler how far the answer has got: at a run's first token, then every window of tokens. */
+    private void reportProgress() {
+        BackendQueue queue = target.backend().queue();
+        long tokens = splicer.tokens();
+        if (!queue.reportsProgress() || tokens <= reportedTokens
+                || reportedThisRun && tokens < reportedTokens + queue.settings().laps().windowTokens()) {
+            return;
+        }
+        slot.progress(tokens);
+        reportedTokens = tokens;
+        reportedThisRun = true;
     }
 
     @Override
@@ -149,6 +280,12 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     }
 
     private void answerRefusal(Refusal refusal) {
+        if (state == State.PAUSED) {
+            // Shutting down with the answer part sent: all that is left is to end the stream.
+            end(Outcome.REJECTED, TriageError.SHUTTING_DOWN.code());
+            ctx.close();
+            return;
+        }
         if (state != State.QUEUED) {
             return;
         }
@@ -168,20 +305,31 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     @Override
     public void responseStarted(HttpResponse head) {
-        record.firstByte(System.nanoTime());
-        record.responded(head.status().code());
-    }
-
-    @Override
-    public void responseContent(ByteBuf content) {
-        tokenCounter.accept(content);
+        if (!clientHeadSent) {
+            record.firstByte(System.nanoTime());
+            record.responded(head.status().code());
+        }
     }
 
     @Override
     public void finished(UpstreamCall.Ending ending) {
+        upstreamDone = true;
+        if (pausing) {
+            pausing = false;
+            state = State.PAUSED;
+            Slot paused = slot;
+            slot = null;
+            paused.pause(splicer.tokens());
+            return;
+        }
         slot.release();
         switch (ending) {
-            case OK -> { } // relayed() follows once the client has the last byte
+            case OK -> {
+                if (resumeFailed) {
+                    failRelay(Outcome.UPSTREAM_ERROR, TriageError.BACKEND_BROKE_OFF, "the backend refused to continue");
+                }
+                // else relayed() follows once the client has the last byte
+            }
             case CANCELLED -> clientGone();
             case UNREACHABLE -> failRelay(Outcome.UPSTREAM_ERROR, TriageError.BACKEND_UNREACHABLE,
                     "the backend at " + target.backend().config().url() + " is unreachable");
@@ -193,6 +341,9 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     @Override
     public void relayed() {
+        if (state == State.OVER) {
+            return;
+        }
         record.actualTokens(tokenCounter.tokens());
         end(record.status() >= 500 ? Outcome.UPSTREAM_ERROR : Outcome.OK, null);
         if (record.status() < 400) {
@@ -205,7 +356,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     @Override
     public void onClientGone() {
         switch (state) {
-            case QUEUED -> ticket.cancel();
+            case QUEUED, PAUSED -> ticket.cancel();
             case RELAYING -> call.cancel();
             default -> { }
         }
@@ -218,7 +369,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     /** After a backend failure: an error response if nothing was sent yet, else all we can do is close. */
     private void failRelay(Outcome outcome, TriageError error, String message) {
-        if (call.responseStarted()) {
+        if (clientHeadSent) {
             end(outcome, null);
             ctx.close();
         } else {
@@ -245,7 +396,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     }
 
     private void addTriageHeaders(HttpResponse response) {
-        long queuedNanos = slot != null ? slot.queuedNanos() : System.nanoTime() - submittedNanos;
+        long queuedNanos = slot != null ? record.queuedNanos() : System.nanoTime() - submittedNanos;
         response.headers()
                 .set(TriageHeaders.REQUEST_ID, record.id())
                 .set(TriageHeaders.ESTIMATE_TOKENS, Math.round(job.estimate().expectedTokens()))

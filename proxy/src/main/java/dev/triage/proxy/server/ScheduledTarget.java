@@ -1,6 +1,7 @@
 package dev.triage.proxy.server;
 
 import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.preemption.PreemptionDialect;
 
 /**
  * Where a kind of scheduled request goes and how it is read.
@@ -9,5 +10,7 @@ import dev.triage.proxy.config.ServiceTimeModel;
  * @param sizer what turns its body into an estimate and a priority
  * @param maxBody the largest body accepted, in bytes
  * @param serviceTime what a job of this kind is expected to cost its backend, in seconds
+ * @param preemption how its backend continues a paused stream; {@link PreemptionDialect#OFF} never pauses
  */
-public record ScheduledTarget(Backend backend, RequestSizer sizer, long maxBody, ServiceTimeModel serviceTime) {}
+public record ScheduledTarget(Backend backend, RequestSizer sizer, long maxBody, ServiceTimeModel serviceTime,
+        PreemptionDialect preemption) {}

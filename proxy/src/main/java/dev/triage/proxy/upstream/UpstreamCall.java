@@ -1,8 +1,8 @@
 package dev.triage.proxy.upstream;
 
 import dev.triage.proxy.config.BackendConfig;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
@@ -23,7 +23,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,6 +54,21 @@ public final class UpstreamCall {
         CANCELLED
     }
 
+    /**
+     * Writes what the backend sends to the client: each message of the response in turn (the head,
+     * then the body's chunks), hop-by-hop headers already removed. It owns the message, and returns
+     * the future of the write it made, or a succeeded one when it wrote nothing: the backend is read
+     * again only once that future succeeds. Called on the client's event loop.
+     *
+     * <pre>{@code
+     * UpstreamCall.ResponseRelay asItComes = client::writeAndFlush;
+     * }</pre>
+     */
+    @FunctionalInterface
+    public interface ResponseRelay {
+        ChannelFuture relay(Object message);
+    }
+
     /** Hears a call's progress; every method is called on the client's event loop. */
     public interface Listener {
 
@@ -63,9 +77,6 @@ public final class UpstreamCall {
 
         /** The backend's response head arrived (its first byte). */
         default void responseStarted(HttpResponse head) {}
-
-        /** A chunk of the response body, about to go to the client; to be read, not kept or released. */
-        default void responseContent(ByteBuf content) {}
 
         /** The backend is done with this request. Called exactly once. */
         void finished(Ending ending);
@@ -80,7 +91,7 @@ public final class UpstreamCall {
     private final EventLoop loop;
     private final HttpRequest request;
     private final long timeoutNanos;
-    private final Consumer<HttpResponse> responseDecorator;
+    private final ResponseRelay relay;
     private final Listener listener;
     private final ArrayDeque<Object[]> pendingBody = new ArrayDeque<>();
 
@@ -95,14 +106,14 @@ public final class UpstreamCall {
     private ScheduledFuture<?> timeoutCheck;
 
     private UpstreamCall(UpstreamPool pool, BackendConfig backend, Channel client, HttpRequest request, Duration timeout,
-            Consumer<HttpResponse> responseDecorator, Listener listener) {
+            ResponseRelay relay, Listener listener) {
         this.pool = pool;
         this.backend = backend;
         this.client = client;
         this.loop = client.eventLoop();
         this.request = request;
         this.timeoutNanos = timeout.toNanos();
-        this.responseDecorator = responseDecorator;
+        this.relay = relay;
         this.listener = listener;
     }
 
@@ -112,11 +123,11 @@ public final class UpstreamCall {
      * request's headers are rewritten for the backend (hop-by-hop headers removed, {@code Host} set,
      * the backend's path prefix added). Call on the client's event loop.
      *
-     * @param responseDecorator adds headers to the backend's response head before it goes out
+     * @param relay writes the response to the client ({@code client::writeAndFlush} relays it as it comes)
      */
     public static UpstreamCall start(UpstreamPool pool, BackendConfig backend, Channel client, HttpRequest request,
-            Duration timeout, Consumer<HttpResponse> responseDecorator, Listener listener) {
-        UpstreamCall call = new UpstreamCall(pool, backend, client, request, timeout, responseDecorator, listener);
+            Duration timeout, ResponseRelay relay, Listener listener) {
+        UpstreamCall call = new UpstreamCall(pool, backend, client, request, timeout, relay, listener);
         call.prepareRequest();
         Future<Channel> connection = pool.acquire(call.loop);
         connection.addListener(f -> call.connectionReady(connection));
@@ -261,17 +272,13 @@ public final class UpstreamCall {
             responseStarted = true;
             upstreamKeepAlive = HttpUtil.isKeepAlive(head);
             HopByHopHeaders.strip(head, responseHasBody(head));
-            responseDecorator.accept(head);
             listener.responseStarted(head);
-        }
-        if (msg instanceof HttpContent content) {
-            listener.responseContent(content.content());
         }
         boolean last = msg instanceof LastHttpContent;
         if (last) {
             finishOk();
         }
-        client.writeAndFlush(msg).addListener(f -> {
+        relay.relay(msg).addListener(f -> {
             if (!f.isSuccess()) {
                 return; // The client is gone; its channel's closing ends the exchange.
             }

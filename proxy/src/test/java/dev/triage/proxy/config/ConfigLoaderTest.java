@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.triage.proxy.preemption.PreemptionDialect;
+import dev.triage.proxy.scheduler.LapsSettings;
 import dev.triage.proxy.scheduler.Policy;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,6 +42,18 @@ class ConfigLoaderTest {
         assertTrue(config.estimator().model().isEmpty(), "the shipped model");
         assertFalse(config.estimator().fallBackToBaseline());
         assertEquals(4L << 20, config.maxBody());
+        assertEquals(PreemptionDialect.OFF, config.preemption());
+        assertEquals(LapsSettings.DEFAULTS, config.laps());
+    }
+
+    @Test
+    void lapsTakesItsSettingsAndADialect() {
+        TriageConfig config = load(Map.of("TRIAGE_PREEMPTION", "vLLM"), "--policy", "laps", "--laps", "levels=2,first-level=8s");
+        assertEquals(Policy.LAPS, config.policy());
+        assertEquals(PreemptionDialect.VLLM, config.preemption());
+        assertEquals(LapsSettings.DEFAULTS.with("levels=2,first-level=8"), config.laps());
+        assertEquals(config.laps(), config.schedulerSettings(config.backend()).laps());
+        assertTrue(config.schedulerSettings(config.backend()).preemptive());
     }
 
     @Test
@@ -80,7 +94,13 @@ class ConfigLoaderTest {
     void badValuesStopStartUpWithOneLineNamingKeyValueAndExpectation() {
         assertEquals("max-queue: -1 (expected: >= 0)", failure(Map.of(), "--max-queue", "-1"));
         assertEquals("max-concurrency: 0 (expected: >= 1)", failure(Map.of(), "--max-concurrency", "0"));
-        assertEquals("policy: lifo (expected: fcfs, sjf or hrrn)", failure(Map.of(), "--policy", "lifo"));
+        assertEquals("policy: lifo (expected: fcfs, sjf, hrrn or laps)", failure(Map.of(), "--policy", "lifo"));
+        assertEquals("preemption: llama.cpp (expected: off unless --policy laps)", failure(Map.of(), "--preemption", "llama.cpp"));
+        assertEquals("preemption: tgi (expected: off, llama.cpp, vllm or ollama)",
+                failure(Map.of(), "--policy", "laps", "--preemption", "tgi"));
+        assertEquals("laps: depth=3 (expected: levels, growth, first-level, window-tokens, stable-windows, rate-tolerance, "
+                + "preemptive-levels or max-preemptions=VALUE)", failure(Map.of(), "--laps", "depth=3"));
+        assertEquals("laps: levels: 0 (expected: >= 1)", failure(Map.of(), "--laps", "levels=0"));
         assertEquals("max-queue: many (expected: an integer)", failure(Map.of("TRIAGE_MAX_QUEUE", "many")));
         assertEquals("backend: https://x (expected: an http://host[:port][/path] URL)",
                 failure(Map.of(), "--backend", "https://x"));

@@ -9,6 +9,7 @@ import dev.triage.proxy.config.BackendConfig;
 import dev.triage.proxy.config.ServiceTimeModel;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
+import dev.triage.proxy.preemption.PreemptionDialect;
 import dev.triage.proxy.scheduler.Clock;
 import dev.triage.proxy.scheduler.DispatchLoop;
 import dev.triage.proxy.scheduler.Policy;
@@ -61,7 +62,7 @@ class ClientRequestReceiverTest {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         ServerContext context = new ServerContext(routes,
                 Map.of(RouteKind.CHAT, new ScheduledTarget(backend, new ChatSizer(new BaselineEstimator(), null, registry::timer), 256,
-                        new ServiceTimeModel(0.5, 0.02))),
+                        new ServiceTimeModel(0.5, 0.02), PreemptionDialect.OFF)),
                 backend, Policy.SJF, Duration.ofSeconds(5), records::add, new AdminAccess("s3cret"), openExchanges,
                 new DefaultChannelGroup(GlobalEventExecutor.INSTANCE));
         channel = new EmbeddedChannel(new HttpServerCodec(), new HttpServerKeepAliveHandler(),
