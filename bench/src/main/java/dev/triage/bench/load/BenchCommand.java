@@ -13,7 +13,7 @@ import dev.triage.model.data.PromptCorpus;
 import dev.triage.model.data.PromptResponseLoader;
 import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.SharedData;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package dev.triage.bench.load;
 import dev.triage.bench.sim.LatencyStats.Statistic;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.bench.workload.WorkloadFile;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;

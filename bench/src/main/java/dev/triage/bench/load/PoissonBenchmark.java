@@ -6,7 +6,7 @@ import dev.triage.bench.replay.ReplayBackendSettings;
 import dev.triage.bench.sim.LoadSweep;
 import dev.triage.bench.sim.SummaryRow;
 import dev.triage.bench.workload.WorkloadEntry;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

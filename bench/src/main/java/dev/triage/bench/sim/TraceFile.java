@@ -3,7 +3,7 @@ package dev.triage.bench.sim;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.model.LengthClass;
 import java.io.BufferedReader;
 import java.io.IOException;

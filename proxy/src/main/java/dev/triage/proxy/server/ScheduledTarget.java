@@ -1,6 +1,6 @@
 package dev.triage.proxy.server;
 
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 
 /**
  * Where a kind of scheduled request goes and how it is read.

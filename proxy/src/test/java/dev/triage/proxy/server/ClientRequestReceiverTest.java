@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.model.BaselineEstimator;
 import dev.triage.proxy.config.BackendConfig;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
 import dev.triage.proxy.scheduler.Clock;

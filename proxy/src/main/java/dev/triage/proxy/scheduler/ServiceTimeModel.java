@@ -1,4 +1,4 @@
-package dev.triage.proxy.config;
+package dev.triage.proxy.scheduler;
 
 /**
  * Turns expected output tokens into expected seconds of backend time: {@code seconds = base +
