@@ -3,6 +3,7 @@ package dev.triage.proxy.audio;
 import dev.triage.features.audio.AudioClip;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
+import dev.triage.proxy.concurrent.DaemonThreadFactory;
 import dev.triage.proxy.server.RequestRejectedException;
 import dev.triage.proxy.server.RequestSizer;
 import dev.triage.proxy.server.SizedJob;
@@ -11,7 +12,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -47,7 +47,7 @@ public final class AudioSizer implements RequestSizer, AutoCloseable {
         this.estimatorTimer = estimatorTimer;
         this.unreadable = unreadable;
         this.readers = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(waiting),
-                new DefaultThreadFactory("triage-audio", true));
+                new DaemonThreadFactory("triage-audio"));
         readers.allowCoreThreadTimeOut(true);
     }
 

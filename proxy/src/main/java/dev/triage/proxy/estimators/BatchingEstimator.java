@@ -3,6 +3,7 @@ package dev.triage.proxy.estimators;
 import dev.triage.features.Prompt;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
+import dev.triage.proxy.concurrent.DaemonThreadFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -43,8 +44,7 @@ public final class BatchingEstimator implements AutoCloseable {
         this.estimator = estimator;
         this.maxBatch = maxBatch;
         this.waiting = new ArrayBlockingQueue<>(maxWaiting);
-        this.worker = new Thread(this::work, "triage-estimator");
-        this.worker.setDaemon(true);
+        this.worker = new DaemonThreadFactory("triage-estimator").newThread(this::work);
         this.worker.start();
     }
 

@@ -4,6 +4,7 @@ import dev.triage.features.Prompt;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.SwappableEstimator;
+import dev.triage.proxy.concurrent.DaemonThreadFactory;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -31,11 +32,7 @@ public final class ModelReloader implements AutoCloseable {
     private final SwappableEstimator<Prompt> target;
     private final Supplier<JobEstimator<Prompt>> loader;
     private final String location;
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
-        Thread thread = new Thread(r, "triage-model-reload");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(new DaemonThreadFactory("triage-model-reload"));
 
     /** @param location where the loader reads the model, for messages */
     public ModelReloader(SwappableEstimator<Prompt> target, Supplier<JobEstimator<Prompt>> loader, String location) {

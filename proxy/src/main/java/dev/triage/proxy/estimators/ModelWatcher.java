@@ -1,5 +1,6 @@
 package dev.triage.proxy.estimators;
 
+import dev.triage.proxy.concurrent.DaemonThreadFactory;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
@@ -36,13 +37,8 @@ public final class ModelWatcher implements AutoCloseable {
 
     private ModelWatcher(WatchService watcher, Set<Path> files, Runnable reload) {
         this.watcher = watcher;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "triage-model-watch-timer");
-            t.setDaemon(true);
-            return t;
-        });
-        this.thread = new Thread(() -> watch(files, reload), "triage-model-watch");
-        this.thread.setDaemon(true);
+        this.timer = Executors.newSingleThreadScheduledExecutor(new DaemonThreadFactory("triage-model-watch-timer"));
+        this.thread = new DaemonThreadFactory("triage-model-watch").newThread(() -> watch(files, reload));
         this.thread.start();
     }
 

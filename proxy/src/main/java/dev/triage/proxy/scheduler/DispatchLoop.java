@@ -1,13 +1,12 @@
 package dev.triage.proxy.scheduler;
 
+import dev.triage.proxy.concurrent.DaemonThreadFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,13 +32,7 @@ public final class DispatchLoop implements AutoCloseable {
 
     public DispatchLoop(Clock clock) {
         this.clock = clock;
-        ThreadFactory threads = runnable -> {
-            Thread thread = Executors.defaultThreadFactory().newThread(runnable);
-            thread.setName("triage-dispatch");
-            thread.setDaemon(true);
-            return thread;
-        };
-        this.executor = new ScheduledThreadPoolExecutor(1, threads);
+        this.executor = new ScheduledThreadPoolExecutor(1, new DaemonThreadFactory("triage-dispatch"));
         this.executor.setRemoveOnCancelPolicy(true);
     }
 
