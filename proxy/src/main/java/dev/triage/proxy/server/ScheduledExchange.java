@@ -1,5 +1,6 @@
 package dev.triage.proxy.server;
 
+import dev.triage.proxy.api.TriageError;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
 import dev.triage.proxy.metrics.ResponseTokenCounter;
@@ -8,6 +9,8 @@ import dev.triage.proxy.scheduler.JobTag;
 import dev.triage.proxy.scheduler.Refusal;
 import dev.triage.proxy.scheduler.Slot;
 import dev.triage.proxy.scheduler.Ticket;
+import dev.triage.proxy.sizing.RequestRejectedException;
+import dev.triage.proxy.sizing.SizedJob;
 import dev.triage.proxy.upstream.UpstreamCall;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;

@@ -13,6 +13,7 @@ import dev.triage.proxy.scheduler.Clock;
 import dev.triage.proxy.scheduler.DispatchLoop;
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.SchedulerSettings;
+import dev.triage.proxy.sizing.ChatSizer;
 import dev.triage.proxy.upstream.UpstreamPool;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;

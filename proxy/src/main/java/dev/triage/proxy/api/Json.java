@@ -1,4 +1,4 @@
-package dev.triage.proxy.server;
+package dev.triage.proxy.api;
 
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;

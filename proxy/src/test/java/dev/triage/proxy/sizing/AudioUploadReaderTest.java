@@ -1,4 +1,4 @@
-package dev.triage.proxy.audio;
+package dev.triage.proxy.sizing;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

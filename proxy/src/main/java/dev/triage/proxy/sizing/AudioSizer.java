@@ -1,13 +1,10 @@
-package dev.triage.proxy.audio;
+package dev.triage.proxy.sizing;
 
 import dev.triage.features.audio.AudioClip;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
 import dev.triage.proxy.concurrent.DaemonThreadFactory;
-import dev.triage.proxy.server.RequestRejectedException;
-import dev.triage.proxy.server.RequestSizer;
-import dev.triage.proxy.server.SizedJob;
-import dev.triage.proxy.server.TriageError;
+import dev.triage.proxy.api.TriageError;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.netty.buffer.ByteBuf;

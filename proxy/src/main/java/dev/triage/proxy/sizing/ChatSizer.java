@@ -1,4 +1,4 @@
-package dev.triage.proxy.server;
+package dev.triage.proxy.sizing;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -6,7 +6,8 @@ import dev.triage.features.ChatBody;
 import dev.triage.features.Prompt;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
-import dev.triage.proxy.estimators.BatchingEstimator;
+import dev.triage.proxy.api.Json;
+import dev.triage.proxy.api.TriageError;
 import io.micrometer.core.instrument.Timer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;

@@ -1,4 +1,4 @@
-package dev.triage.proxy.audio;
+package dev.triage.proxy.sizing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -10,9 +10,7 @@ import dev.triage.features.audio.AudioClip;
 import dev.triage.features.audio.AudioDurationReader;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
-import dev.triage.proxy.server.RequestRejectedException;
-import dev.triage.proxy.server.SizedJob;
-import dev.triage.proxy.server.TriageError;
+import dev.triage.proxy.api.TriageError;
 import dev.triage.proxy.testing.MultipartForm;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;

@@ -1,4 +1,4 @@
-package dev.triage.proxy.server;
+package dev.triage.proxy.sizing;
 
 import dev.triage.model.Estimate;
 

@@ -1,4 +1,4 @@
-package dev.triage.proxy.server;
+package dev.triage.proxy.sizing;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpRequest;

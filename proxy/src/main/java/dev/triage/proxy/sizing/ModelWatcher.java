@@ -1,4 +1,4 @@
-package dev.triage.proxy.estimators;
+package dev.triage.proxy.sizing;
 
 import dev.triage.proxy.concurrent.DaemonThreadFactory;
 import java.io.IOException;

@@ -1,4 +1,6 @@
-package dev.triage.proxy.server;
+package dev.triage.proxy.sizing;
+
+import dev.triage.proxy.api.TriageError;
 
 /** A scheduled request that cannot be queued as sent: answered with {@link #error()} and never forwarded. */
 public final class RequestRejectedException extends RuntimeException {

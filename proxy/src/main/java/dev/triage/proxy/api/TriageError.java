@@ -1,4 +1,4 @@
-package dev.triage.proxy.server;
+package dev.triage.proxy.api;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
 

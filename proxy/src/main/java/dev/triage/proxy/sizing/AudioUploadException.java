@@ -1,4 +1,4 @@
-package dev.triage.proxy.audio;
+package dev.triage.proxy.sizing;
 
 import java.util.Objects;
 

@@ -1,6 +1,6 @@
-package dev.triage.proxy.audio;
+package dev.triage.proxy.sizing;
 
-import dev.triage.proxy.server.TriageError;
+import dev.triage.proxy.api.TriageError;
 
 /**
  * Why an audio upload is refused before it reaches the backend, and the error Triage answers with.

@@ -1,4 +1,4 @@
-package dev.triage.proxy.estimators;
+package dev.triage.proxy.sizing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

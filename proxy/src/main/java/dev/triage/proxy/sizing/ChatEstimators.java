@@ -1,4 +1,4 @@
-package dev.triage.proxy.estimators;
+package dev.triage.proxy.sizing;
 
 import dev.triage.features.Prompt;
 import dev.triage.model.BaselineEstimator;
