@@ -1,6 +1,6 @@
 package dev.triage.bench.load;
 
-import dev.triage.bench.sim.LatencyStats.Statistic;
+import dev.triage.bench.stats.LatencyStats.Statistic;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.bench.workload.WorkloadFile;
 import dev.triage.proxy.scheduler.ServiceTimeModel;

@@ -3,8 +3,8 @@ package dev.triage.bench.load;
 import dev.triage.bench.replay.AnswerBook;
 import dev.triage.bench.replay.ReplayBackend;
 import dev.triage.bench.replay.ReplayBackendSettings;
-import dev.triage.bench.sim.LoadSweep;
-import dev.triage.bench.sim.SummaryRow;
+import dev.triage.bench.stats.LoadPoint;
+import dev.triage.bench.stats.SummaryRow;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;
@@ -25,11 +25,11 @@ public final class PoissonBenchmark {
 
     private PoissonBenchmark() {}
 
-    public static List<LoadSweep.Point> run(Settings settings) throws IOException, InterruptedException {
+    public static List<LoadPoint> run(Settings settings) throws IOException, InterruptedException {
         AnswerBook answers = AnswerBook.of(settings.workload());
         double meanService = settings.workload().stream().mapToDouble(e -> settings.speed().seconds(e.answerTokens()))
                 .average().orElseThrow();
-        List<LoadSweep.Point> points = new ArrayList<>();
+        List<LoadPoint> points = new ArrayList<>();
         try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder()
                 .answers(answers).slots(settings.slots()).speed(settings.speed()).build())) {
             for (double rho : settings.rhos()) {
@@ -43,7 +43,7 @@ public final class PoissonBenchmark {
                     }
                     rows.addAll(summaries.endToEnd());
                 }
-                points.add(new LoadSweep.Point(rho, rows));
+                points.add(new LoadPoint(rho, rows));
             }
         }
         return points;

@@ -8,7 +8,7 @@ import dev.triage.bench.PcmWav;
 import dev.triage.bench.replay.AnswerBook;
 import dev.triage.bench.replay.ReplayBackend;
 import dev.triage.bench.replay.ReplayBackendSettings;
-import dev.triage.bench.sim.LatencyStats.Statistic;
+import dev.triage.bench.stats.LatencyStats.Statistic;
 import dev.triage.bench.workload.AudioFile;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.proxy.scheduler.ServiceTimeModel;

@@ -1,6 +1,6 @@
-package dev.triage.bench.sim;
+package dev.triage.bench.stats;
 
-import dev.triage.bench.sim.LatencyStats.Statistic;
+import dev.triage.bench.stats.LatencyStats.Statistic;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.triage.bench.sim;
+package dev.triage.bench.stats;
 
 /** The mean of a statistic over seeds and its sample standard deviation (0 for one seed). */
 public record MeanSd(double mean, double sd) {

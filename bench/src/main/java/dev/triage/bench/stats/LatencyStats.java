@@ -1,4 +1,4 @@
-package dev.triage.bench.sim;
+package dev.triage.bench.stats;
 
 import java.util.Arrays;
 
