@@ -88,14 +88,13 @@ public final class BackendQueue {
 
     private QueueSnapshot takeSnapshot() {
         long now = clock.nanoTime();
-        long tau = scheduler.settings().starvationTimeout().toNanos();
         List<QueueSnapshot.Waiting> entries = new ArrayList<>();
         for (Job<Waiter> job : scheduler.waitingInDispatchOrder()) {
             long waited = job.waitedNanos(now);
             JobTag tag = job.payload().tag;
             entries.add(new QueueSnapshot.Waiting(entries.size() + 1, tag.id(), tag.routeKind(), job.expectedTokens(),
                     job.expectedSeconds(), job.priority(), TimeUnit.NANOSECONDS.toMillis(waited),
-                    tau > 0 && waited > tau));
+                    scheduler.isStarved(job, now)));
         }
         return new QueueSnapshot(name, scheduler.settings().policy().label(), scheduler.settings().slots(),
                 scheduler.busySlots(), Double.isNaN(rankingAccuracy) ? null : rankingAccuracy, entries);

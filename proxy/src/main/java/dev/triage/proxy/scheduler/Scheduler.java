@@ -114,6 +114,11 @@ public final class Scheduler<T> {
         return ordered;
     }
 
+    /** True when {@code job} has waited longer than the starvation timeout τ at {@code nowNanos}. */
+    public boolean isStarved(Job<T> job, long nowNanos) {
+        return guard.isStarved(job, nowNanos);
+    }
+
     /** Expected seconds of work waiting, over the slots: a rough time until a new job would start. */
     public double expectedBacklogSeconds() {
         double total = 0;

@@ -32,7 +32,7 @@ final class StarvationGuard<T> {
 
     /** The oldest job that has waited longer than τ at {@code nowNanos}, or null. */
     Job<T> starved(long nowNanos) {
-        if (timeoutNanos == 0 || byArrival.isEmpty()) {
+        if (byArrival.isEmpty()) {
             return null;
         }
         Job<T> oldest = byArrival.iterator().next();
@@ -42,9 +42,6 @@ final class StarvationGuard<T> {
     /** The jobs that have waited longer than τ at {@code nowNanos}, oldest first. */
     List<Job<T>> allStarved(long nowNanos) {
         List<Job<T>> starved = new ArrayList<>();
-        if (timeoutNanos == 0) {
-            return starved;
-        }
         for (Iterator<Job<T>> it = byArrival.iterator(); it.hasNext(); ) {
             Job<T> job = it.next();
             if (!isStarved(job, nowNanos)) {
@@ -55,7 +52,8 @@ final class StarvationGuard<T> {
         return starved;
     }
 
-    private boolean isStarved(Job<T> job, long nowNanos) {
-        return job.waitedNanos(nowNanos) > timeoutNanos;
+    /** True when τ is on and {@code job} has waited longer than τ at {@code nowNanos}. */
+    boolean isStarved(Job<T> job, long nowNanos) {
+        return timeoutNanos > 0 && job.waitedNanos(nowNanos) > timeoutNanos;
     }
 }

@@ -90,6 +90,21 @@ class SchedulerTest {
     }
 
     @Test
+    void aJobIsStarvedOnlyOnceItHasWaitedLongerThanTau() {
+        Scheduler<String> s = scheduler(Policy.SJF, Duration.ofSeconds(10), 100, 1);
+        Job<String> job = s.submit("waiting", 0, 100, 2).orElseThrow();
+        clock.advance(Duration.ofSeconds(10));
+        assertFalse(s.isStarved(job, clock.nanoTime()));
+        clock.advance(Duration.ofNanos(1));
+        assertTrue(s.isStarved(job, clock.nanoTime()));
+
+        Scheduler<String> off = scheduler(Policy.SJF, Duration.ZERO, 100, 1);
+        Job<String> never = off.submit("waiting", 0, 100, 2).orElseThrow();
+        clock.advance(Duration.ofDays(1));
+        assertFalse(off.isStarved(never, clock.nanoTime()));
+    }
+
+    @Test
     void starvedJobGoesFirstAtTheFirstFreeSlotAfterTau() {
         Duration tau = Duration.ofSeconds(10);
         Scheduler<String> s = scheduler(Policy.SJF, tau, 10_000, 1);
