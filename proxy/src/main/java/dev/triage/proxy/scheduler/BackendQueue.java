@@ -24,9 +24,11 @@ public final class BackendQueue {
     private final Clock clock;
     private final String name;
     private final Scheduler<Waiter> scheduler;
-    private final Duration maxQueueWait;
+    private final long maxQueueWaitNanos;
     private final RankingWindow rankingWindow = new RankingWindow(RANKING_WINDOW);
     private boolean refusing;
+    /** The pending wake-up at the oldest waiting job's wait deadline; null when none is set. */
+    private ScheduledFuture<?> wakeUp;
 
     // Written on the loop thread after each change, read by anyone (metrics, health).
     private volatile int waitingCount;
@@ -39,7 +41,7 @@ public final class BackendQueue {
         this.clock = clock;
         this.name = name;
         this.scheduler = scheduler;
-        this.maxQueueWait = maxQueueWait;
+        this.maxQueueWaitNanos = maxQueueWait.toNanos();
     }
 
     public String name() {
@@ -116,6 +118,7 @@ public final class BackendQueue {
     void release(Dispatch<Waiter> dispatch) {
         loop.execute(() -> {
             scheduler.release(dispatch);
+            refuseOverdue();
             drain();
         });
     }
@@ -139,6 +142,7 @@ public final class BackendQueue {
             waiter.refuse(new Refusal(Refusal.Reason.SHUTTING_DOWN, 0));
             return;
         }
+        refuseOverdue();
         var job = scheduler.submit(waiter, priority, expectedTokens, expectedSeconds);
         if (job.isEmpty()) {
             long retryAfter = Math.max(1, (long) Math.ceil(scheduler.expectedBacklogSeconds()));
@@ -146,23 +150,40 @@ public final class BackendQueue {
             return;
         }
         waiter.job = job.get();
-        if (!maxQueueWait.isZero()) {
-            waiter.timeout = loop.schedule(() -> expire(waiter), maxQueueWait);
-        }
+        wakeAtNextDeadline();
         drain();
     }
 
-    private void expire(Waiter waiter) {
-        if (waiter.job != null && scheduler.cancel(waiter.job)) {
-            publish();
-            waiter.refuse(new Refusal(Refusal.Reason.QUEUE_TIMEOUT, 0));
+    /** Refuses the jobs that have waited the queue's limit, so that none of them takes a slot. */
+    private void refuseOverdue() {
+        if (maxQueueWaitNanos == 0) {
+            return;
         }
+        List<Job<Waiter>> overdue = scheduler.removeOverdue(maxQueueWaitNanos);
+        if (!overdue.isEmpty()) {
+            publish();
+            overdue.forEach(job -> job.payload().refuse(new Refusal(Refusal.Reason.QUEUE_TIMEOUT, 0)));
+        }
+    }
+
+    /**
+     * One wake-up at a time, at the oldest job's deadline: if that job left meanwhile, the wake-up
+     * finds nothing overdue and sets the next one.
+     */
+    private void wakeAtNextDeadline() {
+        if (maxQueueWaitNanos == 0 || wakeUp != null) {
+            return;
+        }
+        scheduler.nextOverdueNanos(maxQueueWaitNanos).ifPresent(deadline -> wakeUp = loop.wakeAt(deadline, () -> {
+            wakeUp = null;
+            refuseOverdue();
+            wakeAtNextDeadline();
+        }));
     }
 
     private void withdraw(Waiter waiter) {
         waiter.cancelled = true;
         if (waiter.job != null && scheduler.cancel(waiter.job)) {
-            waiter.stopTimeout();
             publish();
         }
     }
@@ -171,7 +192,6 @@ public final class BackendQueue {
         Dispatch<Waiter> dispatch;
         while ((dispatch = scheduler.dispatchNext()) != null) {
             Waiter waiter = dispatch.job().payload();
-            waiter.stopTimeout();
             Slot slot = new Slot(this, dispatch);
             try {
                 waiter.listener.dispatched(slot);
@@ -195,7 +215,6 @@ public final class BackendQueue {
         private final JobTag tag;
         private final JobListener listener;
         private Job<Waiter> job;
-        private ScheduledFuture<?> timeout;
         private boolean cancelled;
 
         private Waiter(JobTag tag, JobListener listener) {
@@ -209,15 +228,7 @@ public final class BackendQueue {
         }
 
         private void refuse(Refusal refusal) {
-            stopTimeout();
             listener.refused(refusal);
-        }
-
-        private void stopTimeout() {
-            if (timeout != null) {
-                timeout.cancel(false);
-                timeout = null;
-            }
         }
     }
 }

@@ -14,7 +14,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The one thread that owns every backend's {@link Scheduler}. Submissions, cancellations, releases
  * and timeouts are all tasks on it, so the queues need no locks and every decision sees a consistent
- * state. Listeners are called on this thread and hand results back to their own.
+ * state. Listeners are called on this thread and hand results back to their own. Time is read from
+ * the injected {@link Clock}: a queue's wait limit is a deadline on it, checked whenever the queue
+ * changes and when the loop wakes at the next deadline.
  *
  * <pre>{@code
  * DispatchLoop loop = new DispatchLoop(Clock.system());
@@ -33,7 +35,6 @@ public final class DispatchLoop implements AutoCloseable {
     public DispatchLoop(Clock clock) {
         this.clock = clock;
         this.executor = new ScheduledThreadPoolExecutor(1, new DaemonThreadFactory("triage-dispatch"));
-        this.executor.setRemoveOnCancelPolicy(true);
     }
 
     /**
@@ -70,8 +71,18 @@ public final class DispatchLoop implements AutoCloseable {
         }
     }
 
-    ScheduledFuture<?> schedule(Runnable task, Duration delay) {
-        return executor.schedule(() -> runLogged(task), delay.toNanos(), TimeUnit.NANOSECONDS);
+    /**
+     * Runs {@code task} on the loop once the clock reads {@code clockNanos}, or about then: the delay
+     * is measured on the injected clock and waited in real time, so the task checks the clock again
+     * rather than trust it. Null when the loop is closed.
+     */
+    ScheduledFuture<?> wakeAt(long clockNanos, Runnable task) {
+        long delay = Math.max(0, clockNanos - clock.nanoTime());
+        try {
+            return executor.schedule(() -> runLogged(task), delay, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            return null;
+        }
     }
 
     private static void runLogged(Runnable task) {

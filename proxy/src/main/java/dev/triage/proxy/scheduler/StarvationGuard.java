@@ -11,7 +11,8 @@ import java.util.List;
  * first. It bounds how long any job waits to τ plus the time until a slot frees. With τ off
  * ({@code timeoutNanos == 0}) it never promotes.
  *
- * <p>Jobs are kept in arrival order, so the oldest waiting job is found in O(1).
+ * <p>Jobs are kept in arrival order, so the oldest waiting job is found in O(1); the scheduler asks
+ * it for the oldest job's queue-wait deadline too.
  */
 final class StarvationGuard<T> {
 
@@ -30,13 +31,15 @@ final class StarvationGuard<T> {
         byArrival.remove(job);
     }
 
+    /** The job that has waited longest, or null when none waits. */
+    Job<T> oldest() {
+        return byArrival.isEmpty() ? null : byArrival.iterator().next();
+    }
+
     /** The oldest job that has waited longer than τ at {@code nowNanos}, or null. */
     Job<T> starved(long nowNanos) {
-        if (byArrival.isEmpty()) {
-            return null;
-        }
-        Job<T> oldest = byArrival.iterator().next();
-        return isStarved(oldest, nowNanos) ? oldest : null;
+        Job<T> oldest = oldest();
+        return oldest != null && isStarved(oldest, nowNanos) ? oldest : null;
     }
 
     /** The jobs that have waited longer than τ at {@code nowNanos}, oldest first. */

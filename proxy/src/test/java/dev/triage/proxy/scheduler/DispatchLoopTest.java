@@ -117,6 +117,34 @@ class DispatchLoopTest {
     }
 
     @Test
+    void theQueueWaitLimitIsADeadlineOnTheInjectedClock() throws Exception {
+        ManualClock clock = new ManualClock();
+        try (DispatchLoop simulated = new DispatchLoop(clock)) {
+            // An hour on the manual clock: the loop's own wake-up, in real time, never comes during the test.
+            BackendQueue queue = simulated.addBackend("chat", new SchedulerSettings(Policy.SJF, Duration.ZERO, 10, 1),
+                    Duration.ofHours(1));
+            Recorder running = new Recorder();
+            queue.submit(TAG, 0, 10, 1, running);
+            Slot slot = running.slot.get(5, TimeUnit.SECONDS);
+            Recorder overdue = new Recorder();
+            queue.submit(TAG, 0, 10, 1, overdue);
+            queue.snapshot().get(5, TimeUnit.SECONDS); // admitted, its arrival stamped, before the clock moves
+            clock.advance(Duration.ofHours(1).minusNanos(1));
+            Recorder later = new Recorder();
+            queue.submit(TAG, 0, 10, 1, later);
+            queue.snapshot().get(5, TimeUnit.SECONDS); // every task posted so far has run
+            assertFalse(overdue.refusal.isDone(), "refused before its hour was up");
+
+            clock.advance(Duration.ofNanos(1));
+            slot.release();
+            assertEquals(Refusal.Reason.QUEUE_TIMEOUT, overdue.refusal.get(5, TimeUnit.SECONDS).reason());
+            later.slot.get(5, TimeUnit.SECONDS); // the freed slot goes past the overdue job
+            assertFalse(overdue.slot.isDone());
+            assertEquals(0, queue.snapshot().get(5, TimeUnit.SECONDS).waiting().size());
+        }
+    }
+
+    @Test
     void refuseAllAnswersTheWaitingAndLaterJobs() throws Exception {
         BackendQueue queue = serial(10, Duration.ZERO);
         Recorder running = new Recorder();
