@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -103,14 +105,22 @@ public final class BackendQueue {
     }
 
     /**
-     * Queues a job. The listener hears, on the loop thread, either {@code dispatched} (once a slot is
+     * Queues a job. The listener hears, on {@code callbacks}, either {@code dispatched} (once a slot is
      * free and the job's turn has come) or {@code refused}; never both, and nothing after the returned
-     * ticket is cancelled while the job still waits.
+     * ticket is cancelled while the job still waits. A slot that {@code callbacks} refuses to take (its
+     * event loop has stopped) is released at once.
+     *
+     * <pre>{@code
+     * Ticket ticket = queue.submit(tag, priority, tokens, seconds, ctx.executor(), listener);
+     * }</pre>
      *
      * @param expectedSeconds expected service time, positive
+     * @param callbacks where the listener is called: the submitter's own thread, such as its
+     *     connection's event loop, so that the listener needs no hand-over of its own
      */
-    public Ticket submit(JobTag tag, int priority, double expectedTokens, double expectedSeconds, JobListener listener) {
-        Waiter waiter = new Waiter(tag, listener);
+    public Ticket submit(JobTag tag, int priority, double expectedTokens, double expectedSeconds, Executor callbacks,
+            JobListener listener) {
+        Waiter waiter = new Waiter(tag, callbacks, listener);
         loop.execute(() -> admit(waiter, priority, expectedTokens, expectedSeconds));
         return waiter;
     }
@@ -191,15 +201,7 @@ public final class BackendQueue {
     private void drain() {
         Dispatch<Waiter> dispatch;
         while ((dispatch = scheduler.dispatchNext()) != null) {
-            Waiter waiter = dispatch.job().payload();
-            Slot slot = new Slot(this, dispatch);
-            try {
-                waiter.listener.dispatched(slot);
-            } catch (RuntimeException e) {
-                // The listener never got to hold the slot: free it here or the backend loses it for good.
-                log.error("listener failed on dispatch; releasing its slot", e);
-                slot.release();
-            }
+            dispatch.job().payload().dispatch(new Slot(this, dispatch));
         }
         publish();
     }
@@ -213,12 +215,14 @@ public final class BackendQueue {
     /** The scheduler's payload: the listener and the bookkeeping of one submission, loop-thread only. */
     final class Waiter implements Ticket {
         private final JobTag tag;
+        private final Executor callbacks;
         private final JobListener listener;
         private Job<Waiter> job;
         private boolean cancelled;
 
-        private Waiter(JobTag tag, JobListener listener) {
+        private Waiter(JobTag tag, Executor callbacks, JobListener listener) {
             this.tag = tag;
+            this.callbacks = callbacks;
             this.listener = listener;
         }
 
@@ -227,8 +231,28 @@ public final class BackendQueue {
             loop.execute(() -> withdraw(this));
         }
 
+        /** Hands the slot to the listener; a slot the listener never gets to hold is freed here. */
+        private void dispatch(Slot slot) {
+            try {
+                callbacks.execute(() -> {
+                    try {
+                        listener.dispatched(slot);
+                    } catch (RuntimeException e) {
+                        log.error("listener failed on dispatch; releasing its slot", e);
+                        slot.release();
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                slot.release(); // the submitter's event loop has stopped, and its client with it
+            }
+        }
+
         private void refuse(Refusal refusal) {
-            listener.refused(refusal);
+            try {
+                callbacks.execute(() -> listener.refused(refusal));
+            } catch (RejectedExecutionException e) {
+                log.debug("refusal not delivered: the submitter's executor has stopped");
+            }
         }
     }
 }

@@ -14,14 +14,14 @@ import org.slf4j.LoggerFactory;
 /**
  * The one thread that owns every backend's {@link Scheduler}. Submissions, cancellations, releases
  * and timeouts are all tasks on it, so the queues need no locks and every decision sees a consistent
- * state. Listeners are called on this thread and hand results back to their own. Time is read from
+ * state. Listeners hear the decisions on the executor they were submitted with. Time is read from
  * the injected {@link Clock}: a queue's wait limit is a deadline on it, checked whenever the queue
  * changes and when the loop wakes at the next deadline.
  *
  * <pre>{@code
  * DispatchLoop loop = new DispatchLoop(Clock.system());
  * BackendQueue chat = loop.addBackend("chat", settings, Duration.ZERO);
- * Ticket ticket = chat.submit(priority, expectedTokens, expectedSeconds, listener);
+ * Ticket ticket = chat.submit(tag, priority, expectedTokens, expectedSeconds, ctx.executor(), listener);
  * }</pre>
  */
 public final class DispatchLoop implements AutoCloseable {

@@ -25,7 +25,6 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,8 +34,8 @@ import org.slf4j.LoggerFactory;
  * whichever way the exchange ends; a client that leaves while queued is withdrawn and never sent.
  * Whatever happens is written down in a {@link RequestRecord} and reported once at the end.
  *
- * <p>State lives on the client connection's event loop; the scheduler's decisions arrive from the
- * dispatch thread and are handed over to it.
+ * <p>State lives on the client connection's event loop; the scheduler delivers its decisions there, and
+ * a sizer that works elsewhere completes back onto it.
  */
 final class ScheduledExchange extends BodyGatheringExchange implements JobListener, UpstreamCall.Listener {
 
@@ -86,7 +85,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             sized(sizing);
         } else {
             CompletableFuture<SizedJob> pending = sizing;
-            pending.whenComplete((result, error) -> onLoop(() -> sized(pending)));
+            pending.whenCompleteAsync((result, error) -> sized(pending), ctx.executor());
         }
     }
 
@@ -115,19 +114,11 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         state = State.QUEUED;
         submittedNanos = System.nanoTime();
         ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), tokens,
-                seconds, this);
+                seconds, ctx.executor(), this);
     }
 
     @Override
     public void dispatched(Slot granted) {
-        try {
-            ctx.executor().execute(() -> onDispatched(granted));
-        } catch (RejectedExecutionException e) {
-            granted.release(); // the event loop is gone, so is the client
-        }
-    }
-
-    private void onDispatched(Slot granted) {
         if (state != State.QUEUED) {
             granted.release();
             return;
@@ -144,14 +135,6 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     @Override
     public void refused(Refusal refusal) {
-        try {
-            onLoop(() -> answerRefusal(refusal));
-        } catch (RejectedExecutionException e) {
-            // The connection's event loop has stopped, and the connection with it: no one to answer.
-        }
-    }
-
-    private void answerRefusal(Refusal refusal) {
         if (state != State.QUEUED) {
             return;
         }
@@ -264,14 +247,6 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         }
         if (record.end(outcome, reason, System.nanoTime())) {
             context.observer().finished(record);
-        }
-    }
-
-    private void onLoop(Runnable task) {
-        if (ctx.executor().inEventLoop()) {
-            task.run();
-        } else {
-            ctx.executor().execute(task);
         }
     }
 }

@@ -4,10 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.triage.proxy.concurrent.DaemonThreadFactory;
+import dev.triage.proxy.testing.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -18,24 +22,30 @@ class DispatchLoopTest {
     private static final JobTag TAG = new JobTag("id", "chat");
 
     private final DispatchLoop loop = new DispatchLoop(Clock.system());
+    /** Stands for a client connection's event loop: the submitter's own thread. */
+    private final ExecutorService connection = Executors.newSingleThreadExecutor(new DaemonThreadFactory("connection"));
 
     @AfterEach
     void close() {
         loop.close();
+        connection.shutdownNow();
     }
 
-    /** Records what happened to one job. */
+    /** Records what happened to one job, and on which thread it heard. */
     private static final class Recorder implements JobListener {
         final CompletableFuture<Slot> slot = new CompletableFuture<>();
         final CompletableFuture<Refusal> refusal = new CompletableFuture<>();
+        volatile String heardOn;
 
         @Override
         public void dispatched(Slot s) {
+            heardOn = Thread.currentThread().getName();
             slot.complete(s);
         }
 
         @Override
         public void refused(Refusal r) {
+            heardOn = Thread.currentThread().getName();
             refusal.complete(r);
         }
     }
@@ -48,12 +58,12 @@ class DispatchLoopTest {
     void releasingASlotSendsTheNextJobInPolicyOrder() throws Exception {
         BackendQueue queue = serial(10, Duration.ZERO);
         Recorder first = new Recorder();
-        queue.submit(TAG, 0, 1000, 20, first);
+        queue.submit(TAG, 0, 1000, 20, connection, first);
         Slot running = first.slot.get(5, TimeUnit.SECONDS);
         BlockingQueue<String> order = new LinkedBlockingQueue<>();
         for (String name : List.of("long", "short", "medium")) {
             double seconds = switch (name) { case "short" -> 1; case "medium" -> 5; default -> 20; };
-            queue.submit(TAG, 0, seconds * 50, seconds, new JobListener() {
+            queue.submit(TAG, 0, seconds * 50, seconds, connection, new JobListener() {
                 @Override
                 public void dispatched(Slot slot) {
                     order.add(name);
@@ -74,14 +84,42 @@ class DispatchLoopTest {
     }
 
     @Test
+    void listenersHearOnTheExecutorTheySubmittedWith() throws Exception {
+        BackendQueue queue = serial(1, Duration.ZERO);
+        Recorder running = new Recorder();
+        queue.submit(TAG, 0, 10, 1, connection, running);
+        running.slot.get(5, TimeUnit.SECONDS);
+        queue.submit(TAG, 0, 10, 1, connection, new Recorder());
+        Recorder refused = new Recorder();
+        queue.submit(TAG, 0, 10, 1, connection, refused);
+        refused.refusal.get(5, TimeUnit.SECONDS);
+        assertEquals("connection-1", running.heardOn);
+        assertEquals("connection-1", refused.heardOn);
+    }
+
+    @Test
+    void aSlotForASubmitterWhoseExecutorHasStoppedIsReleased() throws Exception {
+        BackendQueue queue = serial(10, Duration.ZERO);
+        ExecutorService stopped = Executors.newSingleThreadExecutor();
+        stopped.shutdown();
+        Recorder gone = new Recorder();
+        queue.submit(TAG, 0, 10, 1, stopped, gone);
+        Recorder next = new Recorder();
+        queue.submit(TAG, 0, 10, 1, connection, next);
+        next.slot.get(5, TimeUnit.SECONDS).release();
+        Await.until("every slot free", () -> queue.busySlots() == 0);
+        assertFalse(gone.slot.isDone());
+    }
+
+    @Test
     void fullQueueRefusesWithARetryHint() throws Exception {
         BackendQueue queue = serial(1, Duration.ZERO);
         Recorder running = new Recorder();
-        queue.submit(TAG, 0, 10, 1, running);
+        queue.submit(TAG, 0, 10, 1, connection, running);
         running.slot.get(5, TimeUnit.SECONDS);
-        queue.submit(TAG, 0, 100, 7.5, new Recorder());
+        queue.submit(TAG, 0, 100, 7.5, connection, new Recorder());
         Recorder third = new Recorder();
-        queue.submit(TAG, 0, 10, 1, third);
+        queue.submit(TAG, 0, 10, 1, connection, third);
         Refusal refusal = third.refusal.get(5, TimeUnit.SECONDS);
         assertEquals(Refusal.Reason.QUEUE_FULL, refusal.reason());
         assertEquals(8, refusal.retryAfterSeconds());
@@ -91,12 +129,12 @@ class DispatchLoopTest {
     void cancelledWaiterIsNeverDispatched() throws Exception {
         BackendQueue queue = serial(10, Duration.ZERO);
         Recorder running = new Recorder();
-        queue.submit(TAG, 0, 10, 1, running);
+        queue.submit(TAG, 0, 10, 1, connection, running);
         Slot slot = running.slot.get(5, TimeUnit.SECONDS);
         Recorder gone = new Recorder();
-        Ticket ticket = queue.submit(TAG, 0, 10, 1, gone);
+        Ticket ticket = queue.submit(TAG, 0, 10, 1, connection, gone);
         Recorder after = new Recorder();
-        queue.submit(TAG, 0, 500, 10, after);
+        queue.submit(TAG, 0, 500, 10, connection, after);
         ticket.cancel();
         slot.release();
         after.slot.get(5, TimeUnit.SECONDS);
@@ -108,10 +146,10 @@ class DispatchLoopTest {
     void waitBeyondTheLimitIsRefused() throws Exception {
         BackendQueue queue = serial(10, Duration.ofMillis(50));
         Recorder running = new Recorder();
-        queue.submit(TAG, 0, 10, 1, running);
+        queue.submit(TAG, 0, 10, 1, connection, running);
         running.slot.get(5, TimeUnit.SECONDS);
         Recorder waiting = new Recorder();
-        queue.submit(TAG, 0, 10, 1, waiting);
+        queue.submit(TAG, 0, 10, 1, connection, waiting);
         assertEquals(Refusal.Reason.QUEUE_TIMEOUT, waiting.refusal.get(5, TimeUnit.SECONDS).reason());
         assertFalse(waiting.slot.isDone());
     }
@@ -124,14 +162,14 @@ class DispatchLoopTest {
             BackendQueue queue = simulated.addBackend("chat", new SchedulerSettings(Policy.SJF, Duration.ZERO, 10, 1),
                     Duration.ofHours(1));
             Recorder running = new Recorder();
-            queue.submit(TAG, 0, 10, 1, running);
+            queue.submit(TAG, 0, 10, 1, connection, running);
             Slot slot = running.slot.get(5, TimeUnit.SECONDS);
             Recorder overdue = new Recorder();
-            queue.submit(TAG, 0, 10, 1, overdue);
+            queue.submit(TAG, 0, 10, 1, connection, overdue);
             queue.snapshot().get(5, TimeUnit.SECONDS); // admitted, its arrival stamped, before the clock moves
             clock.advance(Duration.ofHours(1).minusNanos(1));
             Recorder later = new Recorder();
-            queue.submit(TAG, 0, 10, 1, later);
+            queue.submit(TAG, 0, 10, 1, connection, later);
             queue.snapshot().get(5, TimeUnit.SECONDS); // every task posted so far has run
             assertFalse(overdue.refusal.isDone(), "refused before its hour was up");
 
@@ -148,21 +186,21 @@ class DispatchLoopTest {
     void refuseAllAnswersTheWaitingAndLaterJobs() throws Exception {
         BackendQueue queue = serial(10, Duration.ZERO);
         Recorder running = new Recorder();
-        queue.submit(TAG, 0, 10, 1, running);
+        queue.submit(TAG, 0, 10, 1, connection, running);
         running.slot.get(5, TimeUnit.SECONDS);
         Recorder waiting = new Recorder();
-        queue.submit(TAG, 0, 10, 1, waiting);
+        queue.submit(TAG, 0, 10, 1, connection, waiting);
         loop.refuseAll();
         assertEquals(Refusal.Reason.SHUTTING_DOWN, waiting.refusal.get(5, TimeUnit.SECONDS).reason());
         Recorder late = new Recorder();
-        queue.submit(TAG, 0, 10, 1, late);
+        queue.submit(TAG, 0, 10, 1, connection, late);
         assertEquals(Refusal.Reason.SHUTTING_DOWN, late.refusal.get(5, TimeUnit.SECONDS).reason());
     }
 
     @Test
     void aListenerThatThrowsDoesNotKeepTheSlot() throws Exception {
         BackendQueue queue = serial(10, Duration.ZERO);
-        queue.submit(TAG, 0, 10, 1, new JobListener() {
+        queue.submit(TAG, 0, 10, 1, connection, new JobListener() {
             @Override
             public void dispatched(Slot slot) {
                 throw new IllegalStateException("broken listener");
@@ -172,7 +210,7 @@ class DispatchLoopTest {
             public void refused(Refusal refusal) {}
         });
         Recorder next = new Recorder();
-        queue.submit(TAG, 0, 10, 1, next);
+        queue.submit(TAG, 0, 10, 1, connection, next);
         assertTrue(next.slot.get(5, TimeUnit.SECONDS) != null);
     }
 }
