@@ -169,11 +169,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         switch (ending) {
             case OK -> { } // relayed() follows once the client has the last byte
             case CANCELLED -> clientGone();
-            case UNREACHABLE -> failRelay(Outcome.UPSTREAM_ERROR, TriageError.BACKEND_UNREACHABLE,
-                    "the backend at " + target.backend().config().url() + " is unreachable");
-            case TIMEOUT -> failRelay(Outcome.TIMEOUT, TriageError.UPSTREAM_TIMEOUT, "the backend did not answer in time");
-            case BROKEN -> failRelay(Outcome.UPSTREAM_ERROR, TriageError.BACKEND_BROKE_OFF,
-                    "the backend closed the connection or sent a malformed response");
+            default -> failRelay(UpstreamFailure.of(ending));
         }
     }
 
@@ -203,14 +199,14 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     }
 
     /** After a backend failure: an error response if nothing was sent yet, else all we can do is close. */
-    private void failRelay(Outcome outcome, TriageError error, String message) {
+    private void failRelay(UpstreamFailure failure) {
         if (call.responseStarted()) {
-            end(outcome, null);
+            end(failure.outcome(), null);
             ctx.close();
         } else {
-            FullHttpResponse response = errorResponse(error, message, null);
+            FullHttpResponse response = errorResponse(failure.error(), failure.message(target.backend().config()), null);
             record.responded(response.status().code());
-            end(outcome, null);
+            end(failure.outcome(), null);
             receiver.respond(this, response);
         }
     }
