@@ -4,12 +4,13 @@
 # JAR is relative to the repository root; its manifest class path names the module's lib/.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+source "$ROOT/scripts/lib/maven.sh"
 
 ensure_built() {
     local module="$1" jar="$2"
     if [[ ! -f "$ROOT/$jar" ]]; then
-        echo "building $module (first run)..." >&2
-        (cd "$ROOT" && mvn -B -q -pl "$module" -am package -DskipTests) >&2
+        echo "building $module (first run, 1 to 3 minutes)..." >&2
+        (cd "$ROOT" && mvn_plain -q -pl "$module" -am package -DskipTests) >&2
     fi
 }
 
