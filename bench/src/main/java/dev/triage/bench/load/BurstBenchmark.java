@@ -26,9 +26,10 @@ public final class BurstBenchmark {
     /**
      * @param speed the replay backend's prefill and per-token time
      * @param triageFlags extra flags for every Triage started (e.g. {@code --estimator baseline})
+     * @param api the API chat requests use
      */
     public record Settings(List<WorkloadEntry> workload, List<LoadVariant> variants, int runs, ServiceTimeModel speed,
-            int slots, List<String> triageFlags) {}
+            int slots, List<String> triageFlags, ChatApi api) {}
 
     /** Summaries per variant and class. */
     public record Result(List<SummaryRow> endToEnd, List<SummaryRow> firstToken) {
@@ -71,7 +72,7 @@ public final class BurstBenchmark {
                 RunSummaries summaries = new RunSummaries(variant.name());
                 for (int run = 0; run < settings.runs(); run++) {
                     summaries.add(LoadSession.run(backend, answers, variant, burst(settings.workload(), run),
-                            settings.triageFlags()));
+                            settings.triageFlags(), settings.api()));
                 }
                 endToEnd.addAll(summaries.endToEnd());
                 firstToken.addAll(summaries.firstToken());

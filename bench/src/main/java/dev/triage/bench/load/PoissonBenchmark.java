@@ -21,7 +21,7 @@ import java.util.SplittableRandom;
 public final class PoissonBenchmark {
 
     public record Settings(List<WorkloadEntry> workload, List<LoadVariant> variants, List<Double> rhos, int requests,
-            int seeds, ServiceTimeModel speed, int slots, List<String> triageFlags) {}
+            int seeds, ServiceTimeModel speed, int slots, List<String> triageFlags, ChatApi api) {}
 
     private PoissonBenchmark() {}
 
@@ -39,7 +39,8 @@ public final class PoissonBenchmark {
                     RunSummaries summaries = new RunSummaries(variant.name());
                     for (int seed = 0; seed < settings.seeds(); seed++) {
                         summaries.add(LoadSession.run(backend, answers, variant,
-                                arrivals(settings.workload(), settings.requests(), rate, seed), settings.triageFlags()));
+                                arrivals(settings.workload(), settings.requests(), rate, seed), settings.triageFlags(),
+                                settings.api()));
                     }
                     rows.addAll(summaries.endToEnd());
                 }
