@@ -14,16 +14,21 @@ ensure_built() {
     fi
 }
 
+# -Dtriage.terminal=true when standard output is a terminal: long commands then draw a progress bar.
+terminal_option() {
+    if [[ -t 1 ]]; then echo -Dtriage.terminal=true; else echo -Dtriage.terminal=false; fi
+}
+
 run_jar() {
     local module="$1" jar="$2"
     shift 2
     ensure_built "$module" "$jar"
-    exec "${JAVA:-java}" ${JAVA_OPTS:-} -jar "$ROOT/$jar" "$@"
+    exec "${JAVA:-java}" "$(terminal_option)" ${JAVA_OPTS:-} -jar "$ROOT/$jar" "$@"
 }
 
 run_main() {
     local module="$1" jar="$2" main="$3"
     shift 3
     ensure_built "$module" "$jar"
-    exec "${JAVA:-java}" -Djava.awt.headless=true ${JAVA_OPTS:-} -cp "$ROOT/$jar" "$main" "$@"
+    exec "${JAVA:-java}" -Djava.awt.headless=true "$(terminal_option)" ${JAVA_OPTS:-} -cp "$ROOT/$jar" "$main" "$@"
 }

@@ -2,8 +2,7 @@
 # libraries included), building the module first. Sourced by scripts/train and scripts/evaluate.
 # Usage: run_model_main CLASS [ARGS...]
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-source "$ROOT/scripts/lib/maven.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/java.sh"
 
 run_model_main() {
   local main_class="$1"
@@ -15,5 +14,5 @@ run_model_main() {
     -Dmdep.outputFile=target/runtime-classpath.txt -Dmdep.includeScope=runtime >&2
   local classpath
   classpath="$ROOT/model/target/classes:$(cat "$ROOT/model/target/runtime-classpath.txt")"
-  exec java -cp "$classpath" "$main_class" "$@"
+  exec java "$(terminal_option)" -cp "$classpath" "$main_class" "$@"
 }
