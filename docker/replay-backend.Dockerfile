@@ -3,6 +3,8 @@
 # repository root:
 #   docker build -f docker/replay-backend.Dockerfile -t triage-replay-backend .
 # Arguments after the image name are the replay backend's flags (--slots, --seconds-per-token, ...).
+# BUILD_IMAGE may also be docker/Dockerfile's build stage (--target build): Maven then finds the modules
+# Triage needs compiled, and builds only the bench module (scripts/compose-check does this).
 ARG BUILD_IMAGE=maven:3.9-eclipse-temurin-17
 ARG RUNTIME_IMAGE=eclipse-temurin:17-jre-noble
 

@@ -13,6 +13,8 @@ CHECK_DIR="$ROOT/target/containers"
 BASE_IMAGE=localhost/triage-check-base:bookworm
 TRIAGE_IMAGE=localhost/triage:local
 REPLAY_IMAGE=localhost/triage-replay-backend:local
+# Triage's build stage, whose compiled modules the replay backend's build starts from.
+TRIAGE_BUILD_IMAGE=localhost/triage-build:local
 # Debian's packages standing in for the images: a JDK and Maven for maven:*-temurin-17 and the Temurin JRE,
 # Prometheus for prom/prometheus.
 BASE_PACKAGES=openjdk-17-jdk-headless,maven,prometheus
@@ -84,16 +86,17 @@ base_image() {
     rm -rf "$rootfs"
 }
 
-# build_image NAME DOCKERFILE TAG: builds an image of docker/ on the base image, with the host's Maven
-# repository mounted so that the build stage downloads only what Maven has not cached yet. Docker format:
-# podman's default OCI format drops HEALTHCHECK.
+# build_image NAME DOCKERFILE TAG [BUILD_IMAGE [TARGET]]: builds an image of docker/ on the base image (or
+# its build stage on BUILD_IMAGE), with the host's Maven repository mounted so that the build stage
+# downloads only what Maven has not cached yet. Docker format: podman's default OCI format drops HEALTHCHECK.
 build_image() {
-    local name="$1" dockerfile="$2" tag="$3"
+    local name="$1" dockerfile="$2" tag="$3" build_base="${4:-$BASE_IMAGE}" target=()
     local log="$CHECK_DIR/build-${tag##*/}.log"
+    [[ -n ${5:-} ]] && target=(--target "$5")
     check_log "$name" "building $tag from $dockerfile"
     mkdir -p "$HOME/.m2"
-    if ! podman build --format docker --network host --volume "$HOME/.m2:/root/.m2" \
-            --build-arg BUILD_IMAGE="$BASE_IMAGE" --build-arg RUNTIME_IMAGE="$BASE_IMAGE" \
+    if ! podman build --format docker --network host --volume "$HOME/.m2:/root/.m2" "${target[@]}" \
+            --build-arg BUILD_IMAGE="$build_base" --build-arg RUNTIME_IMAGE="$BASE_IMAGE" \
             -f "$ROOT/$dockerfile" -t "$tag" "$ROOT" > "$log" 2>&1; then
         tail -30 "$log"
         echo "$name: failed: podman build of $dockerfile (log: $log)"
