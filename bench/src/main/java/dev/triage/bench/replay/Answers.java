@@ -1,5 +1,8 @@
 package dev.triage.bench.replay;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 
 /**
@@ -26,4 +29,16 @@ interface Answers {
 
     /** The whole answer in one body. */
     String body();
+
+    /** Builds the answers' JSON trees. */
+    ObjectMapper JSON = new ObjectMapper();
+
+    /** A tree of strings and numbers as JSON text. */
+    static String json(ObjectNode node) {
+        try {
+            return JSON.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a tree of strings and numbers always serialises", e);
+        }
+    }
 }

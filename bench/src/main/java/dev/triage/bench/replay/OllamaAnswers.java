@@ -1,7 +1,5 @@
 package dev.triage.bench.replay;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.triage.proxy.config.ServiceTimeModel;
 import java.time.Instant;
@@ -15,8 +13,6 @@ import java.util.List;
  * the timing model for a batch of one, not measured ones.
  */
 final class OllamaAnswers implements Answers {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ReplayRequest request;
     private final String createdAt;
@@ -55,19 +51,19 @@ final class OllamaAnswers implements Answers {
 
     @Override
     public String body() {
-        return write(withCounts(withText(header(true), AnswerText.text(request.tokens()))));
+        return Answers.json(withCounts(withText(header(true), AnswerText.text(request.tokens()))));
     }
 
     /** An Ollama error body, {@code {"error": message}}. */
     static String error(String message) {
-        ObjectNode root = JSON.createObjectNode();
+        ObjectNode root = Answers.JSON.createObjectNode();
         root.put("error", message);
-        return write(root);
+        return Answers.json(root);
     }
 
     /** {@code /api/tags}: the one model the backend answers as. */
     static String tags(String model) {
-        ObjectNode root = JSON.createObjectNode();
+        ObjectNode root = Answers.JSON.createObjectNode();
         ObjectNode entry = root.putArray("models").addObject();
         entry.put("name", model);
         entry.put("model", model);
@@ -75,11 +71,11 @@ final class OllamaAnswers implements Answers {
         entry.put("size", 0);
         entry.put("digest", "");
         entry.putObject("details").put("format", "replay");
-        return write(root);
+        return Answers.json(root);
     }
 
     private ObjectNode header(boolean done) {
-        ObjectNode root = JSON.createObjectNode();
+        ObjectNode root = Answers.JSON.createObjectNode();
         root.put("model", request.model());
         root.put("created_at", createdAt);
         root.put("done", done);
@@ -116,14 +112,6 @@ final class OllamaAnswers implements Answers {
     }
 
     private static String line(ObjectNode node) {
-        return write(node) + "\n";
-    }
-
-    private static String write(ObjectNode node) {
-        try {
-            return JSON.writeValueAsString(node);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a tree of strings and numbers always serialises", e);
-        }
+        return Answers.json(node) + "\n";
     }
 }

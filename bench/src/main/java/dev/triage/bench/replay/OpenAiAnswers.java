@@ -1,7 +1,5 @@
 package dev.triage.bench.replay;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
@@ -13,8 +11,6 @@ import java.util.List;
  * errors.
  */
 final class OpenAiAnswers implements Answers {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String id;
     private final long created;
@@ -37,33 +33,33 @@ final class OpenAiAnswers implements Answers {
         if (request.api() != ReplayRequest.Api.CHAT) {
             return List.of();
         }
-        ObjectNode delta = JSON.createObjectNode();
+        ObjectNode delta = Answers.JSON.createObjectNode();
         delta.put("role", "assistant");
         delta.put("content", "");
-        return List.of(event(write(chunk(delta, null))));
+        return List.of(event(Answers.json(chunk(delta, null))));
     }
 
     @Override
     public String token(int index) {
         if (request.api() == ReplayRequest.Api.CHAT) {
-            ObjectNode delta = JSON.createObjectNode();
+            ObjectNode delta = Answers.JSON.createObjectNode();
             delta.put("content", AnswerText.token(index));
-            return event(write(chunk(delta, null)));
+            return event(Answers.json(chunk(delta, null)));
         }
-        return event(write(textChunk(AnswerText.token(index), null)));
+        return event(Answers.json(textChunk(AnswerText.token(index), null)));
     }
 
     /** The chunk with {@code finish_reason}, the usage chunk when {@code stream_options.include_usage} asks, {@code [DONE]}. */
     @Override
     public List<String> closing() {
         List<String> events = new ArrayList<>();
-        events.add(event(write(request.api() == ReplayRequest.Api.CHAT ? chunk(JSON.createObjectNode(), finishReason())
+        events.add(event(Answers.json(request.api() == ReplayRequest.Api.CHAT ? chunk(Answers.JSON.createObjectNode(), finishReason())
                 : textChunk("", finishReason()))));
         if (request.includeUsage()) {
             ObjectNode root = header(request.api() == ReplayRequest.Api.CHAT ? "chat.completion.chunk" : "text_completion");
             root.putArray("choices");
             root.set("usage", usage());
-            events.add(event(write(root)));
+            events.add(event(Answers.json(root)));
         }
         events.add(event("[DONE]"));
         return events;
@@ -87,7 +83,7 @@ final class OpenAiAnswers implements Answers {
                 message.put("content", text);
                 choice.put("finish_reason", finishReason());
                 root.set("usage", usage());
-                return write(root);
+                return Answers.json(root);
             }
             case COMPLETION -> {
                 ObjectNode root = header("text_completion");
@@ -97,20 +93,20 @@ final class OpenAiAnswers implements Answers {
                 choice.putNull("logprobs");
                 choice.put("finish_reason", finishReason());
                 root.set("usage", usage());
-                return write(root);
+                return Answers.json(root);
             }
             case TRANSCRIPTION -> {
                 if (request.plainText()) {
                     return text;
                 }
-                ObjectNode root = JSON.createObjectNode();
+                ObjectNode root = Answers.JSON.createObjectNode();
                 root.put("text", text);
                 ObjectNode usage = root.putObject("usage");
                 usage.put("type", "tokens");
                 usage.put("input_tokens", 0);
                 usage.put("output_tokens", request.tokens());
                 usage.put("total_tokens", request.tokens());
-                return write(root);
+                return Answers.json(root);
             }
             default -> throw new IllegalStateException(request.api().toString());
         }
@@ -118,13 +114,13 @@ final class OpenAiAnswers implements Answers {
 
     /** An OpenAI-style error body. */
     static String error(String message, String type, String param) {
-        ObjectNode root = JSON.createObjectNode();
+        ObjectNode root = Answers.JSON.createObjectNode();
         ObjectNode error = root.putObject("error");
         error.put("message", message);
         error.put("type", type);
         error.put("param", param);
         error.putNull("code");
-        return write(root);
+        return Answers.json(root);
     }
 
     private ObjectNode chunk(ObjectNode delta, String finishReason) {
@@ -148,7 +144,7 @@ final class OpenAiAnswers implements Answers {
     }
 
     private ObjectNode header(String object) {
-        ObjectNode root = JSON.createObjectNode();
+        ObjectNode root = Answers.JSON.createObjectNode();
         root.put("id", id);
         root.put("object", object);
         root.put("created", created);
@@ -157,7 +153,7 @@ final class OpenAiAnswers implements Answers {
     }
 
     private ObjectNode usage() {
-        ObjectNode usage = JSON.createObjectNode();
+        ObjectNode usage = Answers.JSON.createObjectNode();
         usage.put("prompt_tokens", request.promptTokens());
         usage.put("completion_tokens", request.tokens());
         usage.put("total_tokens", request.promptTokens() + request.tokens());
@@ -170,13 +166,5 @@ final class OpenAiAnswers implements Answers {
 
     private String finishReason() {
         return request.cutShort() ? "length" : "stop";
-    }
-
-    private static String write(ObjectNode node) {
-        try {
-            return JSON.writeValueAsString(node);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a tree of strings and numbers always serialises", e);
-        }
     }
 }
