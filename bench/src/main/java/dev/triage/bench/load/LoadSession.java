@@ -26,14 +26,15 @@ final class LoadSession {
     /**
      * @param answers the workload's recorded lengths, for oracle variants
      * @param triageFlags flags added to every Triage started (an estimator, a service-time model)
+     * @param api the API chat requests use
      */
     static Outcome run(ReplayBackend backend, AnswerBook answers, LoadVariant variant, List<LoadRequest> requests,
-            List<String> triageFlags) throws IOException, InterruptedException {
+            List<String> triageFlags, ChatApi api) throws IOException, InterruptedException {
         if (!variant.throughTriage()) {
-            return new Outcome(new LoadGenerator().run(URI.create("http://127.0.0.1:" + backend.port()), requests), 0);
+            return new Outcome(new LoadGenerator(api).run(URI.create("http://127.0.0.1:" + backend.port()), requests), 0);
         }
         try (Triage triage = startTriage(backend, answers, variant, triageFlags)) {
-            List<LoadResult> results = new LoadGenerator().run(URI.create("http://127.0.0.1:" + triage.address().getPort()),
+            List<LoadResult> results = new LoadGenerator(api).run(URI.create("http://127.0.0.1:" + triage.address().getPort()),
                     requests);
             return new Outcome(results, triage.queues().get(0).starvationPromotions());
         }

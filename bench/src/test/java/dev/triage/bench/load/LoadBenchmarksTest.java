@@ -60,7 +60,7 @@ class LoadBenchmarksTest {
         List<LoadVariant> variants = List.of(LoadVariant.parse("direct", Duration.ZERO), LoadVariant.parse("fcfs", Duration.ZERO),
                 LoadVariant.parse("oracle-sjf", Duration.ZERO));
         BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.Settings(workload(), variants, 1,
-                new ServiceTimeModel(0.002, 0.0005), 1, List.of()));
+                new ServiceTimeModel(0.002, 0.0005), 1, List.of(), ChatApi.OPENAI));
         for (String variant : List.of("direct", "fcfs", "oracle-sjf")) {
             for (String jobClass : List.of("short", "long")) {
                 assertEquals(8, result.endToEnd().stream().filter(r -> r.policy().equals(variant) && r.jobClass().equals(jobClass))
@@ -81,7 +81,7 @@ class LoadBenchmarksTest {
                 .map(tokens -> new WorkloadEntry("question " + tokens, tokens, tokens < 50 ? "short" : "long", "test")).toList();
         List<Integer> shortestFirst = new ArrayList<>(List.of(BLOCKER_TOKENS));
         shortestFirst.addAll(BURST_TOKENS.stream().sorted().toList());
-        assertEquals(shortestFirst, servedBehindABlocker("oracle-sjf", burst));
+        assertEquals(shortestFirst, servedBehindABlocker("oracle-sjf", ChatApi.OPENAI, burst));
     }
 
     @Test
@@ -90,7 +90,7 @@ class LoadBenchmarksTest {
         AnswerBook answers = AnswerBook.of(List.of(speech));
         try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder().answers(answers)
                 .speed(new ServiceTimeModel(0, 0.002)).build())) {
-            LoadResult result = new LoadGenerator().run(URI.create("http://127.0.0.1:" + backend.port()),
+            LoadResult result = new LoadGenerator(ChatApi.OPENAI).run(URI.create("http://127.0.0.1:" + backend.port()),
                     List.of(new LoadRequest(speech, 0))).get(0);
             assertEquals(200, result.status());
             assertEquals("long", result.jobClass());
@@ -101,11 +101,12 @@ class LoadBenchmarksTest {
     }
 
     /**
-     * Chat and speech share one serial backend behind Triage, with its own estimators and with an
-     * oracle: in each kind the short request is served before the long one that arrived first.
+     * Chat (by OpenAI's API or Ollama's) and speech share one serial backend behind Triage, with its
+     * own estimators and with an oracle: in each kind the short request is served before the long one
+     * that arrived first.
      */
     @Test
-    void aMixedBurstOfChatAndAudioIsServedShortBeforeLongInEachKind() throws Exception {
+    void aMixedBurstOfChatByEitherApiAndAudioIsServedShortBeforeLongInEachKind() throws Exception {
         // The long ones are sent first, so first-come-first-served would serve them first.
         List<WorkloadEntry> burst = List.of(
                 new WorkloadEntry("Write a detailed, multi-part essay on the history of jazz, covering its origins, "
@@ -114,10 +115,13 @@ class LoadBenchmarksTest {
                 new WorkloadEntry("Summarize the history of jazz in one sentence.", 4, "short", "test"),
                 audioEntry("short.wav", 0.5, 3, "short"));
         for (String variant : List.of("sjf", "oracle-sjf")) {
-            List<Integer> served = servedBehindABlocker(variant, burst);
-            assertEquals(BLOCKER_TOKENS, served.get(0), variant + ": " + served);
-            assertTrue(served.indexOf(4) < served.indexOf(60), variant + ", chat served in the order " + served);
-            assertTrue(served.indexOf(3) < served.indexOf(30), variant + ", speech served in the order " + served);
+            for (ChatApi api : ChatApi.values()) {
+                String run = variant + " " + api;
+                List<Integer> served = servedBehindABlocker(variant, api, burst);
+                assertEquals(BLOCKER_TOKENS, served.get(0), run + ": " + served);
+                assertTrue(served.indexOf(4) < served.indexOf(60), run + ", chat served in the order " + served);
+                assertTrue(served.indexOf(3) < served.indexOf(30), run + ", speech served in the order " + served);
+            }
         }
     }
 
@@ -126,7 +130,7 @@ class LoadBenchmarksTest {
      * long first answer already holds, so that the whole burst waits in Triage's queue and is released
      * by its policy alone; returns the backend's log of the answer lengths it completed, in order.
      */
-    private static List<Integer> servedBehindABlocker(String variant, List<WorkloadEntry> burst) throws Exception {
+    private static List<Integer> servedBehindABlocker(String variant, ChatApi api, List<WorkloadEntry> burst) throws Exception {
         WorkloadEntry blocker = new WorkloadEntry("the answer that holds the slot", BLOCKER_TOKENS, "long", "test");
         List<WorkloadEntry> entries = new ArrayList<>(burst);
         entries.add(blocker);
@@ -137,7 +141,7 @@ class LoadBenchmarksTest {
             BackendQueue queue = triage.queues().get(0);
             CompletableFuture<List<LoadResult>> first = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return new LoadGenerator().run(base, List.of(new LoadRequest(blocker, 0)));
+                    return new LoadGenerator(api).run(base, List.of(new LoadRequest(blocker, 0)));
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
@@ -148,9 +152,9 @@ class LoadBenchmarksTest {
             for (int i = 0; i < burst.size(); i++) {
                 requests.add(new LoadRequest(burst.get(i), i * BURST_SPACING_SECONDS));
             }
-            List<LoadResult> results = new ArrayList<>(new LoadGenerator().run(base, requests));
+            List<LoadResult> results = new ArrayList<>(new LoadGenerator(api).run(base, requests));
             results.addAll(first.join());
-            assertTrue(results.stream().allMatch(r -> r.status() == 200), variant + ": " + results);
+            assertTrue(results.stream().allMatch(r -> r.status() == 200 && r.firstTokenSeconds() > 0), variant + " " + api + ": " + results);
             return backend.completedTokens();
         }
     }
