@@ -4,6 +4,7 @@ import dev.triage.bench.plot.LatencyVsLoadChart;
 import dev.triage.bench.sim.LoadSweep;
 import dev.triage.bench.sim.SummaryCsv;
 import dev.triage.bench.sim.SummaryTable;
+import dev.triage.bench.stats.LoadPoint;
 import dev.triage.bench.workload.HeldOutWorkload;
 import dev.triage.bench.workload.SpeechWorkload;
 import dev.triage.bench.workload.WorkloadEntry;
@@ -13,7 +14,7 @@ import dev.triage.model.data.PromptCorpus;
 import dev.triage.model.data.PromptResponseLoader;
 import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.SharedData;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -164,7 +165,7 @@ public final class BenchCommand {
         int requests = flags.integer("requests", 200);
         int seeds = flags.integer("seeds", 2);
         flags.finish();
-        List<LoadSweep.Point> points = PoissonBenchmark.run(new PoissonBenchmark.Settings(options.workload(),
+        List<LoadPoint> points = PoissonBenchmark.run(new PoissonBenchmark.Settings(options.workload(),
                 options.variants(), rhos, requests, seeds, options.speed(), options.slots(), options.triageFlags(), options.api()));
         if (options.out() != null) {
             Files.createDirectories(options.out());
@@ -174,7 +175,7 @@ public final class BenchCommand {
                     points, options.variants().stream().map(LoadVariant::name).toList());
         }
         StringBuilder report = new StringBuilder();
-        for (LoadSweep.Point point : points) {
+        for (LoadPoint point : points) {
             report.append("rho ").append(point.rho()).append('\n').append(SummaryTable.markdown(point.rows())).append('\n');
         }
         return report.toString();

@@ -3,11 +3,11 @@ package dev.triage.bench.load;
 import dev.triage.bench.replay.AnswerBook;
 import dev.triage.bench.replay.ReplayBackend;
 import dev.triage.bench.replay.ReplayBackendSettings;
-import dev.triage.bench.sim.LoadSweep;
-import dev.triage.bench.sim.SummaryRow;
+import dev.triage.bench.stats.LoadPoint;
+import dev.triage.bench.stats.SummaryRow;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.model.cli.Progress;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,11 +27,11 @@ public final class PoissonBenchmark {
 
     private PoissonBenchmark() {}
 
-    public static List<LoadSweep.Point> run(Settings settings) throws IOException, InterruptedException {
+    public static List<LoadPoint> run(Settings settings) throws IOException, InterruptedException {
         AnswerBook answers = AnswerBook.of(settings.workload());
         double meanService = settings.workload().stream().mapToDouble(e -> settings.speed().seconds(e.answerTokens()))
                 .average().orElseThrow();
-        List<LoadSweep.Point> points = new ArrayList<>();
+        List<LoadPoint> points = new ArrayList<>();
         // Each run lasts about as long as its arrivals take to come: requests over the arrival rate.
         int runsPerRho = settings.variants().size() * settings.seeds();
         double expectedSeconds = settings.rhos().stream()
@@ -53,7 +53,7 @@ public final class PoissonBenchmark {
                     }
                     rows.addAll(summaries.endToEnd());
                 }
-                points.add(new LoadSweep.Point(rho, rows));
+                points.add(new LoadPoint(rho, rows));
             }
         }
         progress.done();
