@@ -170,6 +170,18 @@ public final class LexicalEstimator implements JobEstimator<Prompt> {
         for (int i = 0; i < rows; i++) {
             RequestFeatures.extract(prompts.get(i), features, i * RequestFeatures.COUNT);
         }
+        return scores(features, rows);
+    }
+
+    /**
+     * The trees' score of {@code rows} feature rows laid out one after the other (NaN is a missing
+     * value), as the exported graph computes it: what parity with XGBoost is checked on.
+     */
+    public float[] scores(float[] features, int rows) {
+        if (features.length != rows * RequestFeatures.COUNT) {
+            throw new IllegalArgumentException("features: " + features.length + " values for " + rows + " rows (expected: "
+                    + rows * RequestFeatures.COUNT + ")");
+        }
         try (OnnxTensor input = OnnxTensor.createTensor(environment, FloatBuffer.wrap(features),
                         new long[] {rows, RequestFeatures.COUNT});
                 OrtSession.Result result = session.run(Map.of(INPUT, input), outputs)) {
