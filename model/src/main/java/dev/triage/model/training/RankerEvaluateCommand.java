@@ -1,6 +1,7 @@
 package dev.triage.model.training;
 
 import dev.triage.model.BaselineEstimator;
+import dev.triage.model.Estimate;
 import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.model.cli.Flags;
 import dev.triage.model.data.LabeledPrompt;
@@ -9,6 +10,7 @@ import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.PromptSplit;
 import dev.triage.model.evaluation.Evaluation;
 import dev.triage.model.evaluation.Figures;
+import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.model.ranker.RankerMetadata;
 import dev.triage.model.ranker.RankerModel;
 import java.io.IOException;
@@ -20,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -64,7 +67,11 @@ final class RankerEvaluateCommand {
         try (RankerModel shipped = RankerModel.load(modelFile);
                 ClassifierEstimator classifier = ClassifierEstimator.load(classifierFile)) {
             PromptEmbeddings embeddings = PromptEmbeddings.of(corpus, shipped.metadata().maxTokens(), cache);
-            report = evaluate(corpus, embeddings, shipped, modelFile, classifier, seeds);
+            String latency;
+            try (RankerEstimator estimator = RankerEstimator.load(modelFile)) {
+                latency = Latency.measure(estimator, corpus.prompts(PromptSplit.TEST).stream().map(LabeledPrompt::request).toList());
+            }
+            report = evaluate(corpus, embeddings, shipped, modelFile, classifier, seeds, latency);
         }
         System.out.println(report);
         Files.createDirectories(out.toAbsolutePath().getParent());
@@ -73,7 +80,7 @@ final class RankerEvaluateCommand {
     }
 
     static String evaluate(PromptCorpus corpus, PromptEmbeddings embeddings, RankerModel shipped, Path modelFile,
-            ClassifierEstimator classifier, int seeds) {
+            ClassifierEstimator classifier, int seeds, String latency) {
         RankerSettings settings = settingsOf(shipped.metadata());
         List<PromptSource> sources = EvaluateCommand.sourcesWithTestPrompts(corpus);
         List<String> scopes = new ArrayList<>();
@@ -126,7 +133,23 @@ final class RankerEvaluateCommand {
             cross.put(variant, rows);
         }
         report.crossDataset(sources, cross, classifierCross);
-        return report.markdown();
+
+        HeldOutReport heldOut = new HeldOutReport(corpus, "ranker");
+        Function<List<LabeledPrompt>, List<Estimate>> shippedEstimates = prompts -> shipped.estimates(embeddings.of(prompts),
+                LexicalTrainer.featureRows(prompts));
+        heldOut.testSplit(shippedEstimates);
+        System.out.println("training without each source...");
+        heldOut.crossSource((train, validation) -> {
+            TrainedRanker trained = RankerTrainer.train(train, embeddings.of(train), validation, embeddings.of(validation), settings);
+            return prompts -> {
+                try (RankerModel model = trained.model("cross-source")) {
+                    return model.estimates(embeddings.of(prompts), LexicalTrainer.featureRows(prompts));
+                }
+            };
+        });
+        heldOut.ties(shippedEstimates);
+        heldOut.latency(latency);
+        return report.markdown() + "\n" + heldOut.markdown();
     }
 
     /** The settings the evaluated head was trained with. */
@@ -139,17 +162,9 @@ final class RankerEvaluateCommand {
 
     private static List<LabeledPrompt> testPrompts(PromptCorpus corpus, String scope) {
         return scope.equals(ALL) ? corpus.prompts(PromptSplit.TEST)
-                : corpus.prompts(PromptSplit.TEST, sourceOf(scope));
+                : corpus.prompts(PromptSplit.TEST, HeldOutReport.sourceOf(scope));
     }
 
-    private static PromptSource sourceOf(String id) {
-        for (PromptSource source : PromptSource.values()) {
-            if (source.id().equals(id)) {
-                return source;
-            }
-        }
-        throw new IllegalArgumentException("no source " + id);
-    }
 
     /** The objectives PARS compares, each a way to train the same head on the same embeddings. */
     enum Variant {
