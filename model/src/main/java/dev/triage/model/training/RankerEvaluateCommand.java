@@ -34,8 +34,11 @@ import java.util.stream.Collectors;
  * <pre>
  * scripts/evaluate --estimator ranker [--data ../shared/data] [--model model/src/main/resources/models/ranker.onnx]
  *     [--classifier-model model/src/main/resources/models/classifier.onnx] [--out docs/ranker-evaluation.md]
- *     [--seeds 3] [--embedding-cache model/target/ranker-embeddings]
+ *     [--seeds 3] [--compare-objectives true] [--embedding-cache model/target/ranker-embeddings]
  * </pre>
+ *
+ * <p>{@code --compare-objectives false} skips PARS's comparison of objectives (the heads trained
+ * per objective, seed and source: the bulk of the time) and reports the shipped model alone.
  *
  * <p>Every comparison head is trained with the evaluated model's settings, on the training split,
  * calibrated on the validation split; the test split is only scored. Heads on the whole training
@@ -57,6 +60,7 @@ final class RankerEvaluateCommand {
         Path out = flags.path("out", DEFAULT_REPORT.toString());
         Path cache = flags.path("embedding-cache", EmbeddingCache.DEFAULT_DIRECTORY.toString());
         int seeds = flags.integer("seeds", 3);
+        boolean compareObjectives = !flags.string("compare-objectives", "true").equals("false");
         if (seeds < 1) {
             throw new IllegalArgumentException("--seeds: " + seeds + " (expected: >= 1)");
         }
@@ -71,7 +75,7 @@ final class RankerEvaluateCommand {
             try (RankerEstimator estimator = RankerEstimator.load(modelFile)) {
                 latency = Latency.measure(estimator, corpus.prompts(PromptSplit.TEST).stream().map(LabeledPrompt::request).toList());
             }
-            report = evaluate(corpus, embeddings, shipped, modelFile, classifier, seeds, latency);
+            report = evaluate(corpus, embeddings, shipped, modelFile, classifier, compareObjectives ? seeds : 0, latency);
         }
         System.out.println(report);
         Files.createDirectories(out.toAbsolutePath().getParent());
@@ -88,7 +92,7 @@ final class RankerEvaluateCommand {
         sources.forEach(source -> scopes.add(source.id()));
 
         List<Job> jobs = new ArrayList<>();
-        for (Variant variant : Variant.values()) {
+        for (Variant variant : seeds == 0 ? new Variant[0] : Variant.values()) {
             for (int seed = 0; seed < seeds; seed++) {
                 jobs.add(new Job(variant, settings.seed() + seed, null));
             }
@@ -115,6 +119,32 @@ final class RankerEvaluateCommand {
             baselineFigures.put(scope, Evaluation.evaluate(baseline, test));
         }
         report.shippedModel(shippedFigures);
+        if (seeds > 0) {
+            compareObjectives(corpus, classifier, scopes, sources, jobs, results, classifierFigures, baselineFigures, report);
+        }
+
+        HeldOutReport heldOut = new HeldOutReport(corpus, "ranker");
+        Function<List<LabeledPrompt>, List<Estimate>> shippedEstimates = prompts -> shipped.estimates(embeddings.of(prompts),
+                LexicalTrainer.featureRows(prompts));
+        heldOut.testSplit(shippedEstimates);
+        System.out.println("training without each source...");
+        heldOut.crossSource((train, validation) -> {
+            TrainedRanker trained = RankerTrainer.train(train, embeddings.of(train), validation, embeddings.of(validation), settings);
+            return prompts -> {
+                try (RankerModel model = trained.model("cross-source")) {
+                    return model.estimates(embeddings.of(prompts), LexicalTrainer.featureRows(prompts));
+                }
+            };
+        });
+        heldOut.ties(shippedEstimates);
+        heldOut.latency(latency);
+        return report.markdown() + "\n" + heldOut.markdown();
+    }
+
+    /** PARS's comparison: each objective on all sources over the seeds, with and without δ, and trained on one source. */
+    private static void compareObjectives(PromptCorpus corpus, ClassifierEstimator classifier, List<String> scopes,
+            List<PromptSource> sources, List<Job> jobs, Map<Job, Map<String, Figures>> results,
+            Map<String, Figures> classifierFigures, Map<String, Figures> baselineFigures, RankerEvaluationReport report) {
         Map<Variant, List<Map<String, Figures>>> bySeed = new LinkedHashMap<>();
         for (Variant variant : Variant.values()) {
             bySeed.put(variant, jobs.stream().filter(j -> j.variant == variant && j.trainSource == null).map(results::get).toList());
@@ -133,23 +163,6 @@ final class RankerEvaluateCommand {
             cross.put(variant, rows);
         }
         report.crossDataset(sources, cross, classifierCross);
-
-        HeldOutReport heldOut = new HeldOutReport(corpus, "ranker");
-        Function<List<LabeledPrompt>, List<Estimate>> shippedEstimates = prompts -> shipped.estimates(embeddings.of(prompts),
-                LexicalTrainer.featureRows(prompts));
-        heldOut.testSplit(shippedEstimates);
-        System.out.println("training without each source...");
-        heldOut.crossSource((train, validation) -> {
-            TrainedRanker trained = RankerTrainer.train(train, embeddings.of(train), validation, embeddings.of(validation), settings);
-            return prompts -> {
-                try (RankerModel model = trained.model("cross-source")) {
-                    return model.estimates(embeddings.of(prompts), LexicalTrainer.featureRows(prompts));
-                }
-            };
-        });
-        heldOut.ties(shippedEstimates);
-        heldOut.latency(latency);
-        return report.markdown() + "\n" + heldOut.markdown();
     }
 
     /** The settings the evaluated head was trained with. */
