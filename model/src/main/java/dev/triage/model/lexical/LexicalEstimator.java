@@ -17,7 +17,6 @@ import dev.triage.model.classifier.ModelLoadException;
 import java.io.IOException;
 import java.nio.FloatBuffer;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -102,12 +101,8 @@ public final class LexicalEstimator implements JobEstimator<Prompt> {
         }
         OrtEnvironment environment = OrtEnvironment.getEnvironment();
         OrtSession session;
-        try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
-            // A few hundred small trees cost microseconds: a thread pool would only add hand-offs.
-            options.setIntraOpNumThreads(1);
-            options.setInterOpNumThreads(1);
-            options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
-            session = environment.createSession(onnxModel, options);
+        try {
+            session = OnnxSessions.singleThreaded(environment, onnxModel);
         } catch (OrtException | RuntimeException e) {
             throw new ModelLoadException(NAME, location, "not a usable ONNX tree ensemble: " + e.getMessage(), e);
         }
@@ -149,15 +144,7 @@ public final class LexicalEstimator implements JobEstimator<Prompt> {
     /** Scores the prompts in one ONNX Runtime call. */
     @Override
     public List<Estimate> estimateAll(List<Prompt> prompts) {
-        float[] scores = scores(prompts);
-        List<Estimate> estimates = new ArrayList<>(scores.length);
-        for (float score : scores) {
-            if (!Float.isFinite(score)) {
-                throw new IllegalStateException("the tree ensemble scored " + score + " (expected: a finite score)");
-            }
-            estimates.add(Estimate.ofTokens(metadata.calibration().tokens(score)));
-        }
-        return estimates;
+        return metadata.calibration().estimates(scores(prompts));
     }
 
     /** The trees' score of each prompt, higher for a longer expected answer. */
@@ -185,13 +172,7 @@ public final class LexicalEstimator implements JobEstimator<Prompt> {
         try (OnnxTensor input = OnnxTensor.createTensor(environment, FloatBuffer.wrap(features),
                         new long[] {rows, RequestFeatures.COUNT});
                 OrtSession.Result result = session.run(Map.of(INPUT, input), outputs)) {
-            FloatBuffer scores = ((OnnxTensor) result.get(0)).getFloatBuffer();
-            if (scores.remaining() != rows) {
-                throw new IllegalStateException("model returned " + scores.remaining() + " scores for " + rows + " prompts");
-            }
-            float[] out = new float[rows];
-            scores.get(out);
-            return out;
+            return OnnxSessions.scores(result, rows);
         } catch (OrtException e) {
             throw new IllegalStateException("ONNX Runtime failed to score " + rows + " prompts", e);
         }

@@ -16,7 +16,6 @@ import dev.triage.model.classifier.ModelLoadException;
 import java.io.IOException;
 import java.nio.FloatBuffer;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -95,12 +94,8 @@ public final class RankerModel implements AutoCloseable {
         }
         OrtEnvironment environment = OrtEnvironment.getEnvironment();
         OrtSession session;
-        try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
-            // A head is a few hundred thousand multiply-adds: threads would cost more than they save.
-            options.setIntraOpNumThreads(1);
-            options.setInterOpNumThreads(1);
-            options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
-            session = environment.createSession(onnxModel, options);
+        try {
+            session = OnnxSessions.singleThreaded(environment, onnxModel);
         } catch (OrtException | RuntimeException e) {
             throw new ModelLoadException(RankerEstimator.NAME, location, "not a usable ONNX ranking head: " + e.getMessage(), e);
         }
@@ -161,13 +156,7 @@ public final class RankerModel implements AutoCloseable {
                 OnnxTensor featureInput = OnnxTensor.createTensor(environment, FloatBuffer.wrap(flatFeatures),
                         new long[] {rows, RequestFeatures.COUNT});
                 OrtSession.Result result = session.run(Map.of(INPUT, input, FEATURES, featureInput), outputs)) {
-            FloatBuffer scores = ((OnnxTensor) result.get(0)).getFloatBuffer();
-            if (scores.remaining() != rows) {
-                throw new IllegalStateException("head returned " + scores.remaining() + " scores for " + rows + " prompts");
-            }
-            float[] out = new float[rows];
-            scores.get(out);
-            return out;
+            return OnnxSessions.scores(result, rows);
         } catch (OrtException e) {
             throw new IllegalStateException("ONNX Runtime failed to score " + rows + " prompts", e);
         }
@@ -186,15 +175,7 @@ public final class RankerModel implements AutoCloseable {
 
     /** The calibrated estimate of each prompt, from its embedding and its {@link RequestFeatures}. */
     public List<Estimate> estimates(float[][] embeddings, float[][] features) {
-        float[] scores = scores(embeddings, features);
-        List<Estimate> estimates = new ArrayList<>(scores.length);
-        for (float score : scores) {
-            if (!Float.isFinite(score)) {
-                throw new IllegalStateException("the ranking head scored " + score + " (expected: a finite score)");
-            }
-            estimates.add(Estimate.ofTokens(metadata.calibration().tokens(score)));
-        }
-        return estimates;
+        return metadata.calibration().estimates(scores(embeddings, features));
     }
 
     @Override

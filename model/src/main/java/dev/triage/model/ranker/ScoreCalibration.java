@@ -1,5 +1,7 @@
 package dev.triage.model.ranker;
 
+import dev.triage.model.Estimate;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -53,6 +55,18 @@ public record ScoreCalibration(List<Double> scores, List<Double> tokens) {
         double y0 = Math.log(tokens.get(upper - 1));
         double y1 = Math.log(tokens.get(upper));
         return Math.exp(y0 + (y1 - y0) * (score - x0) / (x1 - x0));
+    }
+
+    /** The estimate of each score; a score that is not finite is a broken model. */
+    public List<Estimate> estimates(float[] scores) {
+        List<Estimate> estimates = new ArrayList<>(scores.length);
+        for (float score : scores) {
+            if (!Float.isFinite(score)) {
+                throw new IllegalStateException("the model scored " + score + " (expected: a finite score)");
+            }
+            estimates.add(Estimate.ofTokens(tokens(score)));
+        }
+        return estimates;
     }
 
     private double extrapolated(double score, int knot) {

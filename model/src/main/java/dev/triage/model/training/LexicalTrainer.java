@@ -13,9 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import ml.dmlc.xgboost4j.java.Booster;
 import ml.dmlc.xgboost4j.java.DMatrix;
-import ml.dmlc.xgboost4j.java.XGBoost;
 import ml.dmlc.xgboost4j.java.XGBoostError;
 
 /**
@@ -111,19 +109,7 @@ public final class LexicalTrainer {
                     matrix.setWeight(rowWeights);
                     parameters.put("objective", "reg:squarederror");
                 }
-                TrainingSettings boosting = settings.boosting();
-                parameters.put("max_depth", boosting.maxDepth());
-                parameters.put("eta", boosting.learningRate());
-                parameters.put("seed", boosting.seed());
-                parameters.put("tree_method", "hist");
-                parameters.put("nthread", Runtime.getRuntime().availableProcessors());
-                parameters.put("verbosity", 0);
-                Booster booster = XGBoost.train(matrix, parameters, boosting.trees(), Map.of(), null, null);
-                try {
-                    return booster.toByteArray("json");
-                } finally {
-                    booster.dispose();
-                }
+                return ClassifierTrainer.boost(matrix, parameters, settings.boosting());
             } finally {
                 matrix.dispose();
             }
