@@ -38,6 +38,22 @@ public final class LexicalTrainer {
 
     private LexicalTrainer() {}
 
+    /**
+     * XGBoost's constraint that the score never falls as the prompt or the conversation grows. On
+     * the training sources a prompt's length says little (AlpacaEval's instructions are all short),
+     * so unconstrained trees learn length effects of either sign from a few prompts; on real users'
+     * traffic a longer prompt draws a longer answer more often than not, and the prompt's length
+     * alone ranks most pairs right there. The constraint keeps that prior.
+     */
+    private static String monotoneInLength() {
+        StringBuilder constraints = new StringBuilder("(");
+        for (int f = 0; f < RequestFeatures.COUNT; f++) {
+            constraints.append(f == 0 ? "" : ",")
+                    .append(f == RequestFeatures.LOG_PROMPT_TOKENS || f == RequestFeatures.LOG_CONVERSATION_TOKENS ? 1 : 0);
+        }
+        return constraints.append(')').toString();
+    }
+
     /** The shipped form: trees on {@code train}, calibrated on {@code validation}, with metadata. */
     public static TrainedLexical train(List<LabeledPrompt> train, List<LabeledPrompt> validation, LexicalSettings settings) {
         byte[] booster = boost(train, featureRows(train), RequestFeatures.COUNT, settings);
@@ -108,6 +124,9 @@ public final class LexicalTrainer {
                 } else {
                     matrix.setWeight(rowWeights);
                     parameters.put("objective", "reg:squarederror");
+                }
+                if (columns == RequestFeatures.COUNT) {
+                    parameters.put("monotone_constraints", monotoneInLength());
                 }
                 return ClassifierTrainer.boost(matrix, parameters, settings.boosting());
             } finally {
