@@ -26,16 +26,17 @@ final class LoadSession {
     /**
      * @param answers the workload's recorded lengths, for oracle variants
      * @param triageFlags flags added to every Triage started (an estimator, a service-time model)
+     * @param api the API chat requests use
      */
     static Outcome run(ReplayBackend backend, AnswerBook answers, LoadVariant variant, List<LoadRequest> requests,
-            List<String> triageFlags) throws IOException, InterruptedException {
+            List<String> triageFlags, ChatApi api) throws IOException, InterruptedException {
         String backendUrl = "http://127.0.0.1:" + backend.port();
         if (!variant.throughTriage()) {
-            return new Outcome(new LoadGenerator().run(URI.create(backendUrl), requests), 0);
+            return new Outcome(new LoadGenerator(api).run(URI.create(backendUrl), requests), 0);
         }
         TriageConfig config = ConfigLoader.load(variant.triageFlags(backendUrl, triageFlags).toArray(String[]::new), Map.of());
         try (Triage triage = variant.oracle() ? Triage.start(config, new WorkloadOracle(answers)) : Triage.start(config)) {
-            List<LoadResult> results = new LoadGenerator().run(URI.create("http://127.0.0.1:" + triage.address().getPort()),
+            List<LoadResult> results = new LoadGenerator(api).run(URI.create("http://127.0.0.1:" + triage.address().getPort()),
                     requests);
             return new Outcome(results, triage.queues().get(0).starvationPromotions());
         }

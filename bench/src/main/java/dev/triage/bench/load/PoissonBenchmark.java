@@ -6,8 +6,10 @@ import dev.triage.bench.replay.ReplayBackendSettings;
 import dev.triage.bench.sim.LoadSweep;
 import dev.triage.bench.sim.SummaryRow;
 import dev.triage.bench.workload.WorkloadEntry;
+import dev.triage.model.cli.Progress;
 import dev.triage.proxy.config.ServiceTimeModel;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -21,7 +23,7 @@ import java.util.SplittableRandom;
 public final class PoissonBenchmark {
 
     public record Settings(List<WorkloadEntry> workload, List<LoadVariant> variants, List<Double> rhos, int requests,
-            int seeds, ServiceTimeModel speed, int slots, List<String> triageFlags) {}
+            int seeds, ServiceTimeModel speed, int slots, List<String> triageFlags, ChatApi api) {}
 
     private PoissonBenchmark() {}
 
@@ -30,6 +32,12 @@ public final class PoissonBenchmark {
         double meanService = settings.workload().stream().mapToDouble(e -> settings.speed().seconds(e.answerTokens()))
                 .average().orElseThrow();
         List<LoadSweep.Point> points = new ArrayList<>();
+        // Each run lasts about as long as its arrivals take to come: requests over the arrival rate.
+        int runsPerRho = settings.variants().size() * settings.seeds();
+        double expectedSeconds = settings.rhos().stream()
+                .mapToDouble(rho -> runsPerRho * settings.requests() * meanService / (rho * settings.slots())).sum();
+        Progress progress = Progress.start("Poisson load runs (" + settings.requests() + " requests each)",
+                runsPerRho * settings.rhos().size(), Duration.ofMillis(Math.round(expectedSeconds * 1000)));
         try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder()
                 .answers(answers).slots(settings.slots()).speed(settings.speed()).build())) {
             for (double rho : settings.rhos()) {
@@ -39,13 +47,16 @@ public final class PoissonBenchmark {
                     RunSummaries summaries = new RunSummaries(variant.name());
                     for (int seed = 0; seed < settings.seeds(); seed++) {
                         summaries.add(LoadSession.run(backend, answers, variant,
-                                arrivals(settings.workload(), settings.requests(), rate, seed), settings.triageFlags()));
+                                arrivals(settings.workload(), settings.requests(), rate, seed), settings.triageFlags(),
+                                settings.api()));
+                        progress.step();
                     }
                     rows.addAll(summaries.endToEnd());
                 }
                 points.add(new LoadSweep.Point(rho, rows));
             }
         }
+        progress.done();
         return points;
     }
 
