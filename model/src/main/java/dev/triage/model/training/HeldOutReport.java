@@ -2,6 +2,7 @@ package dev.triage.model.training;
 
 import dev.triage.model.BaselineEstimator;
 import dev.triage.model.Estimate;
+import dev.triage.model.cli.Progress;
 import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptAnswer;
 import dev.triage.model.data.PromptCorpus;
@@ -10,6 +11,7 @@ import dev.triage.model.data.PromptSplit;
 import dev.triage.model.evaluation.Evaluation;
 import dev.triage.model.evaluation.Figures;
 import dev.triage.model.evaluation.ModelFamily;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -147,7 +149,7 @@ final class HeldOutReport {
      * source's cell is the one that counts, and its whole data (every split: none was seen) is
      * scored too.
      */
-    void crossSource(Fitter fitter) {
+    void crossSource(Fitter fitter, Duration expected) {
         List<PromptSource> sources = new ArrayList<>();
         for (PromptSource source : PromptSource.values()) {
             if (!corpus.prompts(PromptSplit.TEST, source).isEmpty()) {
@@ -163,8 +165,8 @@ final class HeldOutReport {
         text.append(" held-out source, all of it | prompt length, all of it |\n|---|")
                 .append("---|".repeat(sources.size() + 2)).append('\n');
         BaselineEstimator baseline = new BaselineEstimator();
+        Progress progress = Progress.start("cross-source: training without each source", sources.size(), expected);
         for (PromptSource heldOut : sources) {
-            long start = System.nanoTime();
             List<LabeledPrompt> train = without(corpus.prompts(PromptSplit.TRAIN), heldOut);
             List<LabeledPrompt> validation = without(corpus.prompts(PromptSplit.VALIDATION), heldOut);
             Function<List<LabeledPrompt>, List<Estimate>> model = fitter.fit(train, validation);
@@ -184,8 +186,9 @@ final class HeldOutReport {
             Figures length = Evaluation.evaluate(baseline, whole);
             text.append(' ').append(percent(all.rankingAccuracy())).append(String.format(Locale.ROOT, " (%,d pairs)", all.pairs()))
                     .append(" | ").append(percent(length.rankingAccuracy())).append(" |\n");
-            System.out.printf(Locale.ROOT, "  cross-source: trained without %s in %.0f s%n", heldOut.id(), (System.nanoTime() - start) / 1e9);
+            progress.step();
         }
+        progress.done();
         text.append('\n');
     }
 

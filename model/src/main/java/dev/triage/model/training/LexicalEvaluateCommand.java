@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
@@ -73,7 +74,6 @@ final class LexicalEvaluateCommand {
                 prompts.stream().map(LabeledPrompt::request).toList());
         HeldOutReport report = new HeldOutReport(corpus, "lexical");
         report.testSplit(estimates);
-        System.out.println("training without each source...");
         report.crossSource((train, validation) -> {
             TrainedLexical trained = LexicalTrainer.train(train, validation, settings);
             return prompts -> {
@@ -81,7 +81,7 @@ final class LexicalEvaluateCommand {
                     return estimator.estimateAll(prompts.stream().map(LabeledPrompt::request).toList());
                 }
             };
-        });
+        }, Duration.ofMinutes(2));
         report.ties(estimates);
         report.latency(Latency.measure(shipped, corpus.prompts(PromptSplit.TEST).stream().map(LabeledPrompt::request).toList()));
         return text.append(report.markdown()).toString();

@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -132,7 +133,6 @@ final class RankerEvaluateCommand {
         Function<List<LabeledPrompt>, List<Estimate>> shippedEstimates = prompts -> shipped.estimates(embeddings.of(prompts),
                 LexicalTrainer.featureRows(prompts));
         heldOut.testSplit(shippedEstimates);
-        System.out.println("training without each source...");
         heldOut.crossSource((train, validation) -> {
             TrainedRanker trained = RankerTrainer.train(train, embeddings.of(train), validation, embeddings.of(validation), settings);
             return prompts -> {
@@ -140,7 +140,7 @@ final class RankerEvaluateCommand {
                     return model.estimates(embeddings.of(prompts), LexicalTrainer.featureRows(prompts));
                 }
             };
-        });
+        }, Duration.ofMinutes(8));
         heldOut.ties(shippedEstimates);
         heldOut.latency(latency);
         return report.markdown() + "\n" + heldOut.markdown();
