@@ -2,6 +2,7 @@ package dev.triage.model.data;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.triage.features.Prompt;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -123,13 +124,25 @@ public final class PromptResponseLoader {
         }
     }
 
-    /** ShareGPT: conversations of {@code {from, value}} turns; each human turn answered by a gpt turn. */
+    /**
+     * ShareGPT: conversations of {@code {from, value}} turns; each human turn answered by a gpt turn,
+     * with the conversation so far as its shape (user turns and characters up to and including it).
+     */
     private static void readShareGpt(Path file, Collector collector) throws IOException {
         for (JsonNode row : JsonLines.read(file, Function.identity())) {
             JsonNode turns = row.path("conversations");
-            for (int i = 0; i + 1 < turns.size(); i++) {
-                if ("human".equals(turns.get(i).path("from").asText()) && "gpt".equals(turns.get(i + 1).path("from").asText())) {
-                    collector.add(turns.get(i).path("value").asText(""), turns.get(i + 1).path("value").asText(""), SHAREGPT_MODEL);
+            int userTurns = 0;
+            int conversationChars = 0;
+            for (int i = 0; i < turns.size(); i++) {
+                String text = turns.get(i).path("value").asText("");
+                conversationChars += text.length();
+                if (!"human".equals(turns.get(i).path("from").asText())) {
+                    continue;
+                }
+                userTurns++;
+                if (i + 1 < turns.size() && "gpt".equals(turns.get(i + 1).path("from").asText())) {
+                    collector.add(new Prompt(text, userTurns, 0, conversationChars), turns.get(i + 1).path("value").asText(""),
+                            SHAREGPT_MODEL);
                 }
             }
         }
@@ -164,11 +177,15 @@ public final class PromptResponseLoader {
         }
 
         void add(String prompt, String answer, String model) {
-            if (prompt.isBlank() || answer.isBlank()) {
+            add(new Prompt(prompt), answer, model);
+        }
+
+        void add(Prompt request, String answer, String model) {
+            if (request.text().isBlank() || answer.isBlank()) {
                 return;
             }
-            if (seen.add(model + '\u0000' + PromptText.normalize(prompt))) {
-                answers.add(new PromptAnswer(prompt, AnswerTokens.count(answer), source, model));
+            if (seen.add(model + '\u0000' + PromptText.normalize(request.text()))) {
+                answers.add(new PromptAnswer(request, AnswerTokens.count(answer), source, model));
             }
         }
     }

@@ -4,6 +4,7 @@ import dev.triage.features.Prompt;
 import dev.triage.model.BaselineEstimator;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.classifier.ClassifierEstimator;
+import dev.triage.model.lexical.LexicalEstimator;
 import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.proxy.config.EstimatorConfig;
 import java.util.function.Supplier;
@@ -33,8 +34,11 @@ public final class ChatEstimators {
 
     /** Where the configured model is read from, as errors and the reload answer name it. */
     public static String modelLocation(EstimatorConfig config) {
-        String shipped = config.name().equals(RankerEstimator.NAME) ? RankerEstimator.DEFAULT_MODEL_RESOURCE
-                : ClassifierEstimator.DEFAULT_MODEL_RESOURCE;
+        String shipped = switch (config.name()) {
+            case RankerEstimator.NAME -> RankerEstimator.DEFAULT_MODEL_RESOURCE;
+            case LexicalEstimator.NAME -> LexicalEstimator.DEFAULT_MODEL_RESOURCE;
+            default -> ClassifierEstimator.DEFAULT_MODEL_RESOURCE;
+        };
         return config.model().map(Object::toString).orElse("classpath:" + shipped);
     }
 
@@ -43,6 +47,7 @@ public final class ChatEstimators {
             case ClassifierEstimator.NAME -> () -> config.model().map(ClassifierEstimator::load)
                     .orElseGet(ClassifierEstimator::loadDefault);
             case RankerEstimator.NAME -> () -> config.model().map(RankerEstimator::load).orElseGet(RankerEstimator::loadDefault);
+            case LexicalEstimator.NAME -> () -> config.model().map(LexicalEstimator::load).orElseGet(LexicalEstimator::loadDefault);
             default -> throw new IllegalArgumentException("estimator " + config.name() + " has no model to load");
         };
     }
