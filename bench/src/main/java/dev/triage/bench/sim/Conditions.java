@@ -1,6 +1,7 @@
 package dev.triage.bench.sim;
 
-import dev.triage.bench.sim.LatencyStats.Statistic;
+import dev.triage.bench.stats.LatencyStats;
+import dev.triage.bench.stats.LatencyStats.Statistic;
 import dev.triage.proxy.scheduler.LapsSettings;
 import java.time.Duration;
 import java.util.List;

@@ -1,6 +1,8 @@
 package dev.triage.bench.sim;
 
-import dev.triage.bench.sim.LatencyStats.Statistic;
+import dev.triage.bench.stats.LatencyStats;
+import dev.triage.bench.stats.LatencyStats.Statistic;
+import dev.triage.bench.stats.SummaryRow;
 import dev.triage.bench.workload.HeldOutWorkload;
 import dev.triage.features.Prompt;
 import dev.triage.model.Estimate;
@@ -10,8 +12,8 @@ import dev.triage.model.data.PromptAnswer;
 import dev.triage.model.data.PromptCorpus;
 import dev.triage.model.data.PromptResponseLoader;
 import dev.triage.model.data.PromptSplit;
-import dev.triage.proxy.config.ServiceTimeModel;
 import dev.triage.proxy.scheduler.LapsSettings;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.triage.bench.sim;
 
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 
 /**
  * The simulated backend: how many jobs it runs at once, how a job's service time splits into a

@@ -4,6 +4,7 @@ import dev.triage.proxy.preemption.PreemptionDialect;
 import dev.triage.proxy.scheduler.LapsSettings;
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.SchedulerSettings;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Collections;

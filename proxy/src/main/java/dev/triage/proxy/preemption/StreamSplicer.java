@@ -3,7 +3,7 @@ package dev.triage.proxy.preemption;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.triage.proxy.server.Json;
+import dev.triage.proxy.api.Json;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -281,6 +282,44 @@ public final class Scheduler<T> {
             }
         }
         return ordered;
+    }
+
+    /**
+     * Removes the jobs that have waited {@code maxWaitNanos} or longer by the clock, oldest first, and
+     * returns them for the caller to refuse. A paused job is never among them: its client already
+     * has part of its answer.
+     */
+    public List<Job<T>> removeOverdue(long maxWaitNanos) {
+        long now = clock.nanoTime();
+        List<Job<T>> overdue = new ArrayList<>();
+        for (Job<T> job : guard.byArrival()) {
+            if (job.waitedNanos(now) < maxWaitNanos) {
+                break;
+            }
+            if (!job.progress().paused()) {
+                overdue.add(job);
+            }
+        }
+        overdue.forEach(this::cancel);
+        return overdue;
+    }
+
+    /**
+     * The clock time at which the oldest waiting job that is not paused will have waited
+     * {@code maxWaitNanos}: the next {@link #removeOverdue} deadline. Empty when no such job waits.
+     */
+    public OptionalLong nextOverdueNanos(long maxWaitNanos) {
+        for (Job<T> job : guard.byArrival()) {
+            if (!job.progress().paused()) {
+                return OptionalLong.of(job.arrivalNanos() + maxWaitNanos);
+            }
+        }
+        return OptionalLong.empty();
+    }
+
+    /** True when {@code job} has waited longer than the starvation timeout τ at {@code nowNanos}. */
+    public boolean isStarved(Job<T> job, long nowNanos) {
+        return guard.isStarved(job, nowNanos);
     }
 
     /** Expected seconds of work waiting, over the slots: a rough time until a new job would start. */

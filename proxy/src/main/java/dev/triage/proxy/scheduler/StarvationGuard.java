@@ -13,7 +13,7 @@ import java.util.TreeSet;
  * ({@code timeoutNanos == 0}) it never promotes.
  *
  * <p>Jobs are kept in arrival order (a paused job comes back in its place, not at the end), so the
- * oldest waiting job is found in O(log n).
+ * oldest waiting job is found in O(log n); the scheduler asks it for the queue-wait deadlines too.
  */
 final class StarvationGuard<T> {
 
@@ -33,21 +33,25 @@ final class StarvationGuard<T> {
         byArrival.remove(job);
     }
 
+    /** The job that has waited longest, or null when none waits. */
+    Job<T> oldest() {
+        return byArrival.isEmpty() ? null : byArrival.first();
+    }
+
+    /** The waiting jobs, oldest first. */
+    Iterable<Job<T>> byArrival() {
+        return byArrival;
+    }
+
     /** The oldest job that has waited longer than τ at {@code nowNanos}, or null. */
     Job<T> starved(long nowNanos) {
-        if (timeoutNanos == 0 || byArrival.isEmpty()) {
-            return null;
-        }
-        Job<T> oldest = byArrival.first();
-        return isStarved(oldest, nowNanos) ? oldest : null;
+        Job<T> oldest = oldest();
+        return oldest != null && isStarved(oldest, nowNanos) ? oldest : null;
     }
 
     /** The jobs that have waited longer than τ at {@code nowNanos}, oldest first. */
     List<Job<T>> allStarved(long nowNanos) {
         List<Job<T>> starved = new ArrayList<>();
-        if (timeoutNanos == 0) {
-            return starved;
-        }
         for (Iterator<Job<T>> it = byArrival.iterator(); it.hasNext(); ) {
             Job<T> job = it.next();
             if (!isStarved(job, nowNanos)) {
@@ -58,7 +62,10 @@ final class StarvationGuard<T> {
         return starved;
     }
 
-    /** True when {@code job} has been in the system longer than τ: it is then never paused. */
+    /**
+     * True when τ is on and {@code job} has waited longer than τ at {@code nowNanos}: since its
+     * arrival, so a paused job's runs count, and such a job is never paused again.
+     */
     boolean isStarved(Job<T> job, long nowNanos) {
         return timeoutNanos > 0 && job.waitedNanos(nowNanos) > timeoutNanos;
     }

@@ -1,5 +1,6 @@
 package dev.triage.proxy.server;
 
+import dev.triage.proxy.api.TriageError;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
 import dev.triage.proxy.metrics.ResponseTokenCounter;
@@ -11,6 +12,8 @@ import dev.triage.proxy.scheduler.JobTag;
 import dev.triage.proxy.scheduler.Refusal;
 import dev.triage.proxy.scheduler.Slot;
 import dev.triage.proxy.scheduler.Ticket;
+import dev.triage.proxy.sizing.RequestRejectedException;
+import dev.triage.proxy.sizing.SizedJob;
 import dev.triage.proxy.upstream.UpstreamCall;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -32,7 +35,6 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,8 +51,8 @@ import org.slf4j.LoggerFactory;
  * while paused is withdrawn; a continuation that fails ends the client's stream the way any failure
  * after the response has started does, by closing the connection.
  *
- * <p>State lives on the client connection's event loop; the scheduler's decisions arrive from the
- * dispatch thread and are handed over to it.
+ * <p>State lives on the client connection's event loop; the scheduler delivers its decisions there, and
+ * a sizer that works elsewhere completes back onto it.
  */
 final class ScheduledExchange extends BodyGatheringExchange implements JobListener, UpstreamCall.Listener {
 
@@ -109,7 +111,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             sized(sizing);
         } else {
             CompletableFuture<SizedJob> pending = sizing;
-            pending.whenComplete((result, error) -> onLoop(() -> sized(pending)));
+            pending.whenCompleteAsync((result, error) -> sized(pending), ctx.executor());
         }
     }
 
@@ -140,19 +142,11 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         state = State.QUEUED;
         submittedNanos = System.nanoTime();
         ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), tokens,
-                seconds, resumable != null, this);
+                seconds, resumable != null, ctx.executor(), this);
     }
 
     @Override
     public void dispatched(Slot granted) {
-        try {
-            ctx.executor().execute(() -> onDispatched(granted));
-        } catch (RejectedExecutionException e) {
-            granted.release(); // the event loop is gone, so is the client
-        }
-    }
-
-    private void onDispatched(Slot granted) {
         ByteBuf requestBody;
         if (state == State.QUEUED) {
             record.dispatched(granted.queuedNanos(), granted.starvationPromoted());
@@ -178,17 +172,9 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
                 context.upstreamTimeout(), this::relayToClient, this);
     }
 
+    /** Stops the backend (closing its connection) and gives the slot back, keeping what the client has. */
     @Override
     public void pauseRequested(Slot asked) {
-        try {
-            ctx.executor().execute(() -> pause(asked));
-        } catch (RejectedExecutionException e) {
-            asked.declinePause(); // the event loop is gone; the client with it
-        }
-    }
-
-    /** Stops the backend (closing its connection) and gives the slot back, keeping what the client has. */
-    private void pause(Slot asked) {
         if (state != State.RELAYING || slot != asked || upstreamDone || splicer == null || !splicer.pausable()) {
             asked.declinePause();
             return;
@@ -272,14 +258,6 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     @Override
     public void refused(Refusal refusal) {
-        try {
-            onLoop(() -> answerRefusal(refusal));
-        } catch (RejectedExecutionException e) {
-            // The connection's event loop has stopped, and the connection with it: no one to answer.
-        }
-    }
-
-    private void answerRefusal(Refusal refusal) {
         if (state == State.PAUSED) {
             // Shutting down with the answer part sent: all that is left is to end the stream.
             end(Outcome.REJECTED, TriageError.SHUTTING_DOWN.code());
@@ -326,16 +304,12 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         switch (ending) {
             case OK -> {
                 if (resumeFailed) {
-                    failRelay(Outcome.UPSTREAM_ERROR, TriageError.BACKEND_BROKE_OFF, "the backend refused to continue");
+                    failRelay(UpstreamFailure.BROKEN); // the client's stream has started: it is closed
                 }
                 // else relayed() follows once the client has the last byte
             }
             case CANCELLED -> clientGone();
-            case UNREACHABLE -> failRelay(Outcome.UPSTREAM_ERROR, TriageError.BACKEND_UNREACHABLE,
-                    "the backend at " + target.backend().config().url() + " is unreachable");
-            case TIMEOUT -> failRelay(Outcome.TIMEOUT, TriageError.UPSTREAM_TIMEOUT, "the backend did not answer in time");
-            case BROKEN -> failRelay(Outcome.UPSTREAM_ERROR, TriageError.BACKEND_BROKE_OFF,
-                    "the backend closed the connection or sent a malformed response");
+            default -> failRelay(UpstreamFailure.of(ending));
         }
     }
 
@@ -368,14 +342,14 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     }
 
     /** After a backend failure: an error response if nothing was sent yet, else all we can do is close. */
-    private void failRelay(Outcome outcome, TriageError error, String message) {
+    private void failRelay(UpstreamFailure failure) {
         if (clientHeadSent) {
-            end(outcome, null);
+            end(failure.outcome(), null);
             ctx.close();
         } else {
-            FullHttpResponse response = errorResponse(error, message, null);
+            FullHttpResponse response = errorResponse(failure.error(), failure.message(target.backend().config()), null);
             record.responded(response.status().code());
-            end(outcome, null);
+            end(failure.outcome(), null);
             receiver.respond(this, response);
         }
     }
@@ -412,14 +386,6 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         }
         if (record.end(outcome, reason, System.nanoTime())) {
             context.observer().finished(record);
-        }
-    }
-
-    private void onLoop(Runnable task) {
-        if (ctx.executor().inEventLoop()) {
-            task.run();
-        } else {
-            ctx.executor().execute(task);
         }
     }
 }

@@ -1,7 +1,8 @@
 package dev.triage.proxy.server;
 
-import dev.triage.proxy.config.ServiceTimeModel;
 import dev.triage.proxy.preemption.PreemptionDialect;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
+import dev.triage.proxy.sizing.RequestSizer;
 
 /**
  * Where a kind of scheduled request goes and how it is read.
