@@ -27,7 +27,7 @@ final class MatroskaDuration {
 
     private MatroskaDuration() {}
 
-    static double seconds(ByteBuffer audio) throws UnreadableAudioException {
+    static double seconds(ByteBuffer audio, Deadline deadline) throws UnreadableAudioException {
         ByteBuffer mkv = audio.slice();
         long nanosPerTick = 1_000_000;
         double duration = Double.NaN;
@@ -37,6 +37,7 @@ final class MatroskaDuration {
         long lastTick = -1;
         int position = 0;
         while (position < mkv.limit()) {
+            deadline.step();
             int[] idLength = new int[1];
             long id = readVint(mkv, position, idLength, false);
             if (id < 0) {

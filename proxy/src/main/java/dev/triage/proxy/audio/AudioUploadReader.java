@@ -29,9 +29,9 @@ import java.util.OptionalDouble;
  * {@code language}, {@code response_format}, {@code stream}) with Netty's multipart decoder, and
  * measures the audio's duration.
  *
- * <p>Threading: {@link #read} takes milliseconds (it copies the body once, and FLAC and MP4 files
- * are spooled to a temporary file for their header reader), so run it on a bounded executor, never on
- * an event loop, and hand the result back to the channel's loop. Instances are thread-safe.
+ * <p>Threading: {@link #read} takes milliseconds (it copies the body once, and counts an MP3's
+ * frames), so run it on a bounded executor, never on an event loop, and hand the result back to the
+ * channel's loop. Instances are thread-safe.
  *
  * <p>Buffers: the caller keeps ownership of {@code body}. It is neither released nor retained, and
  * its indexes and bytes are left as they were, so the caller can forward it byte for byte afterwards
