@@ -105,7 +105,9 @@ public final class AudioUploadReader {
         try {
             decoder = new HttpPostMultipartRequestDecoder(new DefaultHttpDataFactory(false, StandardCharsets.UTF_8), request,
                     StandardCharsets.UTF_8, MAX_FIELDS, MAX_BUFFERED_BYTES);
-        } catch (DecoderException e) {
+        } catch (DecoderException | IllegalArgumentException e) {
+            // Netty wraps an illegal charset name in a DecoderException, but lets an unknown one
+            // (UnsupportedCharsetException) through; a part's Content-Type does the reverse.
             throw new AudioUploadException(AudioUploadProblem.MALFORMED_MULTIPART, e.getMessage());
         }
         try {
@@ -116,7 +118,7 @@ public final class AudioUploadReader {
                 throw new AudioUploadException(AudioUploadProblem.MALFORMED_MULTIPART, "a part is not closed by the boundary");
             }
             return readForm(decoder);
-        } catch (DecoderException e) {
+        } catch (DecoderException | IllegalArgumentException e) {
             throw new AudioUploadException(AudioUploadProblem.MALFORMED_MULTIPART, e.getMessage());
         } finally {
             // destroy() releases the finished parts but not an in-memory part left open by a body

@@ -168,6 +168,20 @@ class AudioUploadReaderTest {
     }
 
     @Test
+    void anUnknownOrIllegalCharsetIs400() {
+        byte[] form = new MultipartForm().field("model", "whisper-1").file("a.wav", AudioFixtures.named("pcm8-mono-8000.wav").bytes()).build();
+        AudioUploadException unknown = assertThrows(AudioUploadException.class,
+                () -> read(reader(), MultipartForm.CONTENT_TYPE + "; charset=no-such-charset", form));
+        assertEquals(AudioUploadProblem.MALFORMED_MULTIPART, unknown.problem());
+
+        String illegal = new String(form, StandardCharsets.ISO_8859_1)
+                .replace("Content-Type: application/octet-stream", "Content-Type: audio/wav; charset=name file");
+        AudioUploadException inAPart = assertThrows(AudioUploadException.class,
+                () -> read(illegal.getBytes(StandardCharsets.ISO_8859_1)));
+        assertEquals(AudioUploadProblem.MALFORMED_MULTIPART, inAPart.problem());
+    }
+
+    @Test
     void aBodyThatIsNotAFormIs400() {
         AudioUploadException json = assertThrows(AudioUploadException.class,
                 () -> read(reader(), "application/json", "{\"file\":\"x\"}".getBytes(StandardCharsets.UTF_8)));
