@@ -3,13 +3,12 @@ package dev.triage.features;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.code_intelligence.jazzer.junit.DictionaryEntries;
+import com.code_intelligence.jazzer.junit.DictionaryFile;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
 import java.util.OptionalInt;
 import java.util.stream.Stream;
@@ -25,21 +24,8 @@ class ChatBodyFuzzTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final BigInteger INT_MAX = BigInteger.valueOf(Integer.MAX_VALUE);
 
-    static Stream<byte[]> bodies() {
-        return Stream.of(
-                "{\"model\":\"m\",\"messages\":[{\"role\":\"system\",\"content\":\"Be terse.\"},"
-                        + "{\"role\":\"user\",\"content\":\"Write an essay on tides, in three paragraphs.\"}],\"max_tokens\":300}",
-                "{\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"What is this?\"},"
-                        + "{\"type\":\"image_url\",\"image_url\":{\"url\":\"data:\"}}]}],\"max_completion_tokens\":20,\"priority\":-1}",
-                "{\"prompt\":[\"def fib(n):\",\"    return\"],\"n_predict\":64}",
-                "{\"model\":\"llama3\",\"prompt\":\"Why is the sky blue?\",\"options\":{\"num_predict\":128}}")
-                .map(body -> body.getBytes(StandardCharsets.UTF_8));
-    }
-
-    @MethodSource("bodies")
-    @DictionaryEntries({"\"messages\"", "\"role\"", "\"user\"", "\"content\"", "\"type\"", "\"text\"", "\"prompt\"",
-            "\"max_tokens\"", "\"max_completion_tokens\"", "\"n_predict\"", "\"options\"", "\"num_predict\"", "\"priority\"",
-            "2147483647", "9223372036854775807", "-9223372036854775808", "1e309", "0.5"})
+    @MethodSource("dev.triage.features.ChatBodySeeds#bodies")
+    @DictionaryFile(resourcePath = ChatBodySeeds.DICTIONARY)
     @FuzzTest
     void anyJsonGivesAPromptACapAndFiniteFeatures(byte[] body) {
         JsonNode json;

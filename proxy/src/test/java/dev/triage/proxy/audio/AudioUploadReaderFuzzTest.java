@@ -3,7 +3,7 @@ package dev.triage.proxy.audio;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.code_intelligence.jazzer.junit.DictionaryEntries;
+import com.code_intelligence.jazzer.junit.DictionaryFile;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.triage.features.audio.AudioDurationReader;
 import dev.triage.features.audio.AudioFixtures;
@@ -33,8 +33,7 @@ class AudioUploadReaderFuzzTest {
     }
 
     @MethodSource("forms")
-    @DictionaryEntries({"--" + MultipartForm.BOUNDARY, "Content-Disposition: form-data; name=\"", "\"; filename=\"",
-            "Content-Type: ", "Content-Transfer-Encoding: ", "name=\"file\"", "name=\"priority\"", "name=\"language\"", "charset="})
+    @DictionaryFile(resourcePath = "multipart.dict")
     @FuzzTest
     void everyBodyIsReadOrRefusedAndNothingLeaks(byte[] body) {
         ByteBuf buffer = PooledByteBufAllocator.DEFAULT.directBuffer(body.length).writeBytes(body);

@@ -3,8 +3,9 @@ package dev.triage.proxy.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.code_intelligence.jazzer.junit.DictionaryEntries;
+import com.code_intelligence.jazzer.junit.DictionaryFile;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.triage.features.ChatBodySeeds;
 import dev.triage.model.Estimate;
 import dev.triage.model.classifier.ClassifierEstimator;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -14,8 +15,6 @@ import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
-import java.nio.charset.StandardCharsets;
-import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -29,21 +28,8 @@ class ChatSizerFuzzTest {
     private static final ChatSizer SIZER = new ChatSizer(ClassifierEstimator.loadDefault(), null, new SimpleMeterRegistry()::timer);
     private static final HttpRequest HEAD = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/v1/chat/completions");
 
-    static Stream<byte[]> bodies() {
-        return Stream.of(
-                "{\"model\":\"m\",\"messages\":[{\"role\":\"system\",\"content\":\"Be terse.\"},"
-                        + "{\"role\":\"user\",\"content\":\"Write an essay on tides, in three paragraphs.\"}],\"max_tokens\":300}",
-                "{\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"What is this?\"}]}],"
-                        + "\"max_completion_tokens\":20,\"priority\":-1}",
-                "{\"prompt\":[\"def fib(n):\",\"    return\"],\"n_predict\":64}",
-                "{\"model\":\"llama3\",\"prompt\":\"Why is the sky blue?\",\"options\":{\"num_predict\":128},\"priority\":3}")
-                .map(body -> body.getBytes(StandardCharsets.UTF_8));
-    }
-
-    @MethodSource("bodies")
-    @DictionaryEntries({"\"messages\"", "\"role\"", "\"user\"", "\"content\"", "\"type\"", "\"text\"", "\"prompt\"",
-            "\"max_tokens\"", "\"max_completion_tokens\"", "\"n_predict\"", "\"options\"", "\"num_predict\"", "\"priority\"",
-            "2147483647", "9223372036854775807", "-9223372036854775808", "1e309", "0.5"})
+    @MethodSource("dev.triage.features.ChatBodySeeds#bodies")
+    @DictionaryFile(resourcePath = ChatBodySeeds.DICTIONARY)
     @FuzzTest
     void everyBodyIsSizedOrRefusedWithA400(byte[] body) {
         ByteBuf buffer = Unpooled.wrappedBuffer(body);
