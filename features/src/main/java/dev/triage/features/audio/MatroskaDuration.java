@@ -81,10 +81,12 @@ final class MatroskaDuration {
             throw new UnreadableAudioException("TimecodeScale " + nanosPerTick);
         }
         double ticks = !Double.isNaN(duration) ? duration : lastTick;
-        if (!(ticks >= 0) || Double.isInfinite(ticks)) {
-            throw new UnreadableAudioException("no Duration and no blocks");
+        // Scaled, a finite Duration can still overflow: 1e308 ticks of a millisecond is infinite.
+        double seconds = ticks * nanosPerTick / 1e9;
+        if (!(seconds >= 0) || Double.isInfinite(seconds)) {
+            throw new UnreadableAudioException("no Duration and no blocks, or a Duration of " + ticks + " ticks");
         }
-        return ticks * nanosPerTick / 1e9;
+        return seconds;
     }
 
     /**
