@@ -3,6 +3,7 @@ package dev.triage.bench.load;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.triage.bench.workload.AudioFile;
+import dev.triage.proxy.concurrent.DaemonThreadFactory;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,12 +26,12 @@ import java.util.function.Predicate;
 /**
  * Sends a workload's requests over real HTTP at set times and records, per request, the time to its
  * first token and to its end. A prompt goes as a chat request that streams ({@code "stream": true}),
- * so that the first token is seen when it arrives; an audio file goes as a transcription
+ * by OpenAI's API or Ollama's ({@link ChatApi}), so that the first token is seen when it arrives; an audio file goes as a transcription
  * ({@link TranscriptionForm}), which is not streamed, so its first token comes with the answer's
  * first line. Each request has its own connection, as concurrent clients do.
  *
  * <pre>{@code
- * List<LoadResult> results = new LoadGenerator().run(URI.create("http://127.0.0.1:8080"), requests);
+ * List<LoadResult> results = new LoadGenerator(ChatApi.OPENAI).run(URI.create("http://127.0.0.1:8080"), requests);
  * }</pre>
  */
 public final class LoadGenerator {
@@ -38,22 +39,23 @@ public final class LoadGenerator {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String MODEL = "replay";
 
+    private final ChatApi api;
     private final HttpClient client = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10))
             .build();
 
+    public LoadGenerator(ChatApi api) {
+        this.api = api;
+    }
+
     /**
-     * Sends every request to {@code base}'s {@code /v1/chat/completions} or {@code /v1/audio/transcriptions}
+     * Sends every request to {@code base}'s chat route or {@code /v1/audio/transcriptions}
      * and waits for all of them. Audio files are read before the first request goes out.
      */
     public List<LoadResult> run(URI base, List<LoadRequest> requests) throws IOException {
         List<HttpRequest> prepared = prepare(base, requests);
-        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "load-timer");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(new DaemonThreadFactory("load-timer"));
         try {
             List<CompletableFuture<LoadResult>> pending = new ArrayList<>();
             for (int i = 0; i < requests.size(); i++) {
@@ -75,7 +77,7 @@ public final class LoadGenerator {
     }
 
     /** The HTTP request for each load request; each distinct audio file is read and framed once. */
-    private static List<HttpRequest> prepare(URI base, List<LoadRequest> requests) throws IOException {
+    private List<HttpRequest> prepare(URI base, List<LoadRequest> requests) throws IOException {
         Map<AudioFile, byte[]> forms = new HashMap<>();
         List<HttpRequest> prepared = new ArrayList<>(requests.size());
         for (LoadRequest request : requests) {
@@ -103,20 +105,20 @@ public final class LoadGenerator {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(form));
     }
 
-    private static HttpRequest.Builder chat(URI base, LoadRequest request) {
+    private HttpRequest.Builder chat(URI base, LoadRequest request) {
         ObjectNode body = JSON.createObjectNode();
         body.put("model", MODEL);
         body.put("stream", true);
         body.putArray("messages").addObject().put("role", "user").put("content", request.entry().prompt());
-        return HttpRequest.newBuilder(base.resolve("/v1/chat/completions"))
+        return HttpRequest.newBuilder(base.resolve(api.path()))
                 .header("content-type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
     }
 
     private void send(HttpRequest http, LoadRequest request, CompletableFuture<LoadResult> result) {
         long sent = System.nanoTime();
-        // A chat answer's first token is its first server-sent event; a transcription's is its first line.
-        FirstEvent firstEvent = new FirstEvent(request.entry().audio().isPresent() ? line -> true : line -> line.startsWith("data:"));
+        // A chat answer's first token is its first event; a transcription's is its first line.
+        FirstEvent firstEvent = new FirstEvent(request.entry().audio().isPresent() ? line -> true : api::carriesToken);
         client.sendAsync(http, HttpResponse.BodyHandlers.fromLineSubscriber(firstEvent))
                 .whenComplete((response, error) -> {
                     long end = System.nanoTime();

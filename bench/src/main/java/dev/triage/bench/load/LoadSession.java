@@ -26,18 +26,25 @@ final class LoadSession {
     /**
      * @param answers the workload's recorded lengths, for oracle variants
      * @param triageFlags flags added to every Triage started (an estimator, a service-time model)
+     * @param api the API chat requests use
      */
     static Outcome run(ReplayBackend backend, AnswerBook answers, LoadVariant variant, List<LoadRequest> requests,
-            List<String> triageFlags) throws IOException, InterruptedException {
-        String backendUrl = "http://127.0.0.1:" + backend.port();
+            List<String> triageFlags, ChatApi api) throws IOException, InterruptedException {
         if (!variant.throughTriage()) {
-            return new Outcome(new LoadGenerator().run(URI.create(backendUrl), requests), 0);
+            return new Outcome(new LoadGenerator(api).run(URI.create("http://127.0.0.1:" + backend.port()), requests), 0);
         }
-        TriageConfig config = ConfigLoader.load(variant.triageFlags(backendUrl, triageFlags).toArray(String[]::new), Map.of());
-        try (Triage triage = variant.oracle() ? Triage.start(config, new WorkloadOracle(answers)) : Triage.start(config)) {
-            List<LoadResult> results = new LoadGenerator().run(URI.create("http://127.0.0.1:" + triage.address().getPort()),
+        try (Triage triage = startTriage(backend, answers, variant, triageFlags)) {
+            List<LoadResult> results = new LoadGenerator(api).run(URI.create("http://127.0.0.1:" + triage.address().getPort()),
                     requests);
             return new Outcome(results, triage.queues().get(0).starvationPromotions());
         }
+    }
+
+    /** Triage in this process in front of {@code backend}, as {@code variant} (one that goes through Triage) runs it. */
+    static Triage startTriage(ReplayBackend backend, AnswerBook answers, LoadVariant variant, List<String> triageFlags)
+            throws InterruptedException {
+        String backendUrl = "http://127.0.0.1:" + backend.port();
+        TriageConfig config = ConfigLoader.load(variant.triageFlags(backendUrl, triageFlags).toArray(String[]::new), Map.of());
+        return variant.oracle() ? Triage.start(config, new WorkloadOracle(answers)) : Triage.start(config);
     }
 }

@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -85,7 +86,7 @@ public final class PromptResponseLoader {
     /** arena-hard v0.1: {@code model_answer/*.jsonl} with OpenAI-style messages. */
     private static void readArenaHard(Path folder, Collector collector) throws IOException {
         for (Path file : files(folder.resolve("model_answer"), ".jsonl")) {
-            for (JsonNode row : readJsonLines(file)) {
+            for (JsonNode row : JsonLines.read(file, Function.identity())) {
                 JsonNode messages = row.path("messages");
                 JsonNode answer = messages.path(1).path("content");
                 collector.add(text(messages.path(0), "content", file),
@@ -104,13 +105,13 @@ public final class PromptResponseLoader {
             throws IOException {
         Map<String, String> questions = new HashMap<>();
         Path questionFile = folder.resolve("question.jsonl");
-        for (JsonNode question : readJsonLines(questionFile)) {
+        for (JsonNode question : JsonLines.read(questionFile, Function.identity())) {
             questions.put(question.path("question_id").asText(), question.path("turns").path(0).asText(""));
         }
         Path answerPath = folder.resolve(answers);
         List<Path> answerFiles = Files.isDirectory(answerPath) ? files(answerPath, ".jsonl") : List.of(answerPath);
         for (Path file : answerFiles) {
-            for (JsonNode row : readJsonLines(file)) {
+            for (JsonNode row : JsonLines.read(file, Function.identity())) {
                 String id = row.path("question_id").asText();
                 String prompt = questions.get(id);
                 if (prompt == null) {
@@ -124,7 +125,7 @@ public final class PromptResponseLoader {
 
     /** ShareGPT: conversations of {@code {from, value}} turns; each human turn answered by a gpt turn. */
     private static void readShareGpt(Path file, Collector collector) throws IOException {
-        for (JsonNode row : readJsonLines(file)) {
+        for (JsonNode row : JsonLines.read(file, Function.identity())) {
             JsonNode turns = row.path("conversations");
             for (int i = 0; i + 1 < turns.size(); i++) {
                 if ("human".equals(turns.get(i).path("from").asText()) && "gpt".equals(turns.get(i + 1).path("from").asText())) {
@@ -196,22 +197,6 @@ public final class PromptResponseLoader {
             throw new IOException(file + ": expected a JSON list");
         }
         return root;
-    }
-
-    private static List<JsonNode> readJsonLines(Path file) throws IOException {
-        List<JsonNode> rows = new ArrayList<>();
-        List<String> lines = Files.readAllLines(file);
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).isBlank()) {
-                continue;
-            }
-            try {
-                rows.add(JSON.readTree(lines.get(i)));
-            } catch (IOException e) {
-                throw new IOException(file + ":" + (i + 1) + ": not a JSON line: " + e.getMessage(), e);
-            }
-        }
-        return rows;
     }
 
     private static List<Path> files(Path folder, String extension) throws IOException {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.triage.proxy.scheduler.Policy;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
