@@ -41,13 +41,13 @@ class PreemptionTest {
                 "--starvation-timeout", "off");
     }
 
-    private static String longChat(int tokens) {
+    static String longChat(int tokens) {
         return "{\"model\":\"fake\",\"stream\":true,\"stream_options\":{\"include_usage\":true},\"max_tokens\":" + tokens
                 + ",\"messages\":[{\"role\":\"system\",\"content\":\"be long\"},{\"role\":\"user\",\"content\":\"write at length\"}]}";
     }
 
     /** The JSON events of a server-sent event stream, and whether it ended with [DONE] exactly once. */
-    private static List<JsonNode> events(String stream) throws Exception {
+    static List<JsonNode> events(String stream) throws Exception {
         List<JsonNode> events = new ArrayList<>();
         int done = 0;
         for (String event : stream.split("\n\n")) {
