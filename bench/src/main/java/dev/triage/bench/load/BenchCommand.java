@@ -27,7 +27,7 @@ import java.util.Set;
  * {@code scripts/bench}: load through the real proxy and the replay backend, over loopback HTTP.
  *
  * <pre>
- * bench workload --out FILE [--model M] [--short 35] [--long 35] [--seed 42] [--sources alpaca_eval,...]
+ * bench workload --out FILE [--model M] [--short 35] [--long 35 | --length-matched-pairs 20] [--seed 42] [--sources alpaca_eval,...]
  * bench speech-workload --out FILE [--short 20] [--long 20]
  * bench burst    [load options] [--runs 5] [--out DIR]
  * bench poisson  [load options] [--rho 0.5,0.7,0.8,0.9] [--requests 200] [--seeds 2] [--out DIR]
@@ -39,6 +39,8 @@ public final class BenchCommand {
 
     static final String USAGE = """
             usage: bench workload --out FILE [--model M] [--short 35] [--long 35] [--seed 42] [--sources S,...]
+                   bench workload --out FILE --length-matched-pairs 20 [--model M] [--seed 42] [--sources S,...]
+                          (pairs of a short and a long answer whose prompts have about the same length)
                    bench speech-workload --out FILE [--short 20] [--long 20]   (the shared data's shortest and longest ASR clips)
                    bench burst    [load options] [--runs 5] [--out DIR]
                    bench poisson  [load options] [--rho R,...] [--requests 200] [--seeds 2] [--out DIR]
@@ -100,19 +102,21 @@ public final class BenchCommand {
 
     private static String workload(Flags flags) throws IOException {
         Path file = Path.of(flags.required("out", "the workload file to write"));
-        int shorts = flags.integer("short", 35);
-        int longs = flags.integer("long", 35);
+        int pairs = flags.integer("length-matched-pairs", 0);
+        int shorts = pairs > 0 ? pairs : flags.integer("short", 35);
+        int longs = pairs > 0 ? pairs : flags.integer("long", 35);
         String model = flags.string("model", HeldOutWorkload.DEFAULT_MODEL);
         long seed = flags.integer("seed", 42);
         Set<PromptSource> sources = flags.optional("sources").map(BenchCommand::sources).orElse(HeldOutWorkload.LICENSED);
         flags.finish();
         Path data = SharedData.promptResponse().orElseThrow(() -> new IllegalArgumentException(
                 "no shared data at ../shared/data (or $" + SharedData.ENVIRONMENT_VARIABLE + ")"));
-        List<WorkloadEntry> entries = HeldOutWorkload.burst(PromptCorpus.of(PromptResponseLoader.load(data)), sources, model, shorts,
-                longs, seed);
+        PromptCorpus corpus = PromptCorpus.of(PromptResponseLoader.load(data));
+        List<WorkloadEntry> entries = pairs > 0 ? HeldOutWorkload.lengthMatchedBurst(corpus, sources, model, pairs, seed)
+                : HeldOutWorkload.burst(corpus, sources, model, shorts, longs, seed);
         WorkloadFile.write(file, entries);
-        return "wrote " + entries.size() + " held-out answers of " + model + " (" + shorts + " short, " + longs + " long) to "
-                + file + "\n";
+        return "wrote " + entries.size() + " held-out answers of " + model + " (" + shorts + " short, " + longs + " long"
+                + (pairs > 0 ? ", in pairs of matched prompt length" : "") + ") to " + file + "\n";
     }
 
     private static String speechWorkload(Flags flags) throws IOException {
