@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@code chat.completion.chunk}), completions ({@code text_completion}), transcriptions, and errors.
  * Generated text is a fixed cycle of words, one word per token, each with its leading space.
  */
-final class OpenAiAnswers {
+public final class OpenAiAnswers {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String[] WORDS = {"the", "queue", "moves", "short", "jobs", "first", "while", "long", "ones", "wait"};
@@ -113,7 +113,8 @@ final class OpenAiAnswers {
         }
     }
 
-    static String error(String message, String type, String param) {
+    /** An OpenAI-style error body, {@code {"error":{"message","type","param","code":null}}}. */
+    public static String error(String message, String type, String param) {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode error = root.putObject("error");
         error.put("message", message);
