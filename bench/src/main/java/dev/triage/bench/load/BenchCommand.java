@@ -13,14 +13,18 @@ import dev.triage.model.data.PromptCorpus;
 import dev.triage.model.data.PromptResponseLoader;
 import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.SharedData;
+import dev.triage.proxy.config.ConfigLoader;
 import dev.triage.proxy.config.ServiceTimeModel;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -31,6 +35,7 @@ import java.util.Set;
  * bench speech-workload --out FILE [--short 20] [--long 20]
  * bench burst    [load options] [--runs 5] [--out DIR]
  * bench poisson  [load options] [--rho 0.5,0.7,0.8,0.9] [--requests 200] [--seeds 2] [--out DIR]
+ * bench real-burst --backend URL [--workload FILE] [--estimator E,...] [--runs 3] [--out DIR]
  * load options: --workload FILE --variants V,... --tau 5 --slots 1 --prefill-seconds 0.01
  *               --seconds-per-token 0.0005 --estimator NAME
  * </pre>
@@ -44,8 +49,12 @@ public final class BenchCommand {
                    bench speech-workload --out FILE [--short 20] [--long 20]   (the shared data's shortest and longest ASR clips)
                    bench burst    [load options] [--runs 5] [--out DIR]
                    bench poisson  [load options] [--rho R,...] [--requests 200] [--seeds 2] [--out DIR]
+                   bench real-burst --backend URL [--workload FILE] [--estimator E,...] [--runs 3] [--out DIR]
+                          (a burst at a real server that generates exactly max_tokens, through a relay that sets it;
+                          default workload: 20 short and 20 long held-out answers, prompt lengths matched pair by pair;
+                          variants fcfs, sjf:baseline, sjf:E for each estimator (default: Triage's), oracle-sjf)
             load options: --workload FILE (default: the held-out burst of 35 short and 35 long answers in the bench jar)
-                   --variants V,... (direct, [oracle-]fcfs|sjf|hrrn[-tau])   --tau SECONDS (5)
+                   --variants V,... (direct, [oracle-]fcfs|sjf|hrrn[-tau][:estimator])   --tau SECONDS (5)
                    --slots 1  --prefill-seconds 0.01  --seconds-per-token 0.0005  --estimator NAME (Triage's default)
             """;
 
@@ -53,6 +62,12 @@ public final class BenchCommand {
     static final String DEFAULT_WORKLOAD = "/workloads/burst.jsonl";
 
     static final List<String> DEFAULT_VARIANTS = List.of("fcfs", "sjf", "sjf-tau", "hrrn", "oracle-sjf");
+
+    /**
+     * The real-server burst's workload when none is named: held-out prompts, 20 short and 20 long
+     * answers of one model in pairs of matched prompt length.
+     */
+    static final String LENGTH_MATCHED_WORKLOAD = "/workloads/length-matched.jsonl";
 
     /** What burst and Poisson runs share. */
     record LoadOptions(List<WorkloadEntry> workload, List<LoadVariant> variants, int slots, ServiceTimeModel speed,
@@ -96,6 +111,7 @@ public final class BenchCommand {
             case "speech-workload" -> speechWorkload(flags);
             case "burst" -> burst(flags);
             case "poisson" -> poisson(flags);
+            case "real-burst" -> realBurst(flags);
             default -> throw new IllegalArgumentException("unknown command " + words.get(0));
         };
     }
@@ -145,18 +161,47 @@ public final class BenchCommand {
 
     private static String burst(Flags flags) throws IOException, InterruptedException {
         LoadOptions options = LoadOptions.read(flags);
-        int runs = flags.integer("runs", 5);
+        int runs = runs(flags, 5);
         flags.finish();
         BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.Settings(options.workload(), options.variants(),
                 runs, options.speed(), options.slots(), options.triageFlags()));
+        return report(result, runs, options.out(), "burst");
+    }
+
+    private static String realBurst(Flags flags) throws IOException, InterruptedException {
+        URI server = URI.create(flags.required("backend", "the server's URL, http://host:port"));
+        Path file = flags.optional("workload").map(Path::of).orElse(null);
+        List<String> estimators = flags.words("estimator", List.of(ConfigLoader.load(new String[0], Map.of()).estimator().name()));
+        int runs = runs(flags, 3);
+        Path out = flags.optional("out").map(Path::of).orElse(null);
+        flags.finish();
+        List<String> names = new ArrayList<>(List.of("fcfs", "sjf:baseline"));
+        estimators.stream().map(estimator -> "sjf:" + estimator).filter(name -> !names.contains(name)).forEach(names::add);
+        names.add("oracle-sjf");
+        BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.ServerSettings(
+                file != null ? WorkloadFile.read(file) : WorkloadFile.readResource(LENGTH_MATCHED_WORKLOAD),
+                names.stream().map(name -> LoadVariant.parse(name, Duration.ZERO)).toList(), runs, server, List.of()));
+        return report(result, runs, out, "real-burst");
+    }
+
+    private static int runs(Flags flags, int fallback) {
+        int runs = flags.integer("runs", fallback);
+        if (runs < 1) {
+            throw new IllegalArgumentException("--runs: " + runs + " (expected: >= 1)");
+        }
+        return runs;
+    }
+
+    /** The burst's tables and findings; written as NAME.md and NAME-e2e.csv, NAME-ttft.csv under {@code out} when given. */
+    private static String report(BurstBenchmark.Result result, int runs, Path out, String name) throws IOException {
         String report = "end-to-end latency (s), mean ± sd over " + runs + " runs\n"
                 + SummaryTable.markdown(result.endToEnd()) + "\ntime to first token (s)\n"
                 + SummaryTable.markdown(result.firstToken()) + "\n" + result.findings();
-        if (options.out() != null) {
-            Files.createDirectories(options.out());
-            SummaryCsv.write(options.out().resolve("burst-e2e.csv"), result.endToEnd());
-            SummaryCsv.write(options.out().resolve("burst-ttft.csv"), result.firstToken());
-            Files.writeString(options.out().resolve("burst.md"), report);
+        if (out != null) {
+            Files.createDirectories(out);
+            SummaryCsv.write(out.resolve(name + "-e2e.csv"), result.endToEnd());
+            SummaryCsv.write(out.resolve(name + "-ttft.csv"), result.firstToken());
+            Files.writeString(out.resolve(name + ".md"), report);
         }
         return report;
     }

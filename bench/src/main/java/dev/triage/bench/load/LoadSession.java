@@ -1,7 +1,10 @@
 package dev.triage.bench.load;
 
+import dev.triage.bench.relay.AnswerLengthRelay;
 import dev.triage.bench.replay.AnswerBook;
 import dev.triage.bench.replay.ReplayBackend;
+import dev.triage.features.Prompt;
+import dev.triage.model.JobEstimator;
 import dev.triage.proxy.Triage;
 import dev.triage.proxy.config.ConfigLoader;
 import dev.triage.proxy.config.TriageConfig;
@@ -11,15 +14,26 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs load against one variant: starts Triage in this process in front of the replay backend
- * (nothing for {@code direct}), sends the requests, stops Triage. Reports what the requests saw and
- * how often the starvation timeout fired. Chat and transcriptions share the backend and so one queue
- * (Triage is given no {@code --audio-backend}); an oracle variant replaces the chat estimator only.
+ * Runs load against one variant: starts Triage in this process in front of the backend (nothing for
+ * {@code direct}), sends the requests, stops Triage. Reports what the requests saw and how often the
+ * starvation timeout fired. Chat and transcriptions share the backend and so one queue (Triage is
+ * given no {@code --audio-backend}).
+ *
+ * <p>Two kinds of backend: the replay backend, which knows every prompt's recorded length, where an
+ * oracle variant replaces Triage's chat estimator by those lengths; and a real server behind an
+ * {@link AnswerLengthRelay}, where each request carries its length in the relay's header and an
+ * oracle variant sends it as the request's {@code priority}.
  */
 final class LoadSession {
 
     /** What one run produced. */
     record Outcome(List<LoadResult> results, long starvationPromotions) {}
+
+    /** Runs one variant on a set of requests, against a backend the caller started. */
+    @FunctionalInterface
+    interface Runner {
+        Outcome run(LoadVariant variant, List<LoadRequest> requests) throws IOException, InterruptedException;
+    }
 
     private LoadSession() {}
 
@@ -29,14 +43,25 @@ final class LoadSession {
      */
     static Outcome run(ReplayBackend backend, AnswerBook answers, LoadVariant variant, List<LoadRequest> requests,
             List<String> triageFlags) throws IOException, InterruptedException {
-        String backendUrl = "http://127.0.0.1:" + backend.port();
+        return run("http://127.0.0.1:" + backend.port(), variant, requests, triageFlags,
+                variant.oracle() ? new WorkloadOracle(answers) : null, new LoadGenerator());
+    }
+
+    /** @param triageFlags flags added to every Triage started */
+    static Outcome run(AnswerLengthRelay relay, LoadVariant variant, List<LoadRequest> requests, List<String> triageFlags)
+            throws IOException, InterruptedException {
+        return run(relay.url(), variant, requests, triageFlags, null, new LoadGenerator(true, variant.oracle()));
+    }
+
+    /** @param chatEstimator Triage's chat estimator; null for the configured one */
+    private static Outcome run(String backendUrl, LoadVariant variant, List<LoadRequest> requests, List<String> triageFlags,
+            JobEstimator<Prompt> chatEstimator, LoadGenerator generator) throws IOException, InterruptedException {
         if (!variant.throughTriage()) {
-            return new Outcome(new LoadGenerator().run(URI.create(backendUrl), requests), 0);
+            return new Outcome(generator.run(URI.create(backendUrl), requests), 0);
         }
         TriageConfig config = ConfigLoader.load(variant.triageFlags(backendUrl, triageFlags).toArray(String[]::new), Map.of());
-        try (Triage triage = variant.oracle() ? Triage.start(config, new WorkloadOracle(answers)) : Triage.start(config)) {
-            List<LoadResult> results = new LoadGenerator().run(URI.create("http://127.0.0.1:" + triage.address().getPort()),
-                    requests);
+        try (Triage triage = chatEstimator != null ? Triage.start(config, chatEstimator) : Triage.start(config)) {
+            List<LoadResult> results = generator.run(URI.create("http://127.0.0.1:" + triage.address().getPort()), requests);
             return new Outcome(results, triage.queues().get(0).starvationPromotions());
         }
     }

@@ -1,6 +1,7 @@
 package dev.triage.bench.load;
 
 import dev.triage.bench.sim.LatencyStats;
+import dev.triage.bench.sim.LatencyStats.Statistic;
 import dev.triage.bench.sim.SummaryRow;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,6 +36,15 @@ final class RunSummaries {
         endToEnd.add(byClass(run.results(), LoadResult::endToEndSeconds));
         firstToken.add(byClass(run.results(), LoadResult::firstTokenSeconds));
         promotions.add(run.starvationPromotions());
+    }
+
+    boolean hasClass(String jobClass) {
+        return !endToEnd.isEmpty() && endToEnd.stream().allMatch(run -> run.containsKey(jobClass));
+    }
+
+    /** A statistic of the end-to-end latency of a class, in each run, in seconds. */
+    double[] perRun(String jobClass, Statistic statistic) {
+        return endToEnd.stream().mapToDouble(run -> run.get(jobClass).get(statistic)).toArray();
     }
 
     List<SummaryRow> endToEnd() {

@@ -1,9 +1,11 @@
 package dev.triage.bench.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.triage.bench.PcmWav;
 import dev.triage.bench.replay.AnswerBook;
 import dev.triage.bench.replay.ReplayBackend;
@@ -11,6 +13,7 @@ import dev.triage.bench.replay.ReplayBackendSettings;
 import dev.triage.bench.sim.LatencyStats.Statistic;
 import dev.triage.bench.workload.AudioFile;
 import dev.triage.bench.workload.WorkloadEntry;
+import dev.triage.features.ChatBody;
 import dev.triage.proxy.config.ServiceTimeModel;
 import java.io.IOException;
 import java.net.URI;
@@ -20,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,7 +62,7 @@ class LoadBenchmarksTest {
         assertEquals(8, result.endToEnd().stream().filter(r -> r.policy().equals("fcfs") && r.jobClass().equals("short"))
                 .findFirst().orElseThrow().requests());
         assertTrue(result.firstToken().stream().allMatch(r -> r.seconds(Statistic.P50) > 0));
-        assertTrue(result.findings().contains("oracle-sjf   short P50"), result.findings());
+        assertTrue(result.findings().contains("oracle-sjf       short P50 -"), result.findings());
     }
 
     @Test
@@ -109,6 +113,36 @@ class LoadBenchmarksTest {
     }
 
     @Test
+    void aBurstAtAServerThatGeneratesWhatItIsAskedForGetsTheLengthsThroughTheRelay() throws Exception {
+        // A replay backend that knows no prompt generates each request's own limit, as llama-server does.
+        try (ReplayBackend server = ReplayBackend.start(ReplayBackendSettings.builder().answers(AnswerBook.of(List.of()))
+                .speed(new ServiceTimeModel(0.002, 0.0002)).defaultAnswerTokens(1).build())) {
+            List<LoadVariant> variants = List.of(LoadVariant.parse("fcfs", Duration.ZERO),
+                    LoadVariant.parse("sjf:baseline", Duration.ZERO), LoadVariant.parse("oracle-sjf", Duration.ZERO));
+            BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.ServerSettings(workload(), variants, 2,
+                    URI.create("http://127.0.0.1:" + server.port()), List.of()));
+            double fcfs = result.seconds("fcfs", "short", Statistic.P50).orElseThrow();
+            double oracle = result.seconds("oracle-sjf", "short", Statistic.P50).orElseThrow();
+            assertTrue(oracle < fcfs / 2, "oracle short P50 " + oracle + " s vs fcfs " + fcfs + " s");
+            // Without the relay every answer would be one token long, and the whole burst over in a few milliseconds.
+            assertTrue(result.seconds("fcfs", "long", Statistic.P50).orElseThrow() > 600 * 0.0002, result.endToEnd().toString());
+            assertTrue(result.findings().contains("sjf:baseline     short P50 "), result.findings());
+            assertTrue(result.findings().contains("vs oracle-sjf (runs "), result.findings());
+        }
+    }
+
+    @Test
+    void aChatRequestNeverCarriesItsLengthWhereTriageReadsIt() {
+        WorkloadEntry entry = new WorkloadEntry("long essay", 900, "long", "test");
+        ObjectNode body = LoadGenerator.chatBody(entry, false);
+        for (String limit : List.of("max_tokens", "max_completion_tokens", "n_predict", "options", "priority")) {
+            assertFalse(body.has(limit), limit + " in " + body);
+        }
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body));
+        assertEquals(900, LoadGenerator.chatBody(entry, true).path("priority").asInt(), "an oracle's priority is the length");
+    }
+
+    @Test
     void variantNames() {
         LoadVariant tau = LoadVariant.parse("hrrn-tau", Duration.ofSeconds(5));
         assertEquals("hrrn", tau.policy());
@@ -116,5 +150,11 @@ class LoadBenchmarksTest {
         assertTrue(LoadVariant.parse("oracle-sjf", Duration.ZERO).oracle());
         assertThrows(IllegalArgumentException.class, () -> LoadVariant.parse("lifo", Duration.ZERO));
         assertThrows(IllegalArgumentException.class, () -> LoadVariant.parse("sjf-tau", Duration.ZERO));
+        LoadVariant ranker = LoadVariant.parse("sjf-tau:ranker", Duration.ofSeconds(5));
+        assertEquals("sjf", ranker.policy());
+        assertEquals(Optional.of("ranker"), ranker.estimator());
+        List<String> flags = ranker.triageFlags("http://backend", List.of("--estimator", "classifier"));
+        assertEquals("ranker", flags.get(flags.lastIndexOf("--estimator") + 1), "the variant's estimator wins: " + flags);
+        assertThrows(IllegalArgumentException.class, () -> LoadVariant.parse("sjf:oracle", Duration.ZERO));
     }
 }
