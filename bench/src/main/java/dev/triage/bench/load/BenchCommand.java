@@ -35,7 +35,7 @@ import java.util.Set;
  * bench speech-workload --out FILE [--short 20] [--long 20]
  * bench burst    [load options] [--runs 5] [--out DIR]
  * bench poisson  [load options] [--rho 0.5,0.7,0.8,0.9] [--requests 200] [--seeds 2] [--out DIR]
- * bench real-burst --backend URL [--workload FILE] [--estimator E,...] [--runs 3] [--out DIR]
+ * bench real-burst --backend URL [--workload FILE] [--estimator E,...] [--answer-scale 1] [--runs 3] [--out DIR]
  * load options: --workload FILE --variants V,... --tau 5 --slots 1 --prefill-seconds 0.01
  *               --seconds-per-token 0.0005 --estimator NAME
  * </pre>
@@ -49,10 +49,11 @@ public final class BenchCommand {
                    bench speech-workload --out FILE [--short 20] [--long 20]   (the shared data's shortest and longest ASR clips)
                    bench burst    [load options] [--runs 5] [--out DIR]
                    bench poisson  [load options] [--rho R,...] [--requests 200] [--seeds 2] [--out DIR]
-                   bench real-burst --backend URL [--workload FILE] [--estimator E,...] [--runs 3] [--out DIR]
+                   bench real-burst --backend URL [--workload FILE] [--estimator E,...] [--answer-scale 1] [--runs 3] [--out DIR]
                           (a burst at a real server that generates exactly max_tokens, through a relay that sets it;
                           default workload: 20 short and 20 long held-out answers, prompt lengths matched pair by pair;
-                          variants fcfs, sjf:baseline, sjf:E for each estimator (default: Triage's), oracle-sjf)
+                          variants fcfs, sjf:baseline, sjf:E for each estimator (default: Triage's), oracle-sjf;
+                          --answer-scale multiplies every answer's length, classes kept, to fit a slow server)
             load options: --workload FILE (default: the held-out burst of 35 short and 35 long answers in the bench jar)
                    --variants V,... (direct, [oracle-]fcfs|sjf|hrrn[-tau][:estimator])   --tau SECONDS (5)
                    --slots 1  --prefill-seconds 0.01  --seconds-per-token 0.0005  --estimator NAME (Triage's default)
@@ -172,14 +173,20 @@ public final class BenchCommand {
         URI server = URI.create(flags.required("backend", "the server's URL, http://host:port"));
         Path file = flags.optional("workload").map(Path::of).orElse(null);
         List<String> estimators = flags.words("estimator", List.of(ConfigLoader.load(new String[0], Map.of()).estimator().name()));
+        double scale = flags.number("answer-scale", 1);
+        if (!(scale > 0)) {
+            throw new IllegalArgumentException("--answer-scale: " + scale + " (expected: > 0)");
+        }
         int runs = runs(flags, 3);
         Path out = flags.optional("out").map(Path::of).orElse(null);
         flags.finish();
         List<String> names = new ArrayList<>(List.of("fcfs", "sjf:baseline"));
         estimators.stream().map(estimator -> "sjf:" + estimator).filter(name -> !names.contains(name)).forEach(names::add);
         names.add("oracle-sjf");
-        BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.ServerSettings(
-                file != null ? WorkloadFile.read(file) : WorkloadFile.readResource(LENGTH_MATCHED_WORKLOAD),
+        List<WorkloadEntry> workload = (file != null ? WorkloadFile.read(file) : WorkloadFile.readResource(LENGTH_MATCHED_WORKLOAD))
+                .stream().map(entry -> new WorkloadEntry(entry.prompt(), Math.max(1, (int) Math.round(scale * entry.answerTokens())),
+                        entry.jobClass(), entry.source(), entry.audio())).toList();
+        BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.ServerSettings(workload,
                 names.stream().map(name -> LoadVariant.parse(name, Duration.ZERO)).toList(), runs, server, List.of()));
         return report(result, runs, out, "real-burst");
     }
