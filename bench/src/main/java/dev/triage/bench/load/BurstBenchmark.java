@@ -5,6 +5,7 @@ import dev.triage.bench.replay.AnswerBook;
 import dev.triage.bench.replay.ReplayBackend;
 import dev.triage.bench.replay.ReplayBackendSettings;
 import dev.triage.bench.sim.LatencyStats.Statistic;
+import dev.triage.bench.sim.MeanSd;
 import dev.triage.bench.sim.SummaryRow;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.proxy.config.ServiceTimeModel;
@@ -78,30 +79,47 @@ public final class BurstBenchmark {
         /**
          * The comparisons the papers report, for the variants that were run: short P50 and long P95
          * against FCFS, and the mean against oracle SJF, each as the mean of the runs' ratios (a run's
-         * variants all see the same arrival order) with their range.
+         * variants all see the same arrival order) with their range. Each comes twice: in seconds, and
+         * in shares of each burst's length (its last answer's end). Every variant of a run serves the
+         * same work on one serial backend, so its burst lasts as long whatever the order, unless the
+         * backend's speed drifted — as it does on a shared machine; the shares take that drift out.
          */
         public String findings() {
-            StringBuilder text = new StringBuilder();
+            StringBuilder text = new StringBuilder("burst length (s):");
+            variants.forEach((variant, summaries) -> {
+                MeanSd length = MeanSd.of(summaries.burstLengths());
+                text.append(String.format(Locale.ROOT, " %s %.1f ± %.1f;", variant, length.mean(), length.sd()));
+            });
+            text.setLength(text.length() - 1);
+            text.append('\n');
             for (String variant : variants.keySet()) {
-                if (variant.equals("fcfs")) {
-                    continue;
+                if (!variant.equals("fcfs")) {
+                    text.append(String.format(Locale.ROOT, "%-16s %s%n%-16s by burst length: %s%n", variant,
+                            comparisons(variant, false), "", comparisons(variant, true)));
                 }
-                List<String> comparisons = new ArrayList<>();
-                ratios(variant, "fcfs", "short", Statistic.P50).ifPresent(r -> comparisons.add(
-                        "short P50 " + spread(r, x -> 100 * (x - 1), "%+.1f%%", "fcfs")));
-                ratios(variant, "fcfs", "long", Statistic.P95).ifPresent(r -> comparisons.add(
-                        "long P95 " + spread(r, x -> 100 * (x - 1), "%+.1f%%", "fcfs")));
-                if (!variant.equals("oracle-sjf")) {
-                    ratios(variant, "oracle-sjf", RunSummaries.ALL, Statistic.MEAN).ifPresent(r -> comparisons.add(
-                            "mean " + spread(r, x -> x, "%.2f×", "oracle-sjf")));
-                }
-                text.append(String.format(Locale.ROOT, "%-16s %s%n", variant, String.join(", ", comparisons)));
             }
             return text.toString();
         }
 
-        /** Run by run, {@code variant}'s statistic over {@code reference}'s, if both have the class. */
-        private Optional<double[]> ratios(String variant, String reference, String jobClass, Statistic statistic) {
+        private String comparisons(String variant, boolean byBurstLength) {
+            List<String> comparisons = new ArrayList<>();
+            ratios(variant, "fcfs", "short", Statistic.P50, byBurstLength).ifPresent(r -> comparisons.add(
+                    "short P50 " + spread(r, x -> 100 * (x - 1), "%+.1f%%", "fcfs")));
+            ratios(variant, "fcfs", "long", Statistic.P95, byBurstLength).ifPresent(r -> comparisons.add(
+                    "long P95 " + spread(r, x -> 100 * (x - 1), "%+.1f%%", "fcfs")));
+            if (!variant.equals("oracle-sjf")) {
+                ratios(variant, "oracle-sjf", RunSummaries.ALL, Statistic.MEAN, byBurstLength).ifPresent(r -> comparisons.add(
+                        "mean " + spread(r, x -> x, "%.2f×", "oracle-sjf")));
+            }
+            return String.join(", ", comparisons);
+        }
+
+        /**
+         * Run by run, {@code variant}'s statistic over {@code reference}'s, each divided by its burst's
+         * length when {@code byBurstLength}, if both have the class.
+         */
+        private Optional<double[]> ratios(String variant, String reference, String jobClass, Statistic statistic,
+                boolean byBurstLength) {
             RunSummaries mine = variants.get(variant);
             RunSummaries theirs = variants.get(reference);
             if (mine == null || theirs == null || !mine.hasClass(jobClass) || !theirs.hasClass(jobClass)) {
@@ -112,6 +130,9 @@ public final class BurstBenchmark {
             double[] ratios = new double[numerators.length];
             for (int run = 0; run < ratios.length; run++) {
                 ratios[run] = numerators[run] / denominators[run];
+                if (byBurstLength) {
+                    ratios[run] *= theirs.burstLengths()[run] / mine.burstLengths()[run];
+                }
             }
             return Optional.of(ratios);
         }

@@ -21,6 +21,7 @@ final class RunSummaries {
     private final List<Map<String, LatencyStats>> endToEnd = new ArrayList<>();
     private final List<Map<String, LatencyStats>> firstToken = new ArrayList<>();
     private final List<Long> promotions = new ArrayList<>();
+    private final List<Double> burstLengths = new ArrayList<>();
 
     RunSummaries(String variant) {
         this.variant = variant;
@@ -36,6 +37,7 @@ final class RunSummaries {
         endToEnd.add(byClass(run.results(), LoadResult::endToEndSeconds));
         firstToken.add(byClass(run.results(), LoadResult::firstTokenSeconds));
         promotions.add(run.starvationPromotions());
+        burstLengths.add(run.results().stream().mapToDouble(LoadResult::endToEndSeconds).max().orElse(0));
     }
 
     boolean hasClass(String jobClass) {
@@ -45,6 +47,11 @@ final class RunSummaries {
     /** A statistic of the end-to-end latency of a class, in each run, in seconds. */
     double[] perRun(String jobClass, Statistic statistic) {
         return endToEnd.stream().mapToDouble(run -> run.get(jobClass).get(statistic)).toArray();
+    }
+
+    /** Each run's longest end-to-end latency: for a burst, the time its last answer ended. */
+    double[] burstLengths() {
+        return burstLengths.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     List<SummaryRow> endToEnd() {

@@ -21,7 +21,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
@@ -128,7 +130,26 @@ class LoadBenchmarksTest {
             assertTrue(result.seconds("fcfs", "long", Statistic.P50).orElseThrow() > 600 * 0.0002, result.endToEnd().toString());
             assertTrue(result.findings().contains("sjf:baseline     short P50 "), result.findings());
             assertTrue(result.findings().contains("vs oracle-sjf (runs "), result.findings());
+            assertTrue(result.findings().contains("by burst length: short P50 "), result.findings());
         }
+    }
+
+    @Test
+    void findingsCompareRunByRunAndTakeOutTheDriftOfTheServersSpeed() {
+        // In the second variant the server ran at half speed: its bursts last twice as long.
+        RunSummaries fcfs = new RunSummaries("fcfs");
+        RunSummaries sjf = new RunSummaries("sjf");
+        for (int run = 0; run < 2; run++) {
+            fcfs.add(new LoadSession.Outcome(List.of(new LoadResult("short", 1, 10, 200), new LoadResult("long", 1, 20, 200)), 0));
+            sjf.add(new LoadSession.Outcome(List.of(new LoadResult("short", 1, 5 + run, 200), new LoadResult("long", 1, 40, 200)), 0));
+        }
+        Map<String, RunSummaries> variants = new LinkedHashMap<>();
+        variants.put("fcfs", fcfs);
+        variants.put("sjf", sjf);
+        String findings = new BurstBenchmark.Result(variants).findings();
+        assertTrue(findings.startsWith("burst length (s): fcfs 20.0 ± 0.0; sjf 40.0 ± 0.0\n"), findings);
+        assertTrue(findings.contains("sjf              short P50 -45.0% vs fcfs (runs -50.0% to -40.0%)"), findings);
+        assertTrue(findings.contains("by burst length: short P50 -72.5% vs fcfs (runs -75.0% to -70.0%)"), findings);
     }
 
     @Test
