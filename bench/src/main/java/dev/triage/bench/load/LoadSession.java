@@ -10,6 +10,10 @@ import dev.triage.proxy.config.ConfigLoader;
 import dev.triage.proxy.config.TriageConfig;
 import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -34,6 +38,9 @@ final class LoadSession {
     interface Runner {
         Outcome run(LoadVariant variant, List<LoadRequest> requests) throws IOException, InterruptedException;
     }
+
+    static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
+    static final Duration READY_POLL = Duration.ofMillis(50);
 
     private LoadSession() {}
 
@@ -61,8 +68,30 @@ final class LoadSession {
         }
         TriageConfig config = ConfigLoader.load(variant.triageFlags(backendUrl, triageFlags).toArray(String[]::new), Map.of());
         try (Triage triage = chatEstimator != null ? Triage.start(config, chatEstimator) : Triage.start(config)) {
-            List<LoadResult> results = generator.run(URI.create("http://127.0.0.1:" + triage.address().getPort()), requests);
+            URI base = URI.create("http://127.0.0.1:" + triage.address().getPort());
+            awaitReady(base);
+            List<LoadResult> results = generator.run(base, requests);
             return new Outcome(results, triage.queues().get(0).starvationPromotions());
+        }
+    }
+
+    /**
+     * Waits until Triage is ready and its estimator has loaded: one that loads in the background
+     * would otherwise leave the run's first requests to its fallback.
+     */
+    private static void awaitReady(URI base) throws IOException, InterruptedException {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpRequest readyz = HttpRequest.newBuilder(base.resolve("/readyz")).timeout(Duration.ofSeconds(10)).build();
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (true) {
+            HttpResponse<String> ready = client.send(readyz, HttpResponse.BodyHandlers.ofString());
+            if (ready.statusCode() == 200 && ready.body().contains("\"estimator_state\":\"ready\"")) {
+                return;
+            }
+            if (ready.body().contains("\"estimator_state\":\"unavailable\"") || System.nanoTime() > deadline) {
+                throw new IOException("Triage is not ready to size requests with its estimator: " + ready.body());
+            }
+            Thread.sleep(READY_POLL.toMillis());
         }
     }
 }
