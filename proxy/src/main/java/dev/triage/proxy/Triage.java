@@ -225,6 +225,11 @@ public final class Triage implements AutoCloseable {
         return dispatchLoop.backends();
     }
 
+    /** Chat requests sized by the fallback estimator because the configured one could not in time. */
+    public long estimatorFallbacks() {
+        return chatEstimation.fallbacks();
+    }
+
     /** Ready: not stopping, and every backend answered its last probe. */
     public boolean ready() {
         return !stopping && backends.allUp();

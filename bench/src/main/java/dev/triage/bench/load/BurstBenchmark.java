@@ -83,6 +83,8 @@ public final class BurstBenchmark {
          * in shares of each burst's length (its last answer's end). Every variant of a run serves the
          * same work on one serial backend, so its burst lasts as long whatever the order, unless the
          * backend's speed drifted — as it does on a shared machine; the shares take that drift out.
+         * A variant whose estimator was saturated by the burst had part of it sized by Triage's
+         * fallback estimator; how many is said first.
          */
         public String findings() {
             StringBuilder text = new StringBuilder("burst length (s):");
@@ -90,6 +92,10 @@ public final class BurstBenchmark {
                 MeanSd length = MeanSd.of(summaries.burstLengths());
                 text.append(String.format(Locale.ROOT, " %s %.1f ± %.1f;", variant, length.mean(), length.sd()));
             });
+            text.setLength(text.length() - 1);
+            text.append("\nsized by the fallback estimator, per run:");
+            variants.forEach((variant, summaries) -> text.append(String.format(Locale.ROOT, " %s %.1f;", variant,
+                    summaries.estimatorFallbacks())));
             text.setLength(text.length() - 1);
             text.append('\n');
             for (String variant : variants.keySet()) {

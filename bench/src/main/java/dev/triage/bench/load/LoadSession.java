@@ -30,8 +30,13 @@ import java.util.Map;
  */
 final class LoadSession {
 
-    /** What one run produced. */
-    record Outcome(List<LoadResult> results, long starvationPromotions) {}
+    /**
+     * What one run produced.
+     *
+     * @param estimatorFallbacks chat requests Triage sized with its fallback estimator, because the
+     *     configured one could not in time (a burst can saturate an expensive one)
+     */
+    record Outcome(List<LoadResult> results, long starvationPromotions, long estimatorFallbacks) {}
 
     /** Runs one variant on a set of requests, against a backend the caller started. */
     @FunctionalInterface
@@ -64,14 +69,14 @@ final class LoadSession {
     private static Outcome run(String backendUrl, LoadVariant variant, List<LoadRequest> requests, List<String> triageFlags,
             JobEstimator<Prompt> chatEstimator, LoadGenerator generator) throws IOException, InterruptedException {
         if (!variant.throughTriage()) {
-            return new Outcome(generator.run(URI.create(backendUrl), requests), 0);
+            return new Outcome(generator.run(URI.create(backendUrl), requests), 0, 0);
         }
         TriageConfig config = ConfigLoader.load(variant.triageFlags(backendUrl, triageFlags).toArray(String[]::new), Map.of());
         try (Triage triage = chatEstimator != null ? Triage.start(config, chatEstimator) : Triage.start(config)) {
             URI base = URI.create("http://127.0.0.1:" + triage.address().getPort());
             awaitReady(base);
             List<LoadResult> results = generator.run(base, requests);
-            return new Outcome(results, triage.queues().get(0).starvationPromotions());
+            return new Outcome(results, triage.queues().get(0).starvationPromotions(), triage.estimatorFallbacks());
         }
     }
 

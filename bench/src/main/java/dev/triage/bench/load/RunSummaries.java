@@ -22,6 +22,7 @@ final class RunSummaries {
     private final List<Map<String, LatencyStats>> firstToken = new ArrayList<>();
     private final List<Long> promotions = new ArrayList<>();
     private final List<Double> burstLengths = new ArrayList<>();
+    private final List<Long> estimatorFallbacks = new ArrayList<>();
 
     RunSummaries(String variant) {
         this.variant = variant;
@@ -38,6 +39,12 @@ final class RunSummaries {
         firstToken.add(byClass(run.results(), LoadResult::firstTokenSeconds));
         promotions.add(run.starvationPromotions());
         burstLengths.add(run.results().stream().mapToDouble(LoadResult::endToEndSeconds).max().orElse(0));
+        estimatorFallbacks.add(run.estimatorFallbacks());
+    }
+
+    /** Requests per run that Triage sized with its fallback estimator. */
+    double estimatorFallbacks() {
+        return estimatorFallbacks.stream().mapToLong(Long::longValue).average().orElse(0);
     }
 
     boolean hasClass(String jobClass) {

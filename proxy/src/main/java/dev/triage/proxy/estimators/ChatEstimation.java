@@ -139,6 +139,11 @@ public final class ChatEstimation implements AutoCloseable {
         }
     }
 
+    /** How many prompts the fallback has sized, for every reason. */
+    public long fallbacks() {
+        return Math.round(fallbacks.values().stream().mapToDouble(Counter::count).sum());
+    }
+
     /** The configured estimator's name. */
     public String name() {
         return name;

@@ -129,6 +129,7 @@ class ChatEstimationTest {
             long sizedNow = estimates.stream().filter(CompletableFuture::isDone).count();
             assertEquals(surplus, sizedNow);
             assertEquals(surplus, fallbacks(FallbackReason.SATURATED));
+            assertEquals(surplus, estimation.fallbacks());
             gated.release.countDown();
             long configured = 0;
             for (CompletableFuture<Estimate> estimate : estimates) {
