@@ -17,27 +17,42 @@ import java.util.OptionalInt;
  */
 public final class ChatBody {
 
+    private static final long NO_LIMIT = 0;
+
     private ChatBody() {}
 
     /**
      * The prompt an estimator scores. For a {@code messages} list it is the last user message's
      * text (a string content, or the text parts of an array content joined by newlines): that is
-     * the instruction the answer responds to, while the system prompt and the history mostly set
-     * context. For a {@code prompt} field it is that string, or the strings of an array joined by
-     * newlines. Anything else gives an empty prompt.
+     * the instruction the answer responds to, while the system prompt and the history set context,
+     * which the prompt's shape records (user turns, system characters, every message's characters).
+     * For a {@code prompt} field it is that string, or the strings of an array joined by newlines,
+     * with Ollama's {@code system} field as its system prompt. Anything else gives an empty prompt.
      */
     public static Prompt prompt(JsonNode body) {
         JsonNode messages = body.path("messages");
-        if (messages.isArray()) {
-            for (int i = messages.size() - 1; i >= 0; i--) {
-                JsonNode message = messages.get(i);
-                if ("user".equals(message.path("role").asText())) {
-                    return new Prompt(contentText(message.path("content")));
-                }
-            }
-            return new Prompt("");
+        if (!messages.isArray()) {
+            String text = contentText(body.path("prompt"));
+            int system = body.path("system").isTextual() ? body.path("system").asText().length() : 0;
+            return new Prompt(text, 1, system, text.length() + system);
         }
-        return new Prompt(contentText(body.path("prompt")));
+        String last = null;
+        int userTurns = 0;
+        int systemChars = 0;
+        int conversationChars = 0;
+        for (JsonNode message : messages) {
+            String role = message.path("role").asText();
+            String text = contentText(message.path("content"));
+            conversationChars += text.length();
+            if ("user".equals(role)) {
+                userTurns++;
+                last = text;
+            } else if ("system".equals(role) || "developer".equals(role)) {
+                systemChars += text.length();
+            }
+        }
+        return last == null ? new Prompt("", 1, systemChars, conversationChars)
+                : new Prompt(last, userTurns, systemChars, conversationChars);
     }
 
     /**
@@ -47,19 +62,25 @@ public final class ChatBody {
      * and are ignored.
      */
     public static OptionalInt maxOutputTokens(JsonNode body) {
-        long limit = Long.MAX_VALUE;
+        long limit = NO_LIMIT;
         limit = smallerPositive(limit, body.path("max_completion_tokens"));
         limit = smallerPositive(limit, body.path("max_tokens"));
         limit = smallerPositive(limit, body.path("n_predict"));
         limit = smallerPositive(limit, body.path("options").path("num_predict"));
-        return limit == Long.MAX_VALUE ? OptionalInt.empty() : OptionalInt.of((int) Math.min(limit, Integer.MAX_VALUE));
+        return limit == NO_LIMIT ? OptionalInt.empty() : OptionalInt.of((int) Math.min(limit, Integer.MAX_VALUE));
     }
 
     private static long smallerPositive(long current, JsonNode value) {
-        if (value.isIntegralNumber() && value.asLong() > 0) {
-            return Math.min(current, value.asLong());
+        if (!value.isIntegralNumber()) {
+            return current;
         }
-        return current;
+        // Past 64 bits asLong() keeps only the low bits, which may read as a small limit (2^64 + 1 as 1)
+        // and put a request that set no real limit at the head of the queue.
+        long limit = value.canConvertToLong() ? value.asLong() : value.bigIntegerValue().signum() > 0 ? Long.MAX_VALUE : 0;
+        if (limit <= 0) {
+            return current;
+        }
+        return current == NO_LIMIT ? limit : Math.min(current, limit);
     }
 
     private static String contentText(JsonNode content) {

@@ -27,6 +27,33 @@ class ChatBodyTest {
     }
 
     @Test
+    void chatPromptCarriesTheConversationsShape() throws Exception {
+        JsonNode chat = body("""
+                {"messages":[{"role":"system","content":"Be terse."},
+                             {"role":"user","content":"first question"},
+                             {"role":"assistant","content":"an answer"},
+                             {"role":"user","content":"Write an essay on tides."}]}""");
+        Prompt prompt = ChatBody.prompt(chat);
+        assertEquals(2, prompt.userTurns());
+        assertEquals("Be terse.".length(), prompt.systemChars());
+        assertEquals("Be terse.first questionan answerWrite an essay on tides.".length(), prompt.conversationChars());
+        assertEquals(24.0 / 56, prompt.lastTurnShare(), 1e-9);
+    }
+
+    @Test
+    void aSingleUserMessageIsTheWholeConversation() throws Exception {
+        Prompt prompt = ChatBody.prompt(body("{\"messages\":[{\"role\":\"user\",\"content\":\"Hi there\"}]}"));
+        assertEquals(new Prompt("Hi there"), prompt);
+        assertEquals(1.0, prompt.lastTurnShare());
+    }
+
+    @Test
+    void ollamaGenerateSystemFieldIsTheSystemPrompt() throws Exception {
+        Prompt prompt = ChatBody.prompt(body("{\"prompt\":\"Why is the sky blue?\",\"system\":\"You are a poet.\"}"));
+        assertEquals(new Prompt("Why is the sky blue?", 1, 15, 35), prompt);
+    }
+
+    @Test
     void arrayContentKeepsOnlyTheTextParts() throws Exception {
         JsonNode chat = body("""
                 {"messages":[{"role":"user","content":[
@@ -61,5 +88,13 @@ class ChatBodyTest {
         // Ollama: -1 is "until done", -2 "fill the context": no cap.
         assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"options\":{\"num_predict\":-1}}")));
         assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":\"50\"}")));
+    }
+
+    @Test
+    void aLimitPastSixtyFourBitsIsNoSmallLimit() throws Exception {
+        // 2^64 + 1, whose low 64 bits read as 1.
+        assertEquals(OptionalInt.of(Integer.MAX_VALUE), ChatBody.maxOutputTokens(body("{\"max_tokens\":18446744073709551617}")));
+        assertEquals(OptionalInt.of(40), ChatBody.maxOutputTokens(body("{\"max_tokens\":18446744073709551617,\"n_predict\":40}")));
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":-18446744073709551615}")));
     }
 }

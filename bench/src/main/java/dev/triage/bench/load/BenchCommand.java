@@ -4,6 +4,7 @@ import dev.triage.bench.plot.LatencyVsLoadChart;
 import dev.triage.bench.sim.LoadSweep;
 import dev.triage.bench.sim.SummaryCsv;
 import dev.triage.bench.sim.SummaryTable;
+import dev.triage.bench.stats.LoadPoint;
 import dev.triage.bench.workload.HeldOutWorkload;
 import dev.triage.bench.workload.SpeechWorkload;
 import dev.triage.bench.workload.WorkloadEntry;
@@ -14,7 +15,7 @@ import dev.triage.model.data.PromptResponseLoader;
 import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.SharedData;
 import dev.triage.proxy.config.ConfigLoader;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -57,6 +58,7 @@ public final class BenchCommand {
             load options: --workload FILE (default: the held-out burst of 35 short and 35 long answers in the bench jar)
                    --variants V,... (direct, [oracle-]fcfs|sjf|hrrn[-tau][:estimator])   --tau SECONDS (5)
                    --slots 1  --prefill-seconds 0.01  --seconds-per-token 0.0005  --estimator NAME (Triage's default)
+                   --api openai|ollama (the chat route: /v1/chat/completions or Ollama's /api/chat; openai)
             """;
 
     /** The workload used when none is named: held-out prompts, 35 short and 35 long answers of one model. */
@@ -72,7 +74,7 @@ public final class BenchCommand {
 
     /** What burst and Poisson runs share. */
     record LoadOptions(List<WorkloadEntry> workload, List<LoadVariant> variants, int slots, ServiceTimeModel speed,
-            List<String> triageFlags, Path out) {
+            List<String> triageFlags, ChatApi api, Path out) {
 
         static LoadOptions read(Flags flags) throws IOException {
             Path file = flags.optional("workload").map(Path::of).orElse(null);
@@ -83,7 +85,7 @@ public final class BenchCommand {
                     variants, flags.integer("slots", 1),
                     new ServiceTimeModel(flags.number("prefill-seconds", 0.01), flags.number("seconds-per-token", 0.0005)),
                     flags.optional("estimator").map(e -> List.of("--estimator", e)).orElse(List.of()),
-                    flags.optional("out").map(Path::of).orElse(null));
+                    ChatApi.parse(flags.string("api", "openai")), flags.optional("out").map(Path::of).orElse(null));
         }
     }
 
@@ -165,7 +167,7 @@ public final class BenchCommand {
         int runs = runs(flags, 5);
         flags.finish();
         BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.Settings(options.workload(), options.variants(),
-                runs, options.speed(), options.slots(), options.triageFlags()));
+                runs, options.speed(), options.slots(), options.triageFlags(), options.api()));
         return report(result, runs, options.out(), "burst");
     }
 
@@ -219,8 +221,8 @@ public final class BenchCommand {
         int requests = flags.integer("requests", 200);
         int seeds = flags.integer("seeds", 2);
         flags.finish();
-        List<LoadSweep.Point> points = PoissonBenchmark.run(new PoissonBenchmark.Settings(options.workload(),
-                options.variants(), rhos, requests, seeds, options.speed(), options.slots(), options.triageFlags()));
+        List<LoadPoint> points = PoissonBenchmark.run(new PoissonBenchmark.Settings(options.workload(),
+                options.variants(), rhos, requests, seeds, options.speed(), options.slots(), options.triageFlags(), options.api()));
         if (options.out() != null) {
             Files.createDirectories(options.out());
             LoadSweep.writeCsv(options.out().resolve("poisson.csv"), points);
@@ -229,7 +231,7 @@ public final class BenchCommand {
                     points, options.variants().stream().map(LoadVariant::name).toList());
         }
         StringBuilder report = new StringBuilder();
-        for (LoadSweep.Point point : points) {
+        for (LoadPoint point : points) {
             report.append("rho ").append(point.rho()).append('\n').append(SummaryTable.markdown(point.rows())).append('\n');
         }
         return report.toString();

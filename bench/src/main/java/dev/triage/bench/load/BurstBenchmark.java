@@ -4,13 +4,15 @@ import dev.triage.bench.relay.AnswerLengthRelay;
 import dev.triage.bench.replay.AnswerBook;
 import dev.triage.bench.replay.ReplayBackend;
 import dev.triage.bench.replay.ReplayBackendSettings;
-import dev.triage.bench.sim.LatencyStats.Statistic;
-import dev.triage.bench.sim.MeanSd;
-import dev.triage.bench.sim.SummaryRow;
+import dev.triage.bench.stats.LatencyStats.Statistic;
+import dev.triage.bench.stats.MeanSd;
+import dev.triage.bench.stats.SummaryRow;
 import dev.triage.bench.workload.WorkloadEntry;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.model.cli.Progress;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -34,9 +36,10 @@ public final class BurstBenchmark {
     /**
      * @param speed the replay backend's prefill and per-token time
      * @param triageFlags extra flags for every Triage started (e.g. {@code --estimator baseline})
+     * @param api the API chat requests use
      */
     public record Settings(List<WorkloadEntry> workload, List<LoadVariant> variants, int runs, ServiceTimeModel speed,
-            int slots, List<String> triageFlags) {}
+            int slots, List<String> triageFlags, ChatApi api) {}
 
     /**
      * A burst against a real server that generates exactly the tokens it is asked for, behind an
@@ -160,32 +163,44 @@ public final class BurstBenchmark {
     /** The burst against a replay backend started for it. */
     public static Result run(Settings settings) throws IOException, InterruptedException {
         AnswerBook answers = AnswerBook.of(settings.workload());
+        // A burst keeps the backend busy for the workload's whole service time, spread over its slots.
+        double burstSeconds = settings.workload().stream().mapToDouble(e -> settings.speed().seconds(e.answerTokens())).sum()
+                / settings.slots();
+        Duration expected = Duration.ofMillis(Math.round(settings.variants().size() * settings.runs() * burstSeconds * 1000));
         try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder()
                 .answers(answers).slots(settings.slots()).speed(settings.speed()).build())) {
-            return run(settings.workload(), settings.variants(), settings.runs(),
-                    (variant, requests) -> LoadSession.run(backend, answers, variant, requests, settings.triageFlags()));
+            return run(settings.workload(), settings.variants(), settings.runs(), expected, (variant, requests) ->
+                    LoadSession.run(backend, answers, variant, requests, settings.triageFlags(), settings.api()));
         }
     }
 
     /** The burst against a real server, through a relay started for it. */
     public static Result run(ServerSettings settings) throws IOException, InterruptedException {
         try (AnswerLengthRelay relay = AnswerLengthRelay.start(settings.server())) {
-            return run(settings.workload(), settings.variants(), settings.runs(),
+            return run(settings.workload(), settings.variants(), settings.runs(), null,
                     (variant, requests) -> LoadSession.run(relay, variant, requests, settings.triageFlags()));
         }
     }
 
-    /** Runs one after the other, every variant within a run, so a drift in the machine's speed touches them alike. */
-    private static Result run(List<WorkloadEntry> workload, List<LoadVariant> variants, int runs, LoadSession.Runner runner)
-            throws IOException, InterruptedException {
+    /**
+     * Runs one after the other, every variant within a run, so a drift in the machine's speed touches them alike.
+     *
+     * @param expected how long all runs should take, if known
+     */
+    private static Result run(List<WorkloadEntry> workload, List<LoadVariant> variants, int runs, Duration expected,
+            LoadSession.Runner runner) throws IOException, InterruptedException {
         Map<String, RunSummaries> summaries = new LinkedHashMap<>();
         variants.forEach(variant -> summaries.put(variant.name(), new RunSummaries(variant.name())));
+        Progress progress = Progress.start("burst load runs (" + workload.size() + " requests each)",
+                (long) variants.size() * runs, expected);
         for (int run = 0; run < runs; run++) {
             List<LoadRequest> burst = burst(workload, run);
             for (LoadVariant variant : variants) {
                 summaries.get(variant.name()).add(runner.run(variant, burst));
+                progress.step();
             }
         }
+        progress.done();
         return new Result(summaries);
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.triage.bench.relay.AnswerLengthRelay;
 import dev.triage.bench.workload.AudioFile;
 import dev.triage.bench.workload.WorkloadEntry;
+import dev.triage.proxy.concurrent.DaemonThreadFactory;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -28,7 +29,7 @@ import java.util.function.Predicate;
 /**
  * Sends a workload's requests over real HTTP at set times and records, per request, the time to its
  * first token and to its end. A prompt goes as a chat request that streams ({@code "stream": true}),
- * so that the first token is seen when it arrives; an audio file goes as a transcription
+ * by OpenAI's API or Ollama's ({@link ChatApi}), so that the first token is seen when it arrives; an audio file goes as a transcription
  * ({@link TranscriptionForm}), which is not streamed, so its first token comes with the answer's
  * first line. Each request has its own connection, as concurrent clients do.
  *
@@ -38,7 +39,7 @@ import java.util.function.Predicate;
  * {@code priority}, which Triage ranks above its policy.
  *
  * <pre>{@code
- * List<LoadResult> results = new LoadGenerator().run(URI.create("http://127.0.0.1:8080"), requests);
+ * List<LoadResult> results = new LoadGenerator(ChatApi.OPENAI).run(URI.create("http://127.0.0.1:8080"), requests);
  * }</pre>
  */
 public final class LoadGenerator {
@@ -46,6 +47,7 @@ public final class LoadGenerator {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String MODEL = "replay";
 
+    private final ChatApi api;
     private final HttpClient client = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10))
@@ -54,8 +56,8 @@ public final class LoadGenerator {
     private final boolean lengthAsPriority;
 
     /** Sends each chat request with its prompt alone, for the replay backend, which knows the lengths. */
-    public LoadGenerator() {
-        this(false, false);
+    public LoadGenerator(ChatApi api) {
+        this(api, false, false);
     }
 
     /**
@@ -63,22 +65,19 @@ public final class LoadGenerator {
      *     {@link AnswerLengthRelay#ANSWER_TOKENS} and an id of its own in {@link AnswerLengthRelay#REQUEST_ID}
      * @param lengthAsPriority each chat request's {@code priority} is its recorded answer length
      */
-    public LoadGenerator(boolean answerLengthHeader, boolean lengthAsPriority) {
+    public LoadGenerator(ChatApi api, boolean answerLengthHeader, boolean lengthAsPriority) {
+        this.api = api;
         this.answerLengthHeader = answerLengthHeader;
         this.lengthAsPriority = lengthAsPriority;
     }
 
     /**
-     * Sends every request to {@code base}'s {@code /v1/chat/completions} or {@code /v1/audio/transcriptions}
+     * Sends every request to {@code base}'s chat route or {@code /v1/audio/transcriptions}
      * and waits for all of them. Audio files are read before the first request goes out.
      */
     public List<LoadResult> run(URI base, List<LoadRequest> requests) throws IOException {
         List<HttpRequest> prepared = prepare(base, requests);
-        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "load-timer");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(new DaemonThreadFactory("load-timer"));
         try {
             List<CompletableFuture<LoadResult>> pending = new ArrayList<>();
             for (int i = 0; i < requests.size(); i++) {
@@ -130,7 +129,7 @@ public final class LoadGenerator {
     }
 
     private HttpRequest.Builder chat(URI base, LoadRequest request, String requestId) {
-        HttpRequest.Builder http = HttpRequest.newBuilder(base.resolve("/v1/chat/completions"))
+        HttpRequest.Builder http = HttpRequest.newBuilder(base.resolve(api.path()))
                 .header("content-type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(chatBody(request.entry(), lengthAsPriority).toString()));
         if (answerLengthHeader) {
@@ -154,8 +153,8 @@ public final class LoadGenerator {
 
     private void send(HttpRequest http, LoadRequest request, CompletableFuture<LoadResult> result) {
         long sent = System.nanoTime();
-        // A chat answer's first token is its first server-sent event; a transcription's is its first line.
-        FirstEvent firstEvent = new FirstEvent(request.entry().audio().isPresent() ? line -> true : line -> line.startsWith("data:"));
+        // A chat answer's first token is its first event; a transcription's is its first line.
+        FirstEvent firstEvent = new FirstEvent(request.entry().audio().isPresent() ? line -> true : api::carriesToken);
         client.sendAsync(http, HttpResponse.BodyHandlers.fromLineSubscriber(firstEvent))
                 .whenComplete((response, error) -> {
                     long end = System.nanoTime();

@@ -3,8 +3,6 @@ package dev.triage.bench.load;
 import dev.triage.bench.relay.AnswerLengthRelay;
 import dev.triage.bench.replay.AnswerBook;
 import dev.triage.bench.replay.ReplayBackend;
-import dev.triage.features.Prompt;
-import dev.triage.model.JobEstimator;
 import dev.triage.proxy.Triage;
 import dev.triage.proxy.config.ConfigLoader;
 import dev.triage.proxy.config.TriageConfig;
@@ -52,32 +50,46 @@ final class LoadSession {
     /**
      * @param answers the workload's recorded lengths, for oracle variants
      * @param triageFlags flags added to every Triage started (an estimator, a service-time model)
+     * @param api the API chat requests use
      */
     static Outcome run(ReplayBackend backend, AnswerBook answers, LoadVariant variant, List<LoadRequest> requests,
-            List<String> triageFlags) throws IOException, InterruptedException {
-        return run("http://127.0.0.1:" + backend.port(), variant, requests, triageFlags,
-                variant.oracle() ? new WorkloadOracle(answers) : null, new LoadGenerator());
+            List<String> triageFlags, ChatApi api) throws IOException, InterruptedException {
+        LoadGenerator generator = new LoadGenerator(api);
+        if (!variant.throughTriage()) {
+            return new Outcome(generator.run(URI.create("http://127.0.0.1:" + backend.port()), requests), 0, 0);
+        }
+        try (Triage triage = startTriage(backend, answers, variant, triageFlags)) {
+            return measure(triage, generator, requests);
+        }
     }
 
     /** @param triageFlags flags added to every Triage started */
     static Outcome run(AnswerLengthRelay relay, LoadVariant variant, List<LoadRequest> requests, List<String> triageFlags)
             throws IOException, InterruptedException {
-        return run(relay.url(), variant, requests, triageFlags, null, new LoadGenerator(true, variant.oracle()));
+        LoadGenerator generator = new LoadGenerator(ChatApi.OPENAI, true, variant.oracle());
+        if (!variant.throughTriage()) {
+            return new Outcome(generator.run(URI.create(relay.url()), requests), 0, 0);
+        }
+        TriageConfig config = ConfigLoader.load(variant.triageFlags(relay.url(), triageFlags).toArray(String[]::new), Map.of());
+        try (Triage triage = Triage.start(config)) {
+            return measure(triage, generator, requests);
+        }
     }
 
-    /** @param chatEstimator Triage's chat estimator; null for the configured one */
-    private static Outcome run(String backendUrl, LoadVariant variant, List<LoadRequest> requests, List<String> triageFlags,
-            JobEstimator<Prompt> chatEstimator, LoadGenerator generator) throws IOException, InterruptedException {
-        if (!variant.throughTriage()) {
-            return new Outcome(generator.run(URI.create(backendUrl), requests), 0, 0);
-        }
+    /** Triage in this process in front of {@code backend}, as {@code variant} (one that goes through Triage) runs it. */
+    static Triage startTriage(ReplayBackend backend, AnswerBook answers, LoadVariant variant, List<String> triageFlags)
+            throws InterruptedException {
+        String backendUrl = "http://127.0.0.1:" + backend.port();
         TriageConfig config = ConfigLoader.load(variant.triageFlags(backendUrl, triageFlags).toArray(String[]::new), Map.of());
-        try (Triage triage = chatEstimator != null ? Triage.start(config, chatEstimator) : Triage.start(config)) {
-            URI base = URI.create("http://127.0.0.1:" + triage.address().getPort());
-            awaitReady(base);
-            List<LoadResult> results = generator.run(base, requests);
-            return new Outcome(results, triage.queues().get(0).starvationPromotions(), triage.estimatorFallbacks());
-        }
+        return variant.oracle() ? Triage.start(config, new WorkloadOracle(answers)) : Triage.start(config);
+    }
+
+    private static Outcome measure(Triage triage, LoadGenerator generator, List<LoadRequest> requests)
+            throws IOException, InterruptedException {
+        URI base = URI.create("http://127.0.0.1:" + triage.address().getPort());
+        awaitReady(base);
+        List<LoadResult> results = generator.run(base, requests);
+        return new Outcome(results, triage.queues().get(0).starvationPromotions(), triage.estimatorFallbacks());
     }
 
     /**

@@ -3,11 +3,13 @@ package dev.triage.bench.load;
 import dev.triage.bench.replay.AnswerBook;
 import dev.triage.bench.replay.ReplayBackend;
 import dev.triage.bench.replay.ReplayBackendSettings;
-import dev.triage.bench.sim.LoadSweep;
-import dev.triage.bench.sim.SummaryRow;
+import dev.triage.bench.stats.LoadPoint;
+import dev.triage.bench.stats.SummaryRow;
 import dev.triage.bench.workload.WorkloadEntry;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.model.cli.Progress;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -21,15 +23,21 @@ import java.util.SplittableRandom;
 public final class PoissonBenchmark {
 
     public record Settings(List<WorkloadEntry> workload, List<LoadVariant> variants, List<Double> rhos, int requests,
-            int seeds, ServiceTimeModel speed, int slots, List<String> triageFlags) {}
+            int seeds, ServiceTimeModel speed, int slots, List<String> triageFlags, ChatApi api) {}
 
     private PoissonBenchmark() {}
 
-    public static List<LoadSweep.Point> run(Settings settings) throws IOException, InterruptedException {
+    public static List<LoadPoint> run(Settings settings) throws IOException, InterruptedException {
         AnswerBook answers = AnswerBook.of(settings.workload());
         double meanService = settings.workload().stream().mapToDouble(e -> settings.speed().seconds(e.answerTokens()))
                 .average().orElseThrow();
-        List<LoadSweep.Point> points = new ArrayList<>();
+        List<LoadPoint> points = new ArrayList<>();
+        // Each run lasts about as long as its arrivals take to come: requests over the arrival rate.
+        int runsPerRho = settings.variants().size() * settings.seeds();
+        double expectedSeconds = settings.rhos().stream()
+                .mapToDouble(rho -> runsPerRho * settings.requests() * meanService / (rho * settings.slots())).sum();
+        Progress progress = Progress.start("Poisson load runs (" + settings.requests() + " requests each)",
+                runsPerRho * settings.rhos().size(), Duration.ofMillis(Math.round(expectedSeconds * 1000)));
         try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder()
                 .answers(answers).slots(settings.slots()).speed(settings.speed()).build())) {
             for (double rho : settings.rhos()) {
@@ -39,13 +47,16 @@ public final class PoissonBenchmark {
                     RunSummaries summaries = new RunSummaries(variant.name());
                     for (int seed = 0; seed < settings.seeds(); seed++) {
                         summaries.add(LoadSession.run(backend, answers, variant,
-                                arrivals(settings.workload(), settings.requests(), rate, seed), settings.triageFlags()));
+                                arrivals(settings.workload(), settings.requests(), rate, seed), settings.triageFlags(),
+                                settings.api()));
+                        progress.step();
                     }
                     rows.addAll(summaries.endToEnd());
                 }
-                points.add(new LoadSweep.Point(rho, rows));
+                points.add(new LoadPoint(rho, rows));
             }
         }
+        progress.done();
         return points;
     }
 

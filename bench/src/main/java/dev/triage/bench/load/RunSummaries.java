@@ -1,8 +1,8 @@
 package dev.triage.bench.load;
 
-import dev.triage.bench.sim.LatencyStats;
-import dev.triage.bench.sim.LatencyStats.Statistic;
-import dev.triage.bench.sim.SummaryRow;
+import dev.triage.bench.stats.LatencyStats;
+import dev.triage.bench.stats.LatencyStats.Statistic;
+import dev.triage.bench.stats.SummaryRow;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,11 +1,12 @@
 package dev.triage.bench.replay;
 
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,6 +26,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class GenerationEngine {
 
+    /** How many completed generations the engine remembers, in order, for {@link #completedTokens()}. */
+    static final int COMPLETED_KEPT = 1024;
+
     private final EventExecutor loop;
     private final int slots;
     private final ServiceTimeModel speed;
@@ -32,6 +36,9 @@ final class GenerationEngine {
     private final ArrayDeque<Generation> waiting = new ArrayDeque<>();
     private final List<Generation> decoding = new ArrayList<>();
     private final List<Generation> joining = new ArrayList<>();
+    /** Written on the loop only; read by anyone. */
+    private final ConcurrentLinkedDeque<Integer> completed = new ConcurrentLinkedDeque<>();
+    private int completedCount;
     private int busySlots;
     private ScheduledFuture<?> step;
     private long stepEndNanos;
@@ -83,6 +90,11 @@ final class GenerationEngine {
 
     int busySlots() {
         return busySlots;
+    }
+
+    /** The answer lengths of the last {@link #COMPLETED_KEPT} generations completed, in completion order. */
+    List<Integer> completedTokens() {
+        return List.copyOf(completed);
     }
 
     private void admit() {
@@ -141,6 +153,11 @@ final class GenerationEngine {
     private void finish(Generation generation) {
         generation.state = Generation.State.DONE;
         busySlots--;
+        completed.addLast(generation.targetTokens());
+        if (++completedCount > COMPLETED_KEPT) {
+            completed.pollFirst();
+            completedCount--;
+        }
         generation.listener().finished();
     }
 

@@ -8,21 +8,24 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * An OpenAI-compatible server that answers every prompt with the length of answer recorded for it,
  * at a configured speed, with a configured number of slots: a stand-in for Ollama, llama.cpp or
- * vLLM whose timing is known exactly, for benchmarks and the demo. It serves
+ * vLLM whose timing is known exactly, for benchmarks and the demo. It serves OpenAI's
  * {@code POST /v1/chat/completions}, {@code /v1/completions} (both streamed on {@code "stream": true})
- * and {@code /v1/audio/transcriptions}, plus {@code GET /v1/models} and {@code /health}.
+ * and {@code /v1/audio/transcriptions}, Ollama's {@code POST /api/chat} and {@code /api/generate}
+ * (streamed as JSON lines unless {@code "stream": false}), plus {@code GET /v1/models},
+ * {@code /api/tags} and {@code /health}.
  *
  * <p>One event loop thread does everything: the network, the generation timers and the queue of
  * requests waiting for a slot, so the timing model ({@link GenerationEngine}) needs no locks.
  *
  * <pre>{@code
  * try (ReplayBackend backend = ReplayBackend.start(settings)) {
- *     URI base = backend.baseUri();          // http://127.0.0.1:PORT/v1
+ *     URI backendUri = backend.uri();        // http://127.0.0.1:PORT: Triage's --backend
  *     ...
  * }
  * }</pre>
@@ -31,11 +34,13 @@ public final class ReplayBackend implements AutoCloseable {
 
     private final ReplayBackendSettings settings;
     private final EventLoopGroup group;
+    private final GenerationEngine engine;
     private final Channel server;
 
-    private ReplayBackend(ReplayBackendSettings settings, EventLoopGroup group, Channel server) {
+    private ReplayBackend(ReplayBackendSettings settings, EventLoopGroup group, GenerationEngine engine, Channel server) {
         this.settings = settings;
         this.group = group;
+        this.engine = engine;
         this.server = server;
     }
 
@@ -51,7 +56,7 @@ public final class ReplayBackend implements AutoCloseable {
                     .bind(settings.host(), settings.port())
                     .sync()
                     .channel();
-            return new ReplayBackend(settings, group, server);
+            return new ReplayBackend(settings, group, engine, server);
         } catch (InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             throw e;
@@ -62,13 +67,25 @@ public final class ReplayBackend implements AutoCloseable {
         return ((InetSocketAddress) server.localAddress()).getPort();
     }
 
-    /** The OpenAI base URL clients are given: {@code http://HOST:PORT/v1}. */
-    public URI baseUri() {
-        return URI.create("http://" + hostForUri() + ":" + port() + "/v1");
+    /**
+     * The backend's address, {@code http://HOST:PORT}: what Triage's {@code --backend} takes. OpenAI
+     * clients asking it directly add {@code /v1}; Ollama's clients take it as it is.
+     */
+    public URI uri() {
+        return URI.create("http://" + hostForUri() + ":" + port());
     }
 
     public ReplayBackendSettings settings() {
         return settings;
+    }
+
+    /**
+     * The backend's own log of what it served: the answer length, in tokens, of each generation it
+     * completed, in the order it completed them (the last 1,024). With one slot, that is the order in
+     * which a scheduler in front of it released the requests.
+     */
+    public List<Integer> completedTokens() {
+        return engine.completedTokens();
     }
 
     /** Blocks until the server is closed (by {@link #close()} from another thread). */

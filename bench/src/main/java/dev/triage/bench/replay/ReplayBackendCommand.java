@@ -2,7 +2,7 @@ package dev.triage.bench.replay;
 
 import dev.triage.bench.workload.WorkloadFile;
 import dev.triage.model.cli.Flags;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -58,12 +58,15 @@ public final class ReplayBackendCommand {
         return builder.build();
     }
 
+    /** Where it listens, what to give Triage, and how it behaves. */
     static String describe(ReplayBackend backend) {
         ReplayBackendSettings settings = backend.settings();
         return String.format(Locale.ROOT,
-                "replay backend on %s: %d prompts and %d audio files known, %d slot(s), %.0f ms prefill + %.1f ms/token (+%.0f%% per extra batched request), "
-                        + "%d tokens for unknown prompts without max_tokens",
-                backend.baseUri(), settings.answers().size(), settings.answers().audioFiles(), settings.slots(), settings.speed().baseSeconds() * 1000,
+                "replay backend on %1$s (OpenAI API under %1$s/v1, Ollama's under %1$s/api)%n"
+                        + "  put Triage in front of it with: scripts/triage --backend %1$s%n"
+                        + "  %2$d prompts and %3$d audio files known, %4$d slot(s), %5$.0f ms prefill + %6$.1f ms/token "
+                        + "(+%7$.0f%% per extra batched request), %8$d tokens for unknown prompts without max_tokens",
+                backend.uri(), settings.answers().size(), settings.answers().audioFiles(), settings.slots(), settings.speed().baseSeconds() * 1000,
                 settings.speed().secondsPerToken() * 1000, settings.batchSlowdown() * 100, settings.defaultAnswerTokens());
     }
 }

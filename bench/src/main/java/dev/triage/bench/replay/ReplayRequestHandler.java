@@ -8,7 +8,6 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpResponse;
-import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -18,8 +17,10 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -40,17 +41,17 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
 
     private final GenerationEngine engine;
     private final RequestReader reader;
-    private final String model;
+    private final ReplayBackendSettings settings;
     static final int MAX_PIPELINED = 16;
 
     private final AtomicLong ids;
     private final ArrayDeque<FullHttpRequest> pipelined = new ArrayDeque<>();
     private Exchange inFlight;
 
-    ReplayRequestHandler(GenerationEngine engine, RequestReader reader, String model, AtomicLong ids) {
+    ReplayRequestHandler(GenerationEngine engine, RequestReader reader, ReplayBackendSettings settings, AtomicLong ids) {
         this.engine = engine;
         this.reader = reader;
-        this.model = model;
+        this.settings = settings;
         this.ids = ids;
     }
 
@@ -87,10 +88,17 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
                 case "/v1/chat/completions" -> generate(ctx, request, ReplayRequest.Api.CHAT, keepAlive);
                 case "/v1/completions" -> generate(ctx, request, ReplayRequest.Api.COMPLETION, keepAlive);
                 case "/v1/audio/transcriptions" -> generate(ctx, request, ReplayRequest.Api.TRANSCRIPTION, keepAlive);
+                case "/api/chat" -> generate(ctx, request, ReplayRequest.Api.OLLAMA_CHAT, keepAlive);
+                case "/api/generate" -> generate(ctx, request, ReplayRequest.Api.OLLAMA_GENERATE, keepAlive);
                 case "/v1/models" -> {
                     if (allowed(ctx, request, HttpMethod.GET, keepAlive)) {
-                        respond(ctx, HttpResponseStatus.OK, "{\"object\":\"list\",\"data\":[{\"id\":\"" + model
+                        respond(ctx, HttpResponseStatus.OK, "{\"object\":\"list\",\"data\":[{\"id\":\"" + settings.model()
                                 + "\",\"object\":\"model\",\"owned_by\":\"triage-replay\"}]}", keepAlive);
+                    }
+                }
+                case "/api/tags" -> {
+                    if (allowed(ctx, request, HttpMethod.GET, keepAlive)) {
+                        respond(ctx, HttpResponseStatus.OK, OllamaAnswers.tags(settings.model()), keepAlive);
                     }
                 }
                 case "/health" -> {
@@ -98,12 +106,16 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
                         respond(ctx, HttpResponseStatus.OK, "{\"status\":\"ok\"}", keepAlive);
                     }
                 }
-                default -> respond(ctx, HttpResponseStatus.NOT_FOUND,
-                        OpenAiAnswers.error("no route " + path, "invalid_request_error", null), keepAlive);
+                default -> respond(ctx, HttpResponseStatus.NOT_FOUND, error(path, "no route " + path, null), keepAlive);
             }
         } catch (RequestReader.BadRequestException e) {
-            respond(ctx, HttpResponseStatus.BAD_REQUEST, OpenAiAnswers.error(e.getMessage(), "invalid_request_error", e.param()), keepAlive);
+            respond(ctx, HttpResponseStatus.BAD_REQUEST, error(path, e.getMessage(), e.param()), keepAlive);
         }
+    }
+
+    /** An error body in the format of the API the path belongs to: Ollama's under {@code /api/}, else OpenAI's. */
+    private static String error(String path, String message, String param) {
+        return path.startsWith("/api/") ? OllamaAnswers.error(message) : OpenAiAnswers.error(message, "invalid_request_error", param);
     }
 
     private void generate(ChannelHandlerContext ctx, FullHttpRequest request, ReplayRequest.Api api, boolean keepAlive)
@@ -112,10 +124,20 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
             return;
         }
         ReplayRequest parsed = api == ReplayRequest.Api.TRANSCRIPTION ? reader.transcription(request) : reader.completion(request, api);
-        String prefix = api == ReplayRequest.Api.CHAT ? "chatcmpl-" : api == ReplayRequest.Api.COMPLETION ? "cmpl-" : "trsc-";
-        OpenAiAnswers answers = new OpenAiAnswers(prefix + ids.incrementAndGet(), System.currentTimeMillis() / 1000, parsed);
-        inFlight = new Exchange(ctx, parsed, answers, keepAlive);
+        inFlight = new Exchange(ctx, parsed, answers(parsed), keepAlive);
         engine.submit(inFlight.generation);
+    }
+
+    private Answers answers(ReplayRequest request) {
+        if (request.api().ollama()) {
+            return new OllamaAnswers(request, Instant.now(), settings.speed());
+        }
+        String prefix = switch (request.api()) {
+            case CHAT -> "chatcmpl-";
+            case COMPLETION -> "cmpl-";
+            default -> "trsc-";
+        };
+        return new OpenAiAnswers(prefix + ids.incrementAndGet(), System.currentTimeMillis() / 1000, request);
     }
 
     @Override
@@ -141,7 +163,7 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
             return true;
         }
         FullHttpResponse response = response(HttpResponseStatus.METHOD_NOT_ALLOWED,
-                OpenAiAnswers.error(request.method() + " not allowed (expected: " + method + ")", "invalid_request_error", null),
+                error(new QueryStringDecoder(request.uri()).path(), request.method() + " not allowed (expected: " + method + ")", null),
                 HttpHeaderValues.APPLICATION_JSON, keepAlive);
         response.headers().set(HttpHeaderNames.ALLOW, method.name());
         write(ctx, response, keepAlive);
@@ -165,19 +187,19 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
         ctx.writeAndFlush(message).addListener(keepAlive ? ChannelFutureListener.CLOSE_ON_FAILURE : ChannelFutureListener.CLOSE);
     }
 
-    private static ByteBuf event(String data) {
-        return Unpooled.copiedBuffer("data: " + data + "\n\n", StandardCharsets.UTF_8);
+    private static ByteBuf utf8(String text) {
+        return Unpooled.copiedBuffer(text, StandardCharsets.UTF_8);
     }
 
     /** One answer being generated: it writes what the engine produces, in the format the request asked for. */
     private final class Exchange implements GenerationListener {
         private final ChannelHandlerContext ctx;
         private final ReplayRequest request;
-        private final OpenAiAnswers answers;
+        private final Answers answers;
         private final boolean keepAlive;
         private final Generation generation;
 
-        Exchange(ChannelHandlerContext ctx, ReplayRequest request, OpenAiAnswers answers, boolean keepAlive) {
+        Exchange(ChannelHandlerContext ctx, ReplayRequest request, Answers answers, boolean keepAlive) {
             this.ctx = ctx;
             this.request = request;
             this.answers = answers;
@@ -191,13 +213,13 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
                 return;
             }
             HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-            head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream");
+            head.headers().set(HttpHeaderNames.CONTENT_TYPE, answers.streamContentType());
             head.headers().set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE);
             HttpUtil.setTransferEncodingChunked(head, true);
             HttpUtil.setKeepAlive(head, keepAlive);
             ctx.write(head);
-            if (request.api() == ReplayRequest.Api.CHAT) {
-                ctx.write(new DefaultHttpContent(event(answers.roleChunk())));
+            for (String event : answers.opening()) {
+                ctx.write(new DefaultHttpContent(utf8(event)));
             }
             ctx.flush();
         }
@@ -205,7 +227,7 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
         @Override
         public void token(int index) {
             if (request.stream()) {
-                ctx.writeAndFlush(new DefaultHttpContent(event(answers.tokenChunk(index)))).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+                ctx.writeAndFlush(new DefaultHttpContent(utf8(answers.token(index)))).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
             }
         }
 
@@ -213,14 +235,12 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
         public void finished() {
             inFlight = null;
             if (request.stream()) {
-                ctx.write(new DefaultHttpContent(event(answers.finishChunk())));
-                if (request.includeUsage()) {
-                    ctx.write(new DefaultHttpContent(event(answers.usageChunk())));
+                for (String event : answers.closing()) {
+                    ctx.write(new DefaultHttpContent(utf8(event)));
                 }
-                write(ctx, new DefaultLastHttpContent(event("[DONE]")), keepAlive);
+                write(ctx, LastHttpContent.EMPTY_LAST_CONTENT, keepAlive);
             } else {
-                CharSequence type = request.plainText() ? HttpHeaderValues.TEXT_PLAIN : HttpHeaderValues.APPLICATION_JSON;
-                write(ctx, response(HttpResponseStatus.OK, answers.body(), type, keepAlive), keepAlive);
+                write(ctx, response(HttpResponseStatus.OK, answers.body(), answers.bodyContentType(), keepAlive), keepAlive);
             }
             if (!pipelined.isEmpty()) {
                 // Outside the engine's step, which is still handing out tokens to others.

@@ -1,6 +1,8 @@
 package dev.triage.bench.sim;
 
 import dev.triage.bench.plot.LatencyVsLoadChart;
+import dev.triage.bench.stats.LoadPoint;
+import dev.triage.bench.stats.SummaryRow;
 import dev.triage.model.cli.Flags;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -100,7 +102,7 @@ public final class SimulateCommand {
         List<Long> seeds = seeds(flags);
         String title = flags.string("title", workload.describe());
         flags.finish();
-        List<LoadSweep.Point> points = LoadSweep.run(workload::at, variants, workload.slots(), rhos, seeds);
+        List<LoadPoint> points = LoadSweep.run(workload::at, variants, workload.slots(), rhos, seeds);
         Files.createDirectories(out);
         Path csv = out.resolve("sweep.csv");
         Path png = out.resolve("latency-vs-load.png");

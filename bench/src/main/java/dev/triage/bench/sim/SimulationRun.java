@@ -1,5 +1,6 @@
 package dev.triage.bench.sim;
 
+import dev.triage.bench.stats.LatencyStats;
 import java.util.List;
 
 /**

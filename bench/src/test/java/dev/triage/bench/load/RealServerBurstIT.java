@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.bench.relay.AnswerLengthRelay;
-import dev.triage.bench.sim.LatencyStats.Statistic;
+import dev.triage.bench.stats.LatencyStats.Statistic;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.proxy.testing.Await;
 import dev.triage.proxy.testing.RealBackend;

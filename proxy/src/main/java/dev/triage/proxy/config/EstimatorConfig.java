@@ -17,10 +17,10 @@ import java.util.Optional;
 public record EstimatorConfig(String name, Optional<Path> model, String fallback, boolean watch) {
 
     /** The chat estimators Triage has. */
-    public static final List<String> NAMES = List.of("classifier", "ranker", "baseline");
+    public static final List<String> NAMES = List.of("classifier", "ranker", "lexical", "baseline");
 
     /** The estimators fast enough to stand in for another: they size a prompt in microseconds, on the event loop. */
-    public static final List<String> FALLBACKS = List.of("classifier", "baseline");
+    public static final List<String> FALLBACKS = List.of("classifier", "lexical", "baseline");
 
     /** True for the estimators that load a model (and can reload it). */
     public boolean hasModel() {

@@ -1,0 +1,74 @@
+package dev.triage.proxy.sizing;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.triage.features.ChatBody;
+import dev.triage.features.Prompt;
+import dev.triage.model.Estimate;
+import dev.triage.proxy.api.Json;
+import dev.triage.proxy.api.TriageError;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.handler.codec.http.HttpRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Sizes chat and completion requests (OpenAI's and Ollama's): parses the JSON body, asks the chat
+ * estimation about the prompt, caps the estimate by the request's own output limit, and reads the
+ * client's {@code priority}. A body that is not a JSON object is rejected with a 400 and never
+ * forwarded. Parsing runs on the event loop; where the estimate is made is {@link ChatEstimation}'s
+ * concern, and it always gives one.
+ */
+public final class ChatSizer implements RequestSizer {
+
+    private final ChatEstimation estimation;
+
+    public ChatSizer(ChatEstimation estimation) {
+        this.estimation = estimation;
+    }
+
+    @Override
+    public CompletableFuture<SizedJob> size(HttpRequest head, ByteBuf body) {
+        JsonNode json = parse(body);
+        Prompt prompt = ChatBody.prompt(json);
+        OptionalInt cap = ChatBody.maxOutputTokens(json);
+        int priority = priority(json);
+        return estimation.estimate(prompt).thenApply(estimate -> new SizedJob(capped(estimate, cap), priority));
+    }
+
+    private static Estimate capped(Estimate estimate, OptionalInt cap) {
+        return cap.isPresent() ? estimate.cappedAt(cap.getAsInt()) : estimate;
+    }
+
+    private static JsonNode parse(ByteBuf body) {
+        JsonNode json;
+        try (ByteBufInputStream in = new ByteBufInputStream(body.duplicate())) {
+            json = Json.MAPPER.readTree((InputStream) in);
+        } catch (JacksonException e) {
+            throw new RequestRejectedException(TriageError.INVALID_REQUEST,
+                    "the body is not valid JSON: " + e.getOriginalMessage(), null);
+        } catch (IOException e) {
+            throw new RequestRejectedException(TriageError.INVALID_REQUEST, "the body could not be read: " + e.getMessage(), null);
+        }
+        if (json == null || !json.isObject()) {
+            throw new RequestRejectedException(TriageError.INVALID_REQUEST, "the body must be a JSON object", null);
+        }
+        return json;
+    }
+
+    /** vLLM's {@code priority}: an integer, lower is sooner, 0 when absent. */
+    private static int priority(JsonNode json) {
+        JsonNode priority = json.get("priority");
+        if (priority == null || priority.isNull()) {
+            return 0;
+        }
+        if (!priority.isIntegralNumber() || !priority.canConvertToInt()) {
+            throw new RequestRejectedException(TriageError.INVALID_REQUEST,
+                    "priority must be an integer (lower is sooner)", "priority");
+        }
+        return priority.intValue();
+    }
+}
