@@ -83,8 +83,8 @@ class RealServerBurstIT {
                 AnswerLengthRelay relay = AnswerLengthRelay.start(URI.create(llama.url()))) {
             // The blocker holds the server's one slot for seconds; the burst arrives after it, longest first.
             List<LoadRequest> requests = new ArrayList<>(List.of(
-                    new LoadRequest(new WorkloadEntry("Write a long report.", 600, "long", "test"), 0)));
-            List<Integer> burst = List.of(150, 120, 90, 4, 6, 8);
+                    new LoadRequest(new WorkloadEntry("Write a long report.", 300, "long", "test"), 0)));
+            List<Integer> burst = List.of(60, 50, 40, 4, 6, 8);
             for (int i = 0; i < burst.size(); i++) {
                 int tokens = burst.get(i);
                 requests.add(new LoadRequest(new WorkloadEntry("Question " + i + ".", tokens, tokens < 50 ? "short" : "long",
@@ -96,7 +96,7 @@ class RealServerBurstIT {
             List<Integer> finished = IntStream.range(0, requests.size()).boxed()
                     .sorted(Comparator.comparingDouble(i -> requests.get(i).sendAtSeconds() + results.get(i).endToEndSeconds()))
                     .map(i -> requests.get(i).entry().answerTokens()).toList();
-            assertEquals(List.of(600, 4, 6, 8, 90, 120, 150), finished);
+            assertEquals(List.of(300, 4, 6, 8, 40, 50, 60), finished);
         }
     }
 }
