@@ -59,6 +59,11 @@ class ChatEstimatorsTest {
         try (JobEstimator<Prompt> fallback = ChatEstimators.fallback(toBaseline)) {
             assertInstanceOf(BaselineEstimator.class, fallback);
         }
+        EstimatorConfig toLexical = new EstimatorConfig(RankerEstimator.NAME, Optional.empty(), "lexical", false);
+        try (JobEstimator<Prompt> fallback = ChatEstimators.fallback(toLexical)) {
+            assertEquals("lexical", fallback.name());
+            assertFalse(fallback.expensive(), "a fallback runs on the event loop");
+        }
         assertFalse(new EstimatorConfig("classifier", Optional.of(model), "classifier", false).loadsInBackground(),
                 "the fallback's own kind loads before Triage serves");
         assertFalse(new EstimatorConfig("baseline", Optional.empty(), "classifier", false).loadsInBackground());
