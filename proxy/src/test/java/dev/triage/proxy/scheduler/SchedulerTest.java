@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.triage.proxy.scheduler.ewsjf.EwsjfQueues;
+import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +18,11 @@ class SchedulerTest {
     private final ManualClock clock = new ManualClock();
 
     private Scheduler<String> scheduler(Policy policy, Duration tau, int maxQueue, int slots) {
-        return new Scheduler<>(new SchedulerSettings(policy, tau, maxQueue, slots), clock);
+        SchedulerSettings settings = new SchedulerSettings(policy, tau, maxQueue, slots);
+        if (policy == Policy.EWSJF) {
+            return new Scheduler<>(settings, clock, new EwsjfQueues<>(EwsjfSettings.defaults(), clock, Runnable::run));
+        }
+        return new Scheduler<>(settings, clock);
     }
 
     private static List<String> drainOneByOne(Scheduler<String> scheduler) {

@@ -1,0 +1,61 @@
+package dev.triage.proxy.scheduler.ewsjf;
+
+import dev.triage.proxy.scheduler.Job;
+import java.util.Locale;
+
+/**
+ * What EWSJF measures a job by: the size its queues partition ({@code b} in the paper's score) and
+ * the cost its urgency is normalised by ({@code C(b)}).
+ *
+ * <ul>
+ *   <li>{@code prompt} (the paper's): the prompt's tokens, and the expected prefill seconds. Known
+ *       exactly on arrival; says nothing of the answer's length.</li>
+ *   <li>{@code estimate}: Triage's estimate of the answer, in tokens, and the expected service
+ *       seconds: the queues then group jobs of similar expected work, and the urgency is HRRN's
+ *       wait over S.</li>
+ * </ul>
+ */
+public enum SizeFeature {
+    PROMPT {
+        @Override
+        public double size(Job<?> job) {
+            return job.promptTokens();
+        }
+
+        @Override
+        public double cost(Job<?> job) {
+            return job.prefillSeconds();
+        }
+    },
+    ESTIMATE {
+        @Override
+        public double size(Job<?> job) {
+            return job.expectedTokens();
+        }
+
+        @Override
+        public double cost(Job<?> job) {
+            return job.expectedSeconds();
+        }
+    };
+
+    /** The job's size b, in tokens, at least 0. */
+    public abstract double size(Job<?> job);
+
+    /** The job's cost C(b) in seconds, positive: what its wait is measured against. */
+    public abstract double cost(Job<?> job);
+
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Parses {@code prompt} or {@code estimate}, any case. */
+    public static SizeFeature parse(String value) {
+        for (SizeFeature feature : values()) {
+            if (feature.label().equalsIgnoreCase(value.trim())) {
+                return feature;
+            }
+        }
+        throw new IllegalArgumentException(value);
+    }
+}
