@@ -1,5 +1,9 @@
 package dev.triage.bench.replay;
 
+import dev.triage.bench.backend.Generation;
+import dev.triage.bench.backend.GenerationEngine;
+import dev.triage.bench.backend.GenerationListener;
+import dev.triage.proxy.config.ServiceTimeModel;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
@@ -39,6 +43,7 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
     private static final Logger log = LoggerFactory.getLogger(ReplayRequestHandler.class);
 
     private final GenerationEngine engine;
+    private final ServiceTimeModel speed;
     private final RequestReader reader;
     private final String model;
     static final int MAX_PIPELINED = 16;
@@ -47,8 +52,9 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
     private final ArrayDeque<FullHttpRequest> pipelined = new ArrayDeque<>();
     private Exchange inFlight;
 
-    ReplayRequestHandler(GenerationEngine engine, RequestReader reader, String model, AtomicLong ids) {
+    ReplayRequestHandler(GenerationEngine engine, ServiceTimeModel speed, RequestReader reader, String model, AtomicLong ids) {
         this.engine = engine;
+        this.speed = speed;
         this.reader = reader;
         this.model = model;
         this.ids = ids;
@@ -182,7 +188,7 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
             this.request = request;
             this.answers = answers;
             this.keepAlive = keepAlive;
-            this.generation = new Generation(request.tokens(), this);
+            this.generation = new Generation(speed.prefillSeconds(request.promptTokens()), request.tokens(), this);
         }
 
         @Override

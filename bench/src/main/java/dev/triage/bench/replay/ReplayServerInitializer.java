@@ -1,5 +1,6 @@
 package dev.triage.bench.replay;
 
+import dev.triage.bench.backend.GenerationEngine;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
@@ -25,6 +26,6 @@ final class ReplayServerInitializer extends ChannelInitializer<SocketChannel> {
         channel.pipeline()
                 .addLast("http", new HttpServerCodec())
                 .addLast("aggregator", new HttpObjectAggregator(settings.maxRequestBytes()))
-                .addLast("replay", new ReplayRequestHandler(engine, reader, settings.model(), ids));
+                .addLast("replay", new ReplayRequestHandler(engine, settings.speed(), reader, settings.model(), ids));
     }
 }

@@ -27,10 +27,10 @@ public final class LoadSweep {
     private LoadSweep() {}
 
     public static List<Point> run(DoubleFunction<LongFunction<Workload>> workloadAt, List<PolicyVariant> variants,
-            int slots, List<Double> rhos, List<Long> seeds) {
+            SimulatedBackend backend, List<Double> rhos, List<Long> seeds) {
         List<Point> points = new ArrayList<>();
         for (double rho : rhos) {
-            points.add(new Point(rho, new Experiment(variants, slots, seeds, workloadAt.apply(rho)).run()));
+            points.add(new Point(rho, new Experiment(variants, backend, seeds, workloadAt.apply(rho)).run()));
         }
         return points;
     }

@@ -2,6 +2,7 @@ package dev.triage.bench.sim;
 
 import dev.triage.bench.plot.LatencyVsLoadChart;
 import dev.triage.model.cli.Flags;
+import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,9 +32,12 @@ public final class SimulateCommand {
             workload options:
                    --arrivals poisson|burst|trace:FILE   --requests 2000   --slots 1
                    --sizes clairvoyant|normal:MEAN:SD|gamma:SHAPE:SCALE|CLASS@WEIGHT=DIST,...|workload:FILE|trace:FILE
-                   --service-base 0.1 --service-per-token 0.02   (seconds = base + per-token x tokens)
+                   --service-base 0.1 --service-per-prompt-token 0 --service-per-token 0.02
+                                 (seconds = base + per-prompt-token x prompt tokens + per-token x tokens)
+                   --batch-slowdown 0   (each further decoding job slows a step by this share)
                    --estimate exact|lognormal:SIGMA|classifier:SIGMA|baseline
-            policies: [oracle-]fcfs|sjf|hrrn[-tau]
+            policies: [oracle-]fcfs|sjf|hrrn|ewsjf|ewsjf-estimate[-tau]
+                   --ewsjf-tune true --ewsjf-trial 600 --ewsjf-refine 300 --ewsjf-max-queues 32   (seconds)
             """;
 
     static final List<Double> SWEEP_RHOS = List.of(0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9);
@@ -81,7 +85,7 @@ public final class SimulateCommand {
         List<Long> seeds = seeds(flags);
         Path out = flags.optional("out").map(Path::of).orElse(null);
         flags.finish();
-        List<SummaryRow> rows = new Experiment(variants, workload.slots(), seeds, workload.at(rho)).run();
+        List<SummaryRow> rows = new Experiment(variants, workload.backend(), seeds, workload.at(rho)).run();
         StringBuilder text = new StringBuilder(workload.describe() + ", " + workload.load(rho) + ", " + seeds.size() + " seed(s)\n\n");
         text.append(SummaryTable.markdown(rows));
         if (out != null) {
@@ -100,7 +104,7 @@ public final class SimulateCommand {
         List<Long> seeds = seeds(flags);
         String title = flags.string("title", workload.describe());
         flags.finish();
-        List<LoadSweep.Point> points = LoadSweep.run(workload::at, variants, workload.slots(), rhos, seeds);
+        List<LoadSweep.Point> points = LoadSweep.run(workload::at, variants, workload.backend(), rhos, seeds);
         Files.createDirectories(out);
         Path csv = out.resolve("sweep.csv");
         Path png = out.resolve("latency-vs-load.png");
@@ -117,7 +121,27 @@ public final class SimulateCommand {
         Duration tau = Duration.ofNanos(Math.round(tauSeconds * 1e9));
         List<String> defaults = tau.isZero() ? List.of("fcfs", "sjf", "hrrn", "oracle-sjf")
                 : List.of("fcfs", "sjf", "sjf-tau", "hrrn", "hrrn-tau", "oracle-sjf");
-        return flags.words("policies", defaults).stream().map(spec -> PolicyVariant.parse(spec, tau)).toList();
+        EwsjfSettings ewsjf = ewsjfSettings(flags);
+        return flags.words("policies", defaults).stream().map(spec -> PolicyVariant.parse(spec, tau, ewsjf)).toList();
+    }
+
+    /** EWSJF's settings from {@code --ewsjf-*}: the defaults, with the trial and refinement intervals in seconds. */
+    static EwsjfSettings ewsjfSettings(Flags flags) {
+        EwsjfSettings defaults = EwsjfSettings.defaults();
+        boolean tune = Boolean.parseBoolean(flags.string("ewsjf-tune", "true"));
+        Duration trial = seconds("--ewsjf-trial", flags.number("ewsjf-trial", defaults.trialInterval().toSeconds()));
+        Duration refine = seconds("--ewsjf-refine", flags.number("ewsjf-refine", defaults.refineInterval().toSeconds()));
+        int maxQueues = flags.integer("ewsjf-max-queues", defaults.maxQueues());
+        return new EwsjfSettings(defaults.sizeFeature(), maxQueues, defaults.minQueueWidth(), defaults.bubbleWidth(), defaults.window(),
+                defaults.minSamples(), refine, trial, defaults.minTrialCompletions(), tune, defaults.initialTheta(), defaults.reward(),
+                defaults.seed());
+    }
+
+    private static Duration seconds(String flag, double seconds) {
+        if (!(seconds > 0) || Double.isInfinite(seconds)) {
+            throw new IllegalArgumentException(flag + ": " + seconds + " (expected: > 0 seconds)");
+        }
+        return Duration.ofNanos(Math.round(seconds * 1e9));
     }
 
     private static List<Long> seeds(Flags flags) {

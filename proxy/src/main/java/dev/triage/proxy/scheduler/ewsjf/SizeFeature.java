@@ -10,10 +10,13 @@ import java.util.Locale;
  * <ul>
  *   <li>{@code prompt} (the paper's): the prompt's tokens, and the expected prefill seconds. Known
  *       exactly on arrival; says nothing of the answer's length.</li>
- *   <li>{@code estimate}: Triage's estimate of the answer, in tokens, and the expected service
- *       seconds: the queues then group jobs of similar expected work, and the urgency is HRRN's
- *       wait over S.</li>
+ *   <li>{@code estimate}: Triage's expected service time S (from the estimator and the backend's
+ *       service-time model), in milliseconds, and S itself as the cost: the queues then group jobs of
+ *       similar expected work, and the urgency is HRRN's wait over S.</li>
  * </ul>
+ *
+ * Queue widths ({@code min-queue-width}, {@code bubble-width}) are in the size's unit: tokens for
+ * {@code prompt}, milliseconds for {@code estimate}.
  */
 public enum SizeFeature {
     PROMPT {
@@ -30,7 +33,7 @@ public enum SizeFeature {
     ESTIMATE {
         @Override
         public double size(Job<?> job) {
-            return job.expectedTokens();
+            return job.expectedSeconds() * 1000;
         }
 
         @Override
@@ -39,7 +42,7 @@ public enum SizeFeature {
         }
     };
 
-    /** The job's size b, in tokens, at least 0. */
+    /** The job's size b, at least 0. */
     public abstract double size(Job<?> job);
 
     /** The job's cost C(b) in seconds, positive: what its wait is measured against. */
