@@ -2,12 +2,17 @@ package dev.triage.bench.sim;
 
 import dev.triage.bench.plot.LatencyVsLoadChart;
 import dev.triage.model.cli.Flags;
+import dev.triage.model.data.SharedData;
+import dev.triage.proxy.config.ServiceTimeModel;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.stream.LongStream;
 
 /**
@@ -18,6 +23,7 @@ import java.util.stream.LongStream;
  * simulate asr-toy
  * simulate run   [workload options] [--rho R | --rate L] [--policies P,...] [--tau S] [--seeds 5] [--out DIR]
  * simulate sweep --out DIR [workload options] [--rho R,...] [--policies P,...] [--tau S] [--seeds 5] [--title T]
+ * simulate ewsjf --out DIR [--requests 6000] [--rho 0.8] [--seeds 3] [--slots 4] [--batch-slowdown 0.05] [--ewsjf-* ...]
  * </pre>
  *
  * Workload options are {@link WorkloadOptions}'; policies are {@link PolicyVariant} names.
@@ -29,6 +35,8 @@ public final class SimulateCommand {
                    simulate asr-toy
                    simulate run   [workload options] [--rho R | --rate PER_SECOND] [--policies P,...] [--tau SECONDS] [--seeds 5] [--out DIR]
                    simulate sweep --out DIR [workload options] [--rho R,...] [--policies P,...] [--tau SECONDS] [--seeds 5] [--title TEXT]
+                   simulate ewsjf --out DIR [--requests 6000] [--rho 0.8] [--seeds 3] [--slots 4] [--batch-slowdown 0.05] [--data DIR]
+                                  [--service-base 0.05 --service-per-prompt-token 0.0002 --service-per-token 0.02] [--ewsjf-* ...]
             workload options:
                    --arrivals poisson|burst|trace:FILE   --requests 2000   --slots 1
                    --sizes clairvoyant|normal:MEAN:SD|gamma:SHAPE:SCALE|CLASS@WEIGHT=DIST,...|workload:FILE|trace:FILE
@@ -73,6 +81,8 @@ public final class SimulateCommand {
                 return runOnce(flags);
             case "sweep":
                 return sweep(flags);
+            case "ewsjf":
+                return ewsjf(flags);
             default:
                 throw new IllegalArgumentException("unknown command " + words.get(0));
         }
@@ -113,6 +123,30 @@ public final class SimulateCommand {
         return "wrote " + csv + ", " + png + "\n";
     }
 
+    private static String ewsjf(Flags flags) throws IOException {
+        Path out = Path.of(flags.required("out", "a directory for summary.csv, trials.csv and convergence.png"));
+        Path data = flags.optional("data").map(Path::of).orElseGet(() -> SharedData.locate().orElseThrow(
+                () -> new IllegalArgumentException("--data: missing and ../shared/data not found (expected: the shared data directory)")));
+        int requests = flags.integer("requests", 6000);
+        double rho = flags.number("rho", 0.8);
+        List<Long> seeds = seeds(flags, 3);
+        ServiceTimeModel speed = new ServiceTimeModel(flags.number("service-base", 0.05), flags.number("service-per-prompt-token", 0.0002),
+                flags.number("service-per-token", 0.02));
+        Map<String, SimulatedBackend> backends = new LinkedHashMap<>();
+        backends.put("serial", new SimulatedBackend(1, speed.secondsPerToken(), 0));
+        int slots = flags.integer("slots", 4);
+        double slowdown = flags.number("batch-slowdown", 0.05);
+        backends.put(String.format(Locale.ROOT, "%d slots, +%.0f%%/batched job", slots, slowdown * 100),
+                new SimulatedBackend(slots, speed.secondsPerToken(), slowdown));
+        EwsjfSettings ewsjf = ewsjfSettings(flags);
+        flags.finish();
+        EwsjfExperiment experiment = new EwsjfExperiment(EwsjfExperiment.traceScenarios(data, requests), backends, speed, rho, seeds, ewsjf);
+        return String.format(Locale.ROOT, "%d requests per scenario, Poisson arrivals at ρ = %.2f, %d seed(s), %.0f ms + %.2f ms/prompt token + %.0f ms/token%n",
+                requests, rho, seeds.size(), speed.baseSeconds() * 1e3, speed.secondsPerPromptToken() * 1e3, speed.secondsPerToken() * 1e3)
+                + experiment.run(out) + "\nwrote " + out.resolve("summary.csv") + ", " + out.resolve("trials.csv") + ", "
+                + out.resolve("convergence.png") + "\n";
+    }
+
     private static List<PolicyVariant> variants(Flags flags) {
         double tauSeconds = flags.number("tau", 0);
         if (tauSeconds < 0) {
@@ -145,7 +179,11 @@ public final class SimulateCommand {
     }
 
     private static List<Long> seeds(Flags flags) {
-        int count = flags.integer("seeds", 5);
+        return seeds(flags, 5);
+    }
+
+    private static List<Long> seeds(Flags flags, int byDefault) {
+        int count = flags.integer("seeds", byDefault);
         if (count < 1) {
             throw new IllegalArgumentException("--seeds: " + count + " (expected: >= 1)");
         }

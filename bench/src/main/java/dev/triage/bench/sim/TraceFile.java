@@ -95,10 +95,13 @@ public record TraceFile(String name, List<Record> records) {
         if (!(timeScale > 0) || Double.isInfinite(timeScale)) {
             throw new IllegalArgumentException("time scale: " + timeScale + " (expected: > 0)");
         }
-        List<Record> window = window(count);
-        List<JobSize> jobs = window.stream().map(r -> size(r, serviceTime)).toList();
-        double[] times = window.stream().mapToDouble(r -> r.arrivalSeconds() * timeScale).toArray();
-        return Workload.of(times, jobs, estimates, seed);
+        double[] times = window(count).stream().mapToDouble(r -> r.arrivalSeconds() * timeScale).toArray();
+        return Workload.of(times, jobs(count, serviceTime), estimates, seed);
+    }
+
+    /** The first {@code count} requests' sizes, in trace order. */
+    public List<JobSize> jobs(int count, ServiceTimeModel serviceTime) {
+        return window(count).stream().map(r -> size(r, serviceTime)).toList();
     }
 
     private List<Record> window(int count) {
