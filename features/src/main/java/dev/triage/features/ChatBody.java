@@ -41,6 +41,23 @@ public final class ChatBody {
     }
 
     /**
+     * The whole prompt's length in tokens, as the backend prefills it: every message's text for a
+     * {@code messages} list (system prompt and history included), else the {@code prompt} field;
+     * counted as {@link PromptTokens} counts. Chat templates add a few tokens per message, left out.
+     */
+    public static int promptTokens(JsonNode body) {
+        JsonNode messages = body.path("messages");
+        if (!messages.isArray()) {
+            return PromptTokens.approximate(contentText(body.path("prompt")));
+        }
+        int tokens = 0;
+        for (JsonNode message : messages) {
+            tokens += PromptTokens.approximate(contentText(message.path("content")));
+        }
+        return tokens;
+    }
+
+    /**
      * The smallest positive limit the request sets on its output: OpenAI's
      * {@code max_completion_tokens} and {@code max_tokens}, llama.cpp's {@code n_predict}, Ollama's
      * {@code options.num_predict}. Zero or negative values mean "no limit" in Ollama and llama.cpp

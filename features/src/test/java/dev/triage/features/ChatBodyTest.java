@@ -27,6 +27,19 @@ class ChatBodyTest {
     }
 
     @Test
+    void promptTokensCountEveryMessageTheBackendPrefills() throws Exception {
+        JsonNode chat = body("""
+                {"messages":[{"role":"system","content":"Be terse."},
+                             {"role":"user","content":"first question"},
+                             {"role":"assistant","content":"an answer"},
+                             {"role":"user","content":"Write an essay on tides."}]}""");
+        // ceil(9 / 4) + ceil(14 / 4) + ceil(9 / 4) + ceil(24 / 4)
+        assertEquals(3 + 4 + 3 + 6, ChatBody.promptTokens(chat));
+        assertEquals(3, ChatBody.promptTokens(body("{\"prompt\":\"Once upon\"}")));
+        assertEquals(0, ChatBody.promptTokens(body("{\"model\":\"m\"}")));
+    }
+
+    @Test
     void arrayContentKeepsOnlyTheTextParts() throws Exception {
         JsonNode chat = body("""
                 {"messages":[{"role":"user","content":[

@@ -52,10 +52,11 @@ public final class ChatSizer implements RequestSizer {
         Prompt prompt = ChatBody.prompt(json);
         OptionalInt cap = ChatBody.maxOutputTokens(json);
         int priority = priority(json);
+        int promptTokens = ChatBody.promptTokens(json);
         Timer timer = estimatorTimers.apply(estimator.name());
         if (batcher == null) {
             Estimate estimate = timer.record(() -> estimator.estimate(prompt));
-            return CompletableFuture.completedFuture(new SizedJob(capped(estimate, cap), priority));
+            return CompletableFuture.completedFuture(new SizedJob(capped(estimate, cap), priority, promptTokens));
         }
         long started = System.nanoTime();
         return batcher.estimate(prompt)
@@ -67,7 +68,7 @@ public final class ChatSizer implements RequestSizer {
                 })
                 .thenApply(estimate -> {
                     timer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-                    return new SizedJob(capped(estimate, cap), priority);
+                    return new SizedJob(capped(estimate, cap), priority, promptTokens);
                 });
     }
 

@@ -1,8 +1,10 @@
 package dev.triage.proxy.server;
 
+import dev.triage.proxy.config.ServiceTimeModel;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
 import dev.triage.proxy.metrics.ResponseTokenCounter;
+import dev.triage.proxy.scheduler.JobCost;
 import dev.triage.proxy.scheduler.JobListener;
 import dev.triage.proxy.scheduler.JobTag;
 import dev.triage.proxy.scheduler.Refusal;
@@ -108,11 +110,12 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         }
         record.sized(job.estimate(), job.priority());
         double tokens = job.estimate().expectedTokens();
-        double seconds = target.serviceTime().seconds(tokens);
+        ServiceTimeModel serviceTime = target.serviceTime();
+        JobCost cost = new JobCost(job.promptTokens(), tokens, serviceTime.prefillSeconds(job.promptTokens()),
+                serviceTime.seconds(job.promptTokens(), tokens));
         state = State.QUEUED;
         submittedNanos = System.nanoTime();
-        ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), tokens,
-                seconds, this);
+        ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), cost, this);
     }
 
     @Override
