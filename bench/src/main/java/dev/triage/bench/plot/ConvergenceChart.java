@@ -22,14 +22,22 @@ import org.jfree.data.xy.XYSeriesCollection;
 
 /**
  * Draws a meta-optimizer's learning curve, the way the EWSJF paper's Figure 5 shows it: the reward of
- * each trial against the trial's index, one colour per run, each trial a thin line with markers and
- * the mean of the latest five a thick one.
+ * each trial against the trial's index, one colour per run, each trial a thin line with markers and a
+ * summary of the trials so far a thick one.
  *
  * <pre>{@code
- * ConvergenceChart.write(Path.of("convergence.png"), "reward per trial", Map.of("azure, serial", rewards));
+ * ConvergenceChart.write(Path.of("convergence.png"), "reward per trial", Map.of("azure, serial", rewards), Summary.MOVING_MEAN);
  * }</pre>
  */
 public final class ConvergenceChart {
+
+    /** The thick line. */
+    public enum Summary {
+        /** The mean of the latest five trials: for rewards measured on traffic that changes. */
+        MOVING_MEAN,
+        /** The best reward so far: for trials that replay the same workload. */
+        BEST_SO_FAR
+    }
 
     static final int SMOOTHING = 5;
     private static final int WIDTH = 1100;
@@ -42,7 +50,7 @@ public final class ConvergenceChart {
     private ConvergenceChart() {}
 
     /** Writes the chart as a PNG at twice its nominal size; runs with no trial are left out. */
-    public static void write(Path png, String title, Map<String, List<Double>> rewardsByRun) throws IOException {
+    public static void write(Path png, String title, Map<String, List<Double>> rewardsByRun, Summary summary) throws IOException {
         System.setProperty("java.awt.headless", "true");
         XYSeriesCollection dataset = new XYSeriesCollection();
         XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
@@ -54,12 +62,15 @@ public final class ConvergenceChart {
             }
             Color color = COLORS[run % COLORS.length];
             XYSeries trials = new XYSeries(entry.getKey() + ", each trial", false, true);
-            XYSeries smoothed = new XYSeries(entry.getKey() + ", mean of " + SMOOTHING, false, true);
+            XYSeries smoothed = new XYSeries(entry.getKey() + (summary == Summary.MOVING_MEAN ? ", mean of " + SMOOTHING : ", best so far"),
+                    false, true);
             double sum = 0;
+            double best = Double.NEGATIVE_INFINITY;
             for (int i = 0; i < rewards.size(); i++) {
                 trials.add(i + 1, rewards.get(i));
                 sum += rewards.get(i) - (i >= SMOOTHING ? rewards.get(i - SMOOTHING) : 0);
-                smoothed.add(i + 1, sum / Math.min(i + 1, SMOOTHING));
+                best = Math.max(best, rewards.get(i));
+                smoothed.add(i + 1, summary == Summary.MOVING_MEAN ? sum / Math.min(i + 1, SMOOTHING) : best);
             }
             int thin = dataset.getSeriesCount();
             dataset.addSeries(trials);

@@ -5,7 +5,9 @@ import dev.triage.model.LengthClass;
 import dev.triage.proxy.config.ServiceTimeModel;
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
+import dev.triage.proxy.scheduler.ewsjf.MetaOptimizer;
 import dev.triage.proxy.scheduler.ewsjf.SizeFeature;
+import dev.triage.proxy.scheduler.ewsjf.Theta;
 import dev.triage.proxy.scheduler.ewsjf.Trial;
 import java.io.IOException;
 import java.io.Writer;
@@ -38,6 +40,10 @@ public final class EwsjfExperiment {
     static final String AZURE = "traces/azure_llm_2023/AzureLLMInferenceTrace_conv.csv";
     static final String MOONCAKE = "traces/mooncake/conversation_trace.jsonl";
     static final double ESTIMATE_SIGMA = 0.5;
+    /** Trials of the replayed study: three random, then the Gaussian process's. */
+    static final int REPLAYED_TRIALS = 20;
+    /** A trial interval longer than any replay, so that a replay is one trial. */
+    static final Duration WHOLE_RUN = Duration.ofDays(3650);
 
     /** A workload: parts of traces one after the other, each at its own rate for ρ. */
     record Scenario(String name, List<Part> parts) {}
@@ -112,9 +118,77 @@ public final class EwsjfExperiment {
         }
         writeCsv(out.resolve("summary.csv"), rows);
         writeTrials(out.resolve("trials.csv"), convergence);
-        ConvergenceChart.write(out.resolve("convergence.png"), "EWSJF's meta-optimizer: reward per trial (seed " + seeds.get(0) + ")",
-                rewards(convergence));
-        return markdown(rows) + "\n" + settlingTable(convergence);
+        ConvergenceChart.write(out.resolve("convergence.png"), "EWSJF's meta-optimizer on live traffic: reward per trial (seed " + seeds.get(0) + ")",
+                rewards(convergence), ConvergenceChart.Summary.MOVING_MEAN);
+        return markdown(rows) + "\n" + settlingTable(convergence) + "\n" + replayedTrials(out);
+    }
+
+    /**
+     * The optimizer alone, without the traffic's drift: every trial replays the same workload (the
+     * first fifth of each scenario's requests, on the batched backend, first seed) with the proposed
+     * Θ, scored by the same reward over the whole replay. Writes {@code replayed-trials.csv} and
+     * {@code replayed-convergence.png}.
+     */
+    String replayedTrials(Path out) throws IOException {
+        Map.Entry<String, SimulatedBackend> backend = backends.entrySet().stream().reduce((first, second) -> second).orElseThrow();
+        Map<String, List<Double>> rewards = new LinkedHashMap<>();
+        StringBuilder table = new StringBuilder("| replayed workload (" + backend.getKey() + ") | trials | within 5% of the best at trial | "
+                + "default Θ: reward, mean (s), short TTFT P50 (s) | best Θ: reward, mean (s), short TTFT P50 (s) | best Θ |\n"
+                + "|---|---:|---:|---|---|---|\n");
+        try (Writer csv = Files.newBufferedWriter(out.resolve("replayed-trials.csv"), StandardCharsets.UTF_8)) {
+            csv.write("workload,trial,reward,mean_s,short_ttft_p50_s,urgency_slope,urgency_base,fairness_slope,fairness_base,alpha\n");
+            for (Scenario scenario : scenarios) {
+                Scenario shorter = new Scenario(scenario.name(), scenario.parts().stream()
+                        .map(part -> new Part(part.trace(), Math.max(2, part.requests() / 5))).toList());
+                Workload workload = workload(shorter, backend.getValue().slots(), seeds.get(0));
+                MetaOptimizer optimizer = new MetaOptimizer(seeds.get(0), 3, 40);
+                Theta theta = ewsjf.initialTheta();
+                List<Double> scenarioRewards = new ArrayList<>();
+                SimulationRun first = null;
+                SimulationRun best = null;
+                Theta bestTheta = theta;
+                for (int trial = 1; trial <= REPLAYED_TRIALS; trial++) {
+                    EwsjfSettings oneTrial = ewsjf.withTuning(true, theta).withIntervals(ewsjf.refineInterval(), WHOLE_RUN);
+                    SimulationRun run = Simulation.run(workload, new PolicyVariant("ewsjf", Policy.EWSJF, Duration.ZERO, false, oneTrial),
+                            backend.getValue());
+                    double reward = run.openTrial().reward();
+                    scenarioRewards.add(reward);
+                    first = first == null ? run : first;
+                    if (best == null || reward > best.openTrial().reward()) {
+                        best = run;
+                        bestTheta = theta;
+                    }
+                    csv.write(String.format(Locale.ROOT, "\"%s\",%d,%.5f,%.4f,%.4f,%.5f,%.5f,%.5f,%.5f,%.4f%n", scenario.name(), trial, reward,
+                            run.meanSojournSeconds(), run.timeToFirstToken(LengthClass.SHORT.label()).p50(), theta.urgencySlope(),
+                            theta.urgencyBase(), theta.fairnessSlope(), theta.fairnessBase(), theta.alpha()));
+                    optimizer.observe(theta, reward);
+                    theta = optimizer.propose();
+                }
+                rewards.put(scenario.name(), scenarioRewards);
+                table.append(String.format(Locale.ROOT, "| %s | %d | %d | %.3f, %.2f, %.2f | %.3f, %.2f, %.2f | %s |%n", scenario.name(),
+                        REPLAYED_TRIALS, trialsToBest(scenarioRewards, 0.05), first.openTrial().reward(), first.meanSojournSeconds(),
+                        first.timeToFirstToken(LengthClass.SHORT.label()).p50(), best.openTrial().reward(), best.meanSojournSeconds(),
+                        best.timeToFirstToken(LengthClass.SHORT.label()).p50(), bestTheta));
+            }
+        }
+        ConvergenceChart.write(out.resolve("replayed-convergence.png"),
+                "EWSJF's meta-optimizer, every trial replaying the same workload: reward per trial", rewards,
+                ConvergenceChart.Summary.BEST_SO_FAR);
+        return table.toString();
+    }
+
+    /** The first trial whose best-so-far reward is within {@code share} of the way from the first reward to the best. */
+    static int trialsToBest(List<Double> rewards, double share) {
+        double best = rewards.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+        double target = best - share * (best - rewards.get(0));
+        double soFar = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < rewards.size(); i++) {
+            soFar = Math.max(soFar, rewards.get(i));
+            if (soFar >= target) {
+                return i + 1;
+            }
+        }
+        return rewards.size();
     }
 
     /** Poisson arrivals at ρ for each part in turn, the parts' requests in trace order, log-normal estimates. */

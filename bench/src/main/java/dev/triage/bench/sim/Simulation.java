@@ -72,7 +72,8 @@ public final class Simulation {
                 trials.add(ewsjf.lastTrial());
             }
         }
-        return new SimulationRun(variant, backend.slots(), completed, scheduler.starvationPromotions(), trials);
+        return new SimulationRun(variant, backend.slots(), completed, scheduler.starvationPromotions(), trials,
+                ewsjf == null ? null : ewsjf.openTrialReward());
     }
 
     /**

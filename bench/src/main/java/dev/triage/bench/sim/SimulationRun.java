@@ -1,6 +1,7 @@
 package dev.triage.bench.sim;
 
 import dev.triage.proxy.scheduler.ewsjf.Trial;
+import dev.triage.proxy.scheduler.ewsjf.TrialReward;
 import java.util.List;
 
 /**
@@ -9,9 +10,10 @@ import java.util.List;
  * @param completed every job, in order of completion
  * @param starvationPromotions how many dispatches τ decided instead of the policy
  * @param trials the meta-optimizer's scored trials, in order (ewsjf with tuning; empty otherwise)
+ * @param openTrial the reward of the trial still open when the run ended (ewsjf with tuning; null otherwise)
  */
 public record SimulationRun(PolicyVariant variant, int slots, List<CompletedRequest> completed, long starvationPromotions,
-        List<Trial> trials) {
+        List<Trial> trials, TrialReward openTrial) {
 
     public SimulationRun {
         completed = List.copyOf(completed);

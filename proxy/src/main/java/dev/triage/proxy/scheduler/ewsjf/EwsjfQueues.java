@@ -235,6 +235,14 @@ public final class EwsjfQueues<T> extends WaitingJobs<T> {
         return trialCount;
     }
 
+    /**
+     * The reward of the trial in progress, over the jobs completed in it so far; null without tuning.
+     * Call on the thread that owns the scheduler.
+     */
+    public TrialReward openTrialReward() {
+        return meter == null ? null : meter.reward(queues.size(), settings.maxQueues(), settings.reward());
+    }
+
     /** The latest scored trial, or null before the first. */
     public Trial lastTrial() {
         return lastTrial;
