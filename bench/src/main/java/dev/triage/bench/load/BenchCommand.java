@@ -15,6 +15,7 @@ import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.SharedData;
 import dev.triage.proxy.config.ServiceTimeModel;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,9 +31,9 @@ import java.util.Set;
  * bench workload --out FILE [--model M] [--short 35] [--long 35] [--seed 42] [--sources alpaca_eval,...]
  * bench speech-workload --out FILE [--short 20] [--long 20]
  * bench burst    [load options] [--runs 5] [--out DIR]
- * bench poisson  [load options] [--rho 0.5,0.7,0.8,0.9] [--requests 200] [--seeds 2] [--out DIR]
+ * bench poisson  [load options] [--rho 0.5,0.7,0.8,0.9] [--requests 200] [--seeds 2] [--backend URL] [--out DIR]
  * load options: --workload FILE --variants V,... --tau 5 --slots 1 --prefill-seconds 0.01
- *               --seconds-per-token 0.0005 --estimator NAME
+ *               --seconds-per-prompt-token 0 --seconds-per-token 0.0005 --estimator NAME
  * </pre>
  */
 public final class BenchCommand {
@@ -42,9 +43,12 @@ public final class BenchCommand {
                    bench speech-workload --out FILE [--short 20] [--long 20]   (the shared data's shortest and longest ASR clips)
                    bench burst    [load options] [--runs 5] [--out DIR]
                    bench poisson  [load options] [--rho R,...] [--requests 200] [--seeds 2] [--out DIR]
+                                  [--backend URL]   (a real server instead of the replay backend; each request's
+                                                     max_tokens is its recorded answer's length)
             load options: --workload FILE (default: the held-out burst of 35 short and 35 long answers in the bench jar)
-                   --variants V,... (direct, [oracle-]fcfs|sjf|hrrn[-tau])   --tau SECONDS (5)
-                   --slots 1  --prefill-seconds 0.01  --seconds-per-token 0.0005  --estimator NAME (Triage's default)
+                   --variants V,... (direct, [oracle-]fcfs|sjf|hrrn|ewsjf[-tau])   --tau SECONDS (5)
+                   --slots 1  --prefill-seconds 0.01  --seconds-per-prompt-token 0  --seconds-per-token 0.0005
+                   --estimator NAME (Triage's default)
             """;
 
     /** The workload used when none is named: held-out prompts, 35 short and 35 long answers of one model. */
@@ -56,14 +60,19 @@ public final class BenchCommand {
     record LoadOptions(List<WorkloadEntry> workload, List<LoadVariant> variants, int slots, ServiceTimeModel speed,
             List<String> triageFlags, Path out) {
 
+        /** The replay backend's speed, or the real backend's as far as the arrival rate is concerned. */
+        static ServiceTimeModel speed(Flags flags) {
+            return new ServiceTimeModel(flags.number("prefill-seconds", 0.01), flags.number("seconds-per-prompt-token", 0),
+                    flags.number("seconds-per-token", 0.0005));
+        }
+
         static LoadOptions read(Flags flags) throws IOException {
             Path file = flags.optional("workload").map(Path::of).orElse(null);
             Duration tau = Duration.ofMillis((long) (flags.number("tau", 5) * 1000));
             List<LoadVariant> variants = flags.words("variants", DEFAULT_VARIANTS).stream()
                     .map(name -> LoadVariant.parse(name, tau)).toList();
             return new LoadOptions(file != null ? WorkloadFile.read(file) : WorkloadFile.readResource(DEFAULT_WORKLOAD),
-                    variants, flags.integer("slots", 1),
-                    new ServiceTimeModel(flags.number("prefill-seconds", 0.01), flags.number("seconds-per-token", 0.0005)),
+                    variants, flags.integer("slots", 1), speed(flags),
                     flags.optional("estimator").map(e -> List.of("--estimator", e)).orElse(List.of()),
                     flags.optional("out").map(Path::of).orElse(null));
         }
@@ -162,14 +171,16 @@ public final class BenchCommand {
         List<Double> rhos = flags.numbers("rho", List.of(0.5, 0.7, 0.8, 0.9));
         int requests = flags.integer("requests", 200);
         int seeds = flags.integer("seeds", 2);
+        URI realBackend = flags.optional("backend").map(URI::create).orElse(null);
         flags.finish();
         List<LoadSweep.Point> points = PoissonBenchmark.run(new PoissonBenchmark.Settings(options.workload(),
-                options.variants(), rhos, requests, seeds, options.speed(), options.slots(), options.triageFlags()));
+                options.variants(), rhos, requests, seeds, options.speed(), options.slots(), options.triageFlags(), realBackend));
         if (options.out() != null) {
             Files.createDirectories(options.out());
             LoadSweep.writeCsv(options.out().resolve("poisson.csv"), points);
-            LatencyVsLoadChart.write(options.out().resolve("latency-vs-load.png"), "Through Triage: replay backend, "
-                    + options.slots() + " slot" + (options.slots() == 1 ? "" : "s") + ", Poisson arrivals",
+            LatencyVsLoadChart.write(options.out().resolve("latency-vs-load.png"), "Through Triage: "
+                    + (realBackend == null ? "replay backend, " : realBackend + ", ") + options.slots() + " slot"
+                    + (options.slots() == 1 ? "" : "s") + ", Poisson arrivals",
                     points, options.variants().stream().map(LoadVariant::name).toList());
         }
         StringBuilder report = new StringBuilder();

@@ -70,8 +70,8 @@ public final class BurstBenchmark {
             for (LoadVariant variant : settings.variants()) {
                 RunSummaries summaries = new RunSummaries(variant.name());
                 for (int run = 0; run < settings.runs(); run++) {
-                    summaries.add(LoadSession.run(backend, answers, variant, burst(settings.workload(), run),
-                            settings.triageFlags()));
+                    summaries.add(LoadSession.run("http://127.0.0.1:" + backend.port(), answers, variant,
+                            burst(settings.workload(), run), settings.triageFlags(), false));
                 }
                 endToEnd.addAll(summaries.endToEnd());
                 firstToken.addAll(summaries.firstToken());

@@ -30,13 +30,25 @@ import java.util.function.Predicate;
  * first line. Each request has its own connection, as concurrent clients do.
  *
  * <pre>{@code
- * List<LoadResult> results = new LoadGenerator().run(URI.create("http://127.0.0.1:8080"), requests);
+ * List<LoadResult> results = new LoadGenerator(false).run(URI.create("http://127.0.0.1:8080"), requests);
  * }</pre>
  */
 public final class LoadGenerator {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String MODEL = "replay";
+
+    private final boolean limitAtAnswer;
+
+    /**
+     * @param limitAtAnswer true to set each chat request's {@code max_tokens} to its recorded answer's
+     *     length: how a real server of random weights, which generates exactly its limit, answers at
+     *     the recorded length. Triage then reads the true length from that limit, so a policy that
+     *     orders by the estimate (sjf) runs on true lengths.
+     */
+    public LoadGenerator(boolean limitAtAnswer) {
+        this.limitAtAnswer = limitAtAnswer;
+    }
 
     private final HttpClient client = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -75,7 +87,7 @@ public final class LoadGenerator {
     }
 
     /** The HTTP request for each load request; each distinct audio file is read and framed once. */
-    private static List<HttpRequest> prepare(URI base, List<LoadRequest> requests) throws IOException {
+    private List<HttpRequest> prepare(URI base, List<LoadRequest> requests) throws IOException {
         Map<AudioFile, byte[]> forms = new HashMap<>();
         List<HttpRequest> prepared = new ArrayList<>(requests.size());
         for (LoadRequest request : requests) {
@@ -103,10 +115,13 @@ public final class LoadGenerator {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(form));
     }
 
-    private static HttpRequest.Builder chat(URI base, LoadRequest request) {
+    private HttpRequest.Builder chat(URI base, LoadRequest request) {
         ObjectNode body = JSON.createObjectNode();
         body.put("model", MODEL);
         body.put("stream", true);
+        if (limitAtAnswer) {
+            body.put("max_tokens", Math.max(1, request.entry().answerTokens()));
+        }
         body.putArray("messages").addObject().put("role", "user").put("content", request.entry().prompt());
         return HttpRequest.newBuilder(base.resolve("/v1/chat/completions"))
                 .header("content-type", "application/json")

@@ -1,7 +1,6 @@
 package dev.triage.bench.load;
 
 import dev.triage.bench.replay.AnswerBook;
-import dev.triage.bench.replay.ReplayBackend;
 import dev.triage.proxy.Triage;
 import dev.triage.proxy.config.ConfigLoader;
 import dev.triage.proxy.config.TriageConfig;
@@ -24,19 +23,20 @@ final class LoadSession {
     private LoadSession() {}
 
     /**
+     * @param backendUrl the backend's base URL: the replay backend's, or a real server's
      * @param answers the workload's recorded lengths, for oracle variants
      * @param triageFlags flags added to every Triage started (an estimator, a service-time model)
+     * @param limitAtAnswer true to send each recorded answer's length as the request's limit (a real server)
      */
-    static Outcome run(ReplayBackend backend, AnswerBook answers, LoadVariant variant, List<LoadRequest> requests,
-            List<String> triageFlags) throws IOException, InterruptedException {
-        String backendUrl = "http://127.0.0.1:" + backend.port();
+    static Outcome run(String backendUrl, AnswerBook answers, LoadVariant variant, List<LoadRequest> requests,
+            List<String> triageFlags, boolean limitAtAnswer) throws IOException, InterruptedException {
+        LoadGenerator generator = new LoadGenerator(limitAtAnswer);
         if (!variant.throughTriage()) {
-            return new Outcome(new LoadGenerator().run(URI.create(backendUrl), requests), 0);
+            return new Outcome(generator.run(URI.create(backendUrl), requests), 0);
         }
         TriageConfig config = ConfigLoader.load(variant.triageFlags(backendUrl, triageFlags).toArray(String[]::new), Map.of());
         try (Triage triage = variant.oracle() ? Triage.start(config, new WorkloadOracle(answers)) : Triage.start(config)) {
-            List<LoadResult> results = new LoadGenerator().run(URI.create("http://127.0.0.1:" + triage.address().getPort()),
-                    requests);
+            List<LoadResult> results = generator.run(URI.create("http://127.0.0.1:" + triage.address().getPort()), requests);
             return new Outcome(results, triage.queues().get(0).starvationPromotions());
         }
     }

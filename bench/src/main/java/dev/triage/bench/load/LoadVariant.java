@@ -8,7 +8,7 @@ import java.util.Locale;
 /**
  * What a load run puts between the clients and the backend: nothing ({@code direct}), or Triage with
  * a policy, with or without a starvation timeout, with its estimator or an oracle. Names:
- * {@code direct}, {@code fcfs}, {@code sjf}, {@code hrrn}, {@code sjf-tau}, {@code hrrn-tau}, and any of
+ * {@code direct}, {@code fcfs}, {@code sjf}, {@code hrrn}, {@code ewsjf}, {@code sjf-tau}, {@code hrrn-tau}, and any of
  * the policies prefixed {@code oracle-} (Triage sizes chat requests by their true answer lengths
  * instead of its estimator: the bound an estimator can approach). Transcriptions are sized by Triage's
  * own duration estimator in every variant, oracle ones included, so for a speech-only workload an
@@ -29,9 +29,9 @@ public record LoadVariant(String name, String policy, Duration tau, boolean orac
         if (n.equals("direct")) {
             return new LoadVariant(n, "", Duration.ZERO, false);
         }
-        if (!List.of("fcfs", "sjf", "hrrn").contains(policy) || (withTau && tau.isZero())) {
+        if (!List.of("fcfs", "sjf", "hrrn", "ewsjf").contains(policy) || (withTau && tau.isZero())) {
             throw new IllegalArgumentException("variant: " + name
-                    + " (expected: direct, fcfs, sjf, hrrn, each optionally -tau (with --tau) or oracle-)");
+                    + " (expected: direct, fcfs, sjf, hrrn, ewsjf, each optionally -tau (with --tau) or oracle-)");
         }
         return new LoadVariant(n, policy, withTau ? tau : Duration.ZERO, oracle);
     }

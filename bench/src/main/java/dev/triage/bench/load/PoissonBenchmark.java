@@ -7,44 +7,63 @@ import dev.triage.bench.sim.LoadSweep;
 import dev.triage.bench.sim.SummaryRow;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.features.PromptTokens;
 import java.io.IOException;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 
 /**
  * Latency against load through the real proxy: requests drawn from the workload arrive as a Poisson
- * process at the rate that loads the replay backend to utilisation ρ ({@code λ = ρ × slots / E[S]},
- * E[S] the workload's mean service time at the backend's speed), the same arrivals for every variant
- * at a given seed. Gives the points the latency-vs-load charts draw.
+ * process at the rate that loads the backend to utilisation ρ ({@code λ = ρ × slots / E[S]}, E[S] the
+ * workload's mean service time at the backend's speed), the same arrivals for every variant at a given
+ * seed. The backend is the replay backend, or a real server ({@code realBackend}), which is then told
+ * each answer's length as the request's {@code max_tokens} (see {@link LoadGenerator}); {@code speed}
+ * then describes that server, for the arrival rate only. Gives the points the latency-vs-load charts
+ * draw.
+ *
+ * @param realBackend a real server's base URL, or null for the replay backend
  */
 public final class PoissonBenchmark {
 
     public record Settings(List<WorkloadEntry> workload, List<LoadVariant> variants, List<Double> rhos, int requests,
-            int seeds, ServiceTimeModel speed, int slots, List<String> triageFlags) {}
+            int seeds, ServiceTimeModel speed, int slots, List<String> triageFlags, URI realBackend) {}
 
     private PoissonBenchmark() {}
 
     public static List<LoadSweep.Point> run(Settings settings) throws IOException, InterruptedException {
         AnswerBook answers = AnswerBook.of(settings.workload());
-        double meanService = settings.workload().stream().mapToDouble(e -> settings.speed().seconds(e.answerTokens()))
-                .average().orElseThrow();
-        List<LoadSweep.Point> points = new ArrayList<>();
+        if (settings.realBackend() != null) {
+            return sweep(settings, answers, settings.realBackend().toString());
+        }
         try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder()
                 .answers(answers).slots(settings.slots()).speed(settings.speed()).build())) {
-            for (double rho : settings.rhos()) {
-                double rate = rho * settings.slots() / meanService;
-                List<SummaryRow> rows = new ArrayList<>();
-                for (LoadVariant variant : settings.variants()) {
-                    RunSummaries summaries = new RunSummaries(variant.name());
-                    for (int seed = 0; seed < settings.seeds(); seed++) {
-                        summaries.add(LoadSession.run(backend, answers, variant,
-                                arrivals(settings.workload(), settings.requests(), rate, seed), settings.triageFlags()));
-                    }
-                    rows.addAll(summaries.endToEnd());
+            return sweep(settings, answers, "http://127.0.0.1:" + backend.port());
+        }
+    }
+
+    private static List<LoadSweep.Point> sweep(Settings settings, AnswerBook answers, String backendUrl)
+            throws IOException, InterruptedException {
+        double meanService = settings.workload().stream()
+                .mapToDouble(e -> settings.speed().seconds(PromptTokens.approximate(e.prompt()), e.answerTokens()))
+                .average().orElseThrow();
+        List<LoadSweep.Point> points = new ArrayList<>();
+        for (double rho : settings.rhos()) {
+            double rate = rho * settings.slots() / meanService;
+            List<SummaryRow> rows = new ArrayList<>();
+            for (LoadVariant variant : settings.variants()) {
+                RunSummaries summaries = new RunSummaries(variant.name());
+                for (int seed = 0; seed < settings.seeds(); seed++) {
+                    summaries.add(LoadSession.run(backendUrl, answers, variant, arrivals(settings.workload(), settings.requests(), rate, seed),
+                            settings.triageFlags(), settings.realBackend() != null));
                 }
-                points.add(new LoadSweep.Point(rho, rows));
+                rows.addAll(summaries.endToEnd());
+                rows.addAll(summaries.firstToken().stream()
+                        .map(row -> new SummaryRow(row.policy(), "ttft-" + row.jobClass(), row.requests(), row.sojourn(), row.tauFired()))
+                        .toList());
             }
+            points.add(new LoadSweep.Point(rho, rows));
         }
         return points;
     }

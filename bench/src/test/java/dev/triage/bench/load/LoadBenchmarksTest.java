@@ -68,7 +68,7 @@ class LoadBenchmarksTest {
         // 50 recorded tokens at 20 ms take at least 1 s; the size rule would give 2 s x 3 tokens/s, 0.12 s.
         try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder().answers(answers)
                 .speed(new ServiceTimeModel(0, 0.02)).build())) {
-            LoadResult result = new LoadGenerator().run(URI.create("http://127.0.0.1:" + backend.port()),
+            LoadResult result = new LoadGenerator(false).run(URI.create("http://127.0.0.1:" + backend.port()),
                     List.of(new LoadRequest(speech, 0))).get(0);
             assertEquals(200, result.status());
             assertEquals("long", result.jobClass());

@@ -1,5 +1,6 @@
 package dev.triage.proxy.scheduler;
 
+import static dev.triage.proxy.scheduler.Dispatches.drainOneByOne;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -9,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfQueues;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -23,16 +23,6 @@ class SchedulerTest {
             return new Scheduler<>(settings, clock, new EwsjfQueues<>(EwsjfSettings.defaults(), clock, Runnable::run));
         }
         return new Scheduler<>(settings, clock);
-    }
-
-    private static List<String> drainOneByOne(Scheduler<String> scheduler) {
-        List<String> order = new ArrayList<>();
-        Dispatch<String> next;
-        while ((next = scheduler.dispatchNext()) != null) {
-            order.add(next.job().payload());
-            scheduler.release(next);
-        }
-        return order;
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.triage.proxy.scheduler.ewsjf;
 
+import static dev.triage.proxy.scheduler.Dispatches.drainOneByOne;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -45,16 +46,6 @@ class EwsjfQueuesTest {
     private static JobCost cost(int promptTokens) {
         double prefill = 0.1 + 0.0002 * promptTokens;
         return new JobCost(promptTokens, 100, prefill, prefill + 2);
-    }
-
-    private static List<String> drainOneByOne(Scheduler<String> scheduler) {
-        List<String> order = new ArrayList<>();
-        Dispatch<String> next;
-        while ((next = scheduler.dispatchNext()) != null) {
-            order.add(next.job().payload());
-            scheduler.release(next);
-        }
-        return order;
     }
 
     /** Holds the only slot with a job, so that what follows waits. */
@@ -144,45 +135,17 @@ class EwsjfQueuesTest {
         return -1;
     }
 
-    @Test
-    void slotsFreeTogetherAreFilledFromOneQueueThenItsNeighbours() {
-        EwsjfQueues<String> queues = new EwsjfQueues<>(settings(30), clock, INLINE);
-        Scheduler<String> s = scheduler(queues, 3);
+    /**
+     * Three modes of prompt: small (2 jobs), medium (4) and large (4), the large ones waiting 1,000 s
+     * longer, while every slot is held. Occupants and cancelled samples are history, so the window has
+     * the three modes when the queues are made. Returns the held dispatches.
+     */
+    private List<Dispatch<String>> threeModes(Scheduler<String> s, int slots) {
         List<Dispatch<String>> held = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < slots; i++) {
             s.submit("occupant", 0, cost(15));
             held.add(s.dispatchNext());
         }
-        // Three modes: small (2 jobs), medium (4), large (4). The large jobs have waited far longer.
-        // Occupants and samples are history, so the window has the three modes when the queues are made.
-        for (int i = 0; i < 4; i++) {
-            s.submit("large-" + i, 0, cost(6000 + i));
-        }
-        for (int i = 0; i < 20; i++) {
-            s.submit("sample", 0, cost(i < 10 ? 12 + i : 5994 + i)); // history, so the partition has three modes
-        }
-        List<Job<String>> samples = s.waitingInDispatchOrder().stream().filter(j -> j.payload().equals("sample")).toList();
-        samples.forEach(s::cancel);
-        advance(1000);
-        for (int i = 0; i < 4; i++) {
-            s.submit("medium-" + i, 0, cost(700 + i));
-        }
-        s.submit("small-0", 0, cost(20));
-        s.submit("small-1", 0, cost(21));
-        assertEquals(3, queues.queueCount());
-        held.forEach(s::release);
-        List<String> batch = List.of(s.dispatchNext().job().payload(), s.dispatchNext().job().payload(),
-                s.dispatchNext().job().payload());
-        assertEquals(List.of("small-0", "small-1", "medium-0"), batch, "the small queue, then its neighbour");
-    }
-
-    @Test
-    void oneSlotAtATimeEachJobIsChosenByScore() {
-        // The same jobs as above, but slots free one by one: after the small jobs the large ones, which
-        // waited 1,000 s, outscore the fresh medium ones.
-        EwsjfQueues<String> queues = new EwsjfQueues<>(settings(30), clock, INLINE);
-        Scheduler<String> s = scheduler(queues, 1);
-        Dispatch<String> busy = occupy(s);
         for (int i = 0; i < 4; i++) {
             s.submit("large-" + i, 0, cost(6000 + i));
         }
@@ -196,7 +159,28 @@ class EwsjfQueuesTest {
         }
         s.submit("small-0", 0, cost(20));
         s.submit("small-1", 0, cost(21));
-        s.release(busy);
+        return held;
+    }
+
+    @Test
+    void slotsFreeTogetherAreFilledFromOneQueueThenItsNeighbours() {
+        EwsjfQueues<String> queues = new EwsjfQueues<>(settings(30), clock, INLINE);
+        Scheduler<String> s = scheduler(queues, 3);
+        List<Dispatch<String>> held = threeModes(s, 3);
+        assertEquals(3, queues.queueCount());
+        held.forEach(s::release);
+        List<String> batch = List.of(s.dispatchNext().job().payload(), s.dispatchNext().job().payload(),
+                s.dispatchNext().job().payload());
+        assertEquals(List.of("small-0", "small-1", "medium-0"), batch, "the small queue, then its neighbour");
+    }
+
+    @Test
+    void oneSlotAtATimeEachJobIsChosenByScore() {
+        // The same jobs, but slots free one by one: after the small jobs the large ones, which waited
+        // 1,000 s, outscore the fresh medium ones.
+        EwsjfQueues<String> queues = new EwsjfQueues<>(settings(30), clock, INLINE);
+        Scheduler<String> s = scheduler(queues, 1);
+        threeModes(s, 1).forEach(s::release);
         List<String> order = drainOneByOne(s);
         assertEquals(List.of("small-0", "small-1", "large-0"), order.subList(0, 3), order.toString());
     }
