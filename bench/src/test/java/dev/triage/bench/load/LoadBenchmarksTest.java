@@ -86,8 +86,8 @@ class LoadBenchmarksTest {
         try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder().answers(answers)
                 .speed(new ServiceTimeModel(0.002, 0.0005)).build())) {
             for (String variant : List.of("sjf", "oracle-sjf")) {
-                LoadSession.Outcome outcome = LoadSession.run(backend, answers, LoadVariant.parse(variant, Duration.ZERO),
-                        BurstBenchmark.burst(mixed, 1), List.of());
+                LoadSession.Outcome outcome = LoadSession.run("http://127.0.0.1:" + backend.port(), answers,
+                        LoadVariant.parse(variant, Duration.ZERO), BurstBenchmark.burst(mixed, 1), List.of(), false);
                 assertEquals(List.of(200, 200, 200, 200), outcome.results().stream().map(LoadResult::status).toList(), variant);
                 assertEquals(2, outcome.results().stream().filter(r -> r.jobClass().equals("short")).count());
             }
