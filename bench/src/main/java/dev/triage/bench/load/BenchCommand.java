@@ -19,6 +19,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
@@ -60,6 +61,13 @@ public final class BenchCommand {
     record LoadOptions(List<WorkloadEntry> workload, List<LoadVariant> variants, int slots, ServiceTimeModel speed,
             List<String> triageFlags, Path out) {
 
+        /** Flags for every Triage started: as many slots as the backend has, and the estimator asked for. */
+        static List<String> triageFlags(Flags flags, int slots) {
+            List<String> triage = new ArrayList<>(List.of("--max-concurrency", Integer.toString(slots)));
+            flags.optional("estimator").ifPresent(estimator -> triage.addAll(List.of("--estimator", estimator)));
+            return triage;
+        }
+
         /** The replay backend's speed, or the real backend's as far as the arrival rate is concerned. */
         static ServiceTimeModel speed(Flags flags) {
             return new ServiceTimeModel(flags.number("prefill-seconds", 0.01), flags.number("seconds-per-prompt-token", 0),
@@ -69,11 +77,12 @@ public final class BenchCommand {
         static LoadOptions read(Flags flags) throws IOException {
             Path file = flags.optional("workload").map(Path::of).orElse(null);
             Duration tau = Duration.ofMillis((long) (flags.number("tau", 5) * 1000));
+            int slots = flags.integer("slots", 1);
             List<LoadVariant> variants = flags.words("variants", DEFAULT_VARIANTS).stream()
                     .map(name -> LoadVariant.parse(name, tau)).toList();
             return new LoadOptions(file != null ? WorkloadFile.read(file) : WorkloadFile.readResource(DEFAULT_WORKLOAD),
-                    variants, flags.integer("slots", 1), speed(flags),
-                    flags.optional("estimator").map(e -> List.of("--estimator", e)).orElse(List.of()),
+                    variants, slots, speed(flags),
+                    triageFlags(flags, slots),
                     flags.optional("out").map(Path::of).orElse(null));
         }
     }

@@ -233,7 +233,7 @@ public final class EwsjfExperiment {
             writer.write("scenario,backend,policy,requests_per_s,requests_per_s_sd,tokens_per_s,tokens_per_s_sd,short_ttft_p50_s,"
                     + "short_ttft_p50_sd_s,long_p95_s,long_p95_sd_s,mean_s,mean_sd_s,short_requests,long_requests\n");
             for (Row row : rows) {
-                writer.write(String.format(Locale.ROOT, "%s,%s,%s,%.4f,%.4f,%.3f,%.3f,%.4f,%.4f,%.3f,%.3f,%.4f,%.4f,%.0f,%.0f%n",
+                writer.write(String.format(Locale.ROOT, "\"%s\",\"%s\",%s,%.4f,%.4f,%.3f,%.3f,%.4f,%.4f,%.3f,%.3f,%.4f,%.4f,%.0f,%.0f%n",
                         row.scenario(), row.backend(), row.policy(), row.requestsPerSecond().mean(), row.requestsPerSecond().sd(),
                         row.tokensPerSecond().mean(), row.tokensPerSecond().sd(), row.shortTtftP50().mean(), row.shortTtftP50().sd(),
                         row.longP95().mean(), row.longP95().sd(), row.mean().mean(), row.mean().sd(), row.shortCount(), row.longCount()));
