@@ -4,25 +4,31 @@
 # JAR is relative to the repository root; its manifest class path names the module's lib/.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+source "$ROOT/scripts/lib/maven.sh"
 
 ensure_built() {
     local module="$1" jar="$2"
     if [[ ! -f "$ROOT/$jar" ]]; then
-        echo "building $module (first run)..." >&2
-        (cd "$ROOT" && mvn -B -q -pl "$module" -am package -DskipTests) >&2
+        echo "building $module (first run, 1 to 3 minutes)..." >&2
+        (cd "$ROOT" && mvn_plain -q -pl "$module" -am package -DskipTests) >&2
     fi
+}
+
+# -Dtriage.terminal=true when standard output is a terminal: long commands then draw a progress bar.
+terminal_option() {
+    if [[ -t 1 ]]; then echo -Dtriage.terminal=true; else echo -Dtriage.terminal=false; fi
 }
 
 run_jar() {
     local module="$1" jar="$2"
     shift 2
     ensure_built "$module" "$jar"
-    exec "${JAVA:-java}" ${JAVA_OPTS:-} -jar "$ROOT/$jar" "$@"
+    exec "${JAVA:-java}" "$(terminal_option)" ${JAVA_OPTS:-} -jar "$ROOT/$jar" "$@"
 }
 
 run_main() {
     local module="$1" jar="$2" main="$3"
     shift 3
     ensure_built "$module" "$jar"
-    exec "${JAVA:-java}" -Djava.awt.headless=true ${JAVA_OPTS:-} -cp "$ROOT/$jar" "$main" "$@"
+    exec "${JAVA:-java}" -Djava.awt.headless=true "$(terminal_option)" ${JAVA_OPTS:-} -cp "$ROOT/$jar" "$main" "$@"
 }

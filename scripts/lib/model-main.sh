@@ -2,7 +2,7 @@
 # libraries included), building the module first. Sourced by scripts/train and scripts/evaluate.
 # Usage: run_model_main CLASS [ARGS...]
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+source "$(dirname "${BASH_SOURCE[0]}")/java.sh"
 
 run_model_main() {
   local main_class="$1"
@@ -10,9 +10,9 @@ run_model_main() {
   cd "$ROOT"
   # Maven is incremental: an up-to-date module costs seconds. The class path file lists the
   # reactor's own jars, never a snapshot another checkout installed.
-  mvn -B -q -pl model -am -DskipTests package dependency:build-classpath \
+  mvn_plain -q -pl model -am -DskipTests package dependency:build-classpath \
     -Dmdep.outputFile=target/runtime-classpath.txt -Dmdep.includeScope=runtime >&2
   local classpath
   classpath="$ROOT/model/target/classes:$(cat "$ROOT/model/target/runtime-classpath.txt")"
-  exec java -cp "$classpath" "$main_class" "$@"
+  exec java "$(terminal_option)" -cp "$classpath" "$main_class" "$@"
 }

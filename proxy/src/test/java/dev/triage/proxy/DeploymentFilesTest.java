@@ -127,10 +127,16 @@ class DeploymentFilesTest {
         Stage runtime = Dockerfile.read(DOCKER.resolve("Dockerfile")).stages().get(1);
         List<String> users = runtime.args("USER");
         assertEquals(1, users.size(), users.toString());
-        String uid = users.get(0).split(":")[0];
+        String[] user = users.get(0).split(":");
+        String uid = user[0];
         assertFalse(uid.equals("root") || uid.equals("0"), "runs as root: " + users);
         assertTrue(runtime.args("RUN").stream().anyMatch(run -> run.contains("useradd") && run.contains("--uid " + uid)),
                 "the image creates user " + uid);
+        if (user.length > 1) {
+            // useradd --user-group picks a free GID of its own: the group must be made with the GID named.
+            assertTrue(runtime.args("RUN").stream().anyMatch(run -> run.contains("groupadd") && run.contains("--gid " + user[1])),
+                    "the image creates group " + user[1]);
+        }
         assertTrue(runtime.index("USER") < runtime.index("ENTRYPOINT"));
 
         TriageConfig config = ConfigLoader.load(new String[0], runtime.environment());
@@ -392,11 +398,17 @@ class DeploymentFilesTest {
 
     // --- reading the files -------------------------------------------------------------------------
 
-    /** A Dockerfile as instructions grouped by stage: continuation lines joined, comments dropped. */
+    /**
+     * A Dockerfile as instructions grouped by stage: continuation lines joined, comments dropped, and
+     * each stage's image with the defaults of the {@code ARG}s before the first {@code FROM} filled in.
+     */
     record Dockerfile(List<Stage> stages) {
+
+        private static final Pattern ARG_REFERENCE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
 
         static Dockerfile read(Path file) throws IOException {
             List<Stage> stages = new ArrayList<>();
+            Map<String, String> buildArgs = new HashMap<>();
             StringBuilder pending = new StringBuilder();
             for (String line : Files.readAllLines(file)) {
                 String trimmed = line.strip();
@@ -412,7 +424,15 @@ class DeploymentFilesTest {
                 int space = text.indexOf(' ');
                 Instruction instruction = new Instruction(text.substring(0, space).toUpperCase(), text.substring(space + 1).strip());
                 if (instruction.keyword().equals("FROM")) {
-                    stages.add(new Stage(instruction.args().split("\\s+")[0], new ArrayList<>()));
+                    Matcher reference = ARG_REFERENCE.matcher(instruction.args().split("\\s+")[0]);
+                    String image = reference.replaceAll(arg -> Matcher.quoteReplacement(buildArgs.computeIfAbsent(arg.group(1), name -> {
+                        throw new AssertionError("FROM names ${" + name + "}, which no ARG before it sets: " + text);
+                    })));
+                    stages.add(new Stage(image, new ArrayList<>()));
+                } else if (stages.isEmpty() && instruction.keyword().equals("ARG")) {
+                    String[] arg = instruction.args().split("=", 2);
+                    assertEquals(2, arg.length, "an ARG before FROM has a default, the image users build on: " + text);
+                    buildArgs.put(arg[0], arg[1]);
                 } else if (stages.isEmpty()) {
                     throw new AssertionError("an instruction before FROM: " + text);
                 } else {
@@ -533,13 +553,17 @@ class DeploymentFilesTest {
         return names;
     }
 
-    /** The command scripts/lib/java.sh builds a module's jar with, for {@code module}, without -q. */
+    /**
+     * The command scripts/lib/java.sh builds a module's jar with, for {@code module}, without -q and
+     * the options that only keep the scripts' output plain ({@code mvn_plain} adds them to {@code mvn -B}).
+     */
     private static String scriptBuildCommand(String module) throws IOException {
         String line = Files.readAllLines(ROOT.resolve("scripts/lib/java.sh")).stream()
-                .filter(l -> l.contains("mvn ")).findFirst().orElseThrow();
-        Matcher command = Pattern.compile("(mvn [^)]*)\\)").matcher(line);
+                .filter(l -> l.contains("mvn_plain ")).findFirst().orElseThrow();
+        Matcher command = Pattern.compile("mvn_plain ([^)]*)\\)").matcher(line);
         assertTrue(command.find(), line);
-        return command.group(1).replace("\"$module\"", module).replace(" -q", "").strip();
+        assertTrue(Files.readString(ROOT.resolve("scripts/lib/maven.sh")).contains(" mvn -B "), "mvn_plain runs mvn -B");
+        return ("mvn -B " + command.group(1)).replace("\"$module\"", module).replace(" -q", "").strip();
     }
 
     private static Document xml(Path file) throws Exception {

@@ -50,6 +50,7 @@ public final class BenchCommand {
                    --variants V,... (direct, [oracle-]fcfs|sjf|hrrn|ewsjf[-tau])   --tau SECONDS (5)
                    --slots 1  --prefill-seconds 0.01  --seconds-per-prompt-token 0  --seconds-per-token 0.0005
                    --estimator NAME (Triage's default)
+                   --api openai|ollama (the chat route: /v1/chat/completions or Ollama's /api/chat; openai)
             """;
 
     /** The workload used when none is named: held-out prompts, 35 short and 35 long answers of one model. */
@@ -59,7 +60,7 @@ public final class BenchCommand {
 
     /** What burst and Poisson runs share. */
     record LoadOptions(List<WorkloadEntry> workload, List<LoadVariant> variants, int slots, ServiceTimeModel speed,
-            List<String> triageFlags, Path out) {
+            List<String> triageFlags, ChatApi api, Path out) {
 
         /** Flags for every Triage started: as many slots as the backend has, and the estimator asked for. */
         static List<String> triageFlags(Flags flags, int slots) {
@@ -83,7 +84,7 @@ public final class BenchCommand {
             return new LoadOptions(file != null ? WorkloadFile.read(file) : WorkloadFile.readResource(DEFAULT_WORKLOAD),
                     variants, slots, speed(flags),
                     triageFlags(flags, slots),
-                    flags.optional("out").map(Path::of).orElse(null));
+                    ChatApi.parse(flags.string("api", "openai")), flags.optional("out").map(Path::of).orElse(null));
         }
     }
 
@@ -162,7 +163,7 @@ public final class BenchCommand {
         int runs = flags.integer("runs", 5);
         flags.finish();
         BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.Settings(options.workload(), options.variants(),
-                runs, options.speed(), options.slots(), options.triageFlags()));
+                runs, options.speed(), options.slots(), options.triageFlags(), options.api()));
         String report = "end-to-end latency (s), mean ± sd over " + runs + " runs\n"
                 + SummaryTable.markdown(result.endToEnd()) + "\ntime to first token (s)\n"
                 + SummaryTable.markdown(result.firstToken()) + "\n" + result.findings();
@@ -183,7 +184,8 @@ public final class BenchCommand {
         URI realBackend = flags.optional("backend").map(URI::create).orElse(null);
         flags.finish();
         List<LoadSweep.Point> points = PoissonBenchmark.run(new PoissonBenchmark.Settings(options.workload(),
-                options.variants(), rhos, requests, seeds, options.speed(), options.slots(), options.triageFlags(), realBackend));
+                options.variants(), rhos, requests, seeds, options.speed(), options.slots(), options.triageFlags(), options.api(),
+                realBackend));
         if (options.out() != null) {
             Files.createDirectories(options.out());
             LoadSweep.writeCsv(options.out().resolve("poisson.csv"), points);

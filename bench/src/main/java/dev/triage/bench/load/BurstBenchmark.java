@@ -6,8 +6,10 @@ import dev.triage.bench.replay.ReplayBackendSettings;
 import dev.triage.bench.sim.LatencyStats.Statistic;
 import dev.triage.bench.sim.SummaryRow;
 import dev.triage.bench.workload.WorkloadEntry;
+import dev.triage.model.cli.Progress;
 import dev.triage.proxy.config.ServiceTimeModel;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -26,9 +28,10 @@ public final class BurstBenchmark {
     /**
      * @param speed the replay backend's prefill and per-token time
      * @param triageFlags extra flags for every Triage started (e.g. {@code --estimator baseline})
+     * @param api the API chat requests use
      */
     public record Settings(List<WorkloadEntry> workload, List<LoadVariant> variants, int runs, ServiceTimeModel speed,
-            int slots, List<String> triageFlags) {}
+            int slots, List<String> triageFlags, ChatApi api) {}
 
     /** Summaries per variant and class. */
     public record Result(List<SummaryRow> endToEnd, List<SummaryRow> firstToken) {
@@ -65,18 +68,26 @@ public final class BurstBenchmark {
         AnswerBook answers = AnswerBook.of(settings.workload());
         List<SummaryRow> endToEnd = new ArrayList<>();
         List<SummaryRow> firstToken = new ArrayList<>();
+        // A burst keeps the backend busy for the workload's whole service time, spread over its slots.
+        double burstSeconds = settings.workload().stream().mapToDouble(e -> settings.speed().seconds(e.answerTokens())).sum()
+                / settings.slots();
+        int sessions = settings.variants().size() * settings.runs();
+        Progress progress = Progress.start("burst load runs (" + settings.workload().size() + " requests each)", sessions,
+                Duration.ofMillis(Math.round(sessions * burstSeconds * 1000)));
         try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder()
                 .answers(answers).slots(settings.slots()).speed(settings.speed()).build())) {
             for (LoadVariant variant : settings.variants()) {
                 RunSummaries summaries = new RunSummaries(variant.name());
                 for (int run = 0; run < settings.runs(); run++) {
                     summaries.add(LoadSession.run("http://127.0.0.1:" + backend.port(), answers, variant,
-                            burst(settings.workload(), run), settings.triageFlags(), false));
+                            burst(settings.workload(), run), settings.triageFlags(), new LoadGenerator(settings.api(), false)));
+                    progress.step();
                 }
                 endToEnd.addAll(summaries.endToEnd());
                 firstToken.addAll(summaries.firstToken());
             }
         }
+        progress.done();
         return new Result(endToEnd, firstToken);
     }
 

@@ -3,6 +3,7 @@ package dev.triage.bench.load;
 import dev.triage.bench.sim.LatencyStats.Statistic;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.bench.workload.WorkloadFile;
+import dev.triage.model.cli.Flags;
 import dev.triage.proxy.config.ServiceTimeModel;
 import java.io.IOException;
 import java.time.Duration;
@@ -14,28 +15,43 @@ import java.util.Locale;
  * and Triage start in this process; the shipped burst of held-out chat requests is sent at once,
  * first with Triage first-come-first-served, then shortest-job-first with its default estimator and
  * with the ranker, then shortest-job-first on the true lengths for reference; a table shows what
- * short and long requests waited.
+ * short and long requests waited. {@code --api ollama} sends the chats to Ollama's {@code /api/chat}
+ * instead of OpenAI's {@code /v1/chat/completions}.
  */
 public final class DemoCommand {
 
     /** Fast enough for a one-minute demo; one slot, like Ollama's default. */
     static final ServiceTimeModel SPEED = new ServiceTimeModel(0.01, 0.0003);
 
+    static final String USAGE = "usage: demo [--api openai|ollama]\n";
+
     private DemoCommand() {}
 
     public static void main(String[] args) throws IOException, InterruptedException {
+        ChatApi api;
+        try {
+            Flags flags = Flags.parse(args);
+            api = ChatApi.parse(flags.string("api", "openai"));
+            flags.finish();
+        } catch (IllegalArgumentException e) {
+            System.err.println("demo: " + e.getMessage());
+            System.err.print(USAGE);
+            System.exit(2);
+            return;
+        }
         // The demo prints a table; Triage's start-up and request lines would drown it.
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         List<WorkloadEntry> workload = WorkloadFile.readResource(BenchCommand.DEFAULT_WORKLOAD);
         long shorts = workload.stream().filter(e -> e.jobClass().equals("short")).count();
         System.out.printf(Locale.ROOT, "Triage demo: %d short and %d long chat requests arrive at once at a serial backend%n"
-                + "(the replay backend: %.0f ms + %.1f ms per token; held-out prompts, Llama 3.1 8B's answer lengths).%n%n",
-                shorts, workload.size() - shorts, SPEED.baseSeconds() * 1e3, SPEED.secondsPerToken() * 1e3);
+                + "(the replay backend: %.0f ms + %.1f ms per token; held-out prompts, Llama 3.1 8B's answer lengths),%n"
+                + "streamed from %s; about 70 s on 2 cores.%n%n",
+                shorts, workload.size() - shorts, SPEED.baseSeconds() * 1e3, SPEED.secondsPerToken() * 1e3, api.path());
         List<LoadVariant> variants = List.of(LoadVariant.parse("fcfs", Duration.ZERO), LoadVariant.parse("sjf", Duration.ZERO),
                 LoadVariant.parse("oracle-sjf", Duration.ZERO));
-        BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.Settings(workload, variants, 1, SPEED, 1, List.of()));
+        BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.Settings(workload, variants, 1, SPEED, 1, List.of(), api));
         BurstBenchmark.Result ranker = BurstBenchmark.run(new BurstBenchmark.Settings(workload, List.of(variants.get(1)), 1, SPEED,
-                1, List.of("--estimator", "ranker")));
+                1, List.of("--estimator", "ranker"), api));
         System.out.printf(Locale.ROOT, "%-34s %10s %10s %10s %10s   seconds, end to end%n", "", "short P50", "short P95",
                 "long P50", "long P95");
         print(result, "fcfs", "FCFS (what the backend does alone)");

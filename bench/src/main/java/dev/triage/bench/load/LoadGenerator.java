@@ -25,12 +25,12 @@ import java.util.function.Predicate;
 /**
  * Sends a workload's requests over real HTTP at set times and records, per request, the time to its
  * first token and to its end. A prompt goes as a chat request that streams ({@code "stream": true}),
- * so that the first token is seen when it arrives; an audio file goes as a transcription
+ * by OpenAI's API or Ollama's ({@link ChatApi}), so that the first token is seen when it arrives; an audio file goes as a transcription
  * ({@link TranscriptionForm}), which is not streamed, so its first token comes with the answer's
  * first line. Each request has its own connection, as concurrent clients do.
  *
  * <pre>{@code
- * List<LoadResult> results = new LoadGenerator(false).run(URI.create("http://127.0.0.1:8080"), requests);
+ * List<LoadResult> results = new LoadGenerator(ChatApi.OPENAI, false).run(URI.create("http://127.0.0.1:8080"), requests);
  * }</pre>
  */
 public final class LoadGenerator {
@@ -38,25 +38,27 @@ public final class LoadGenerator {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String MODEL = "replay";
 
+    private final ChatApi api;
     private final boolean limitAtAnswer;
-
-    /**
-     * @param limitAtAnswer true to set each chat request's {@code max_tokens} to its recorded answer's
-     *     length: how a real server of random weights, which generates exactly its limit, answers at
-     *     the recorded length. Triage then reads the true length from that limit, so a policy that
-     *     orders by the estimate (sjf) runs on true lengths.
-     */
-    public LoadGenerator(boolean limitAtAnswer) {
-        this.limitAtAnswer = limitAtAnswer;
-    }
-
     private final HttpClient client = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10))
             .build();
 
     /**
-     * Sends every request to {@code base}'s {@code /v1/chat/completions} or {@code /v1/audio/transcriptions}
+     * @param limitAtAnswer true to set each chat request's output limit ({@code max_tokens}, Ollama's
+     *     {@code options.num_predict}) to its recorded answer's length: how a real server of random
+     *     weights, which generates exactly its limit, answers at the recorded length. Triage then reads
+     *     the true length from that limit, so a policy that orders by the estimate (sjf) runs on true
+     *     lengths.
+     */
+    public LoadGenerator(ChatApi api, boolean limitAtAnswer) {
+        this.api = api;
+        this.limitAtAnswer = limitAtAnswer;
+    }
+
+    /**
+     * Sends every request to {@code base}'s chat route or {@code /v1/audio/transcriptions}
      * and waits for all of them. Audio files are read before the first request goes out.
      */
     public List<LoadResult> run(URI base, List<LoadRequest> requests) throws IOException {
@@ -120,18 +122,23 @@ public final class LoadGenerator {
         body.put("model", MODEL);
         body.put("stream", true);
         if (limitAtAnswer) {
-            body.put("max_tokens", Math.max(1, request.entry().answerTokens()));
+            int limit = Math.max(1, request.entry().answerTokens());
+            if (api == ChatApi.OLLAMA) {
+                body.putObject("options").put("num_predict", limit);
+            } else {
+                body.put("max_tokens", limit);
+            }
         }
         body.putArray("messages").addObject().put("role", "user").put("content", request.entry().prompt());
-        return HttpRequest.newBuilder(base.resolve("/v1/chat/completions"))
+        return HttpRequest.newBuilder(base.resolve(api.path()))
                 .header("content-type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
     }
 
     private void send(HttpRequest http, LoadRequest request, CompletableFuture<LoadResult> result) {
         long sent = System.nanoTime();
-        // A chat answer's first token is its first server-sent event; a transcription's is its first line.
-        FirstEvent firstEvent = new FirstEvent(request.entry().audio().isPresent() ? line -> true : line -> line.startsWith("data:"));
+        // A chat answer's first token is its first event; a transcription's is its first line.
+        FirstEvent firstEvent = new FirstEvent(request.entry().audio().isPresent() ? line -> true : api::carriesToken);
         client.sendAsync(http, HttpResponse.BodyHandlers.fromLineSubscriber(firstEvent))
                 .whenComplete((response, error) -> {
                     long end = System.nanoTime();

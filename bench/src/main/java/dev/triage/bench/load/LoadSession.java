@@ -26,11 +26,10 @@ final class LoadSession {
      * @param backendUrl the backend's base URL: the replay backend's, or a real server's
      * @param answers the workload's recorded lengths, for oracle variants
      * @param triageFlags flags added to every Triage started (an estimator, a service-time model)
-     * @param limitAtAnswer true to send each recorded answer's length as the request's limit (a real server)
+     * @param generator sends the requests (by its chat API, with or without the answers' lengths as limits)
      */
     static Outcome run(String backendUrl, AnswerBook answers, LoadVariant variant, List<LoadRequest> requests,
-            List<String> triageFlags, boolean limitAtAnswer) throws IOException, InterruptedException {
-        LoadGenerator generator = new LoadGenerator(limitAtAnswer);
+            List<String> triageFlags, LoadGenerator generator) throws IOException, InterruptedException {
         if (!variant.throughTriage()) {
             return new Outcome(generator.run(URI.create(backendUrl), requests), 0);
         }

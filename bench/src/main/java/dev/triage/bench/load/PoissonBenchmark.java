@@ -6,10 +6,12 @@ import dev.triage.bench.replay.ReplayBackendSettings;
 import dev.triage.bench.sim.LoadSweep;
 import dev.triage.bench.sim.SummaryRow;
 import dev.triage.bench.workload.WorkloadEntry;
-import dev.triage.proxy.config.ServiceTimeModel;
 import dev.triage.features.PromptTokens;
+import dev.triage.model.cli.Progress;
+import dev.triage.proxy.config.ServiceTimeModel;
 import java.io.IOException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -19,16 +21,16 @@ import java.util.SplittableRandom;
  * process at the rate that loads the backend to utilisation ρ ({@code λ = ρ × slots / E[S]}, E[S] the
  * workload's mean service time at the backend's speed), the same arrivals for every variant at a given
  * seed. The backend is the replay backend, or a real server ({@code realBackend}), which is then told
- * each answer's length as the request's {@code max_tokens} (see {@link LoadGenerator}); {@code speed}
- * then describes that server, for the arrival rate only. Gives the points the latency-vs-load charts
- * draw.
+ * each answer's length as the request's limit (see {@link LoadGenerator}); {@code speed} then describes
+ * that server, for the arrival rate only. Gives the points the latency-vs-load charts draw: end to end
+ * per class, and the time to first token as classes {@code ttft-short}, {@code ttft-long}, ...
  *
  * @param realBackend a real server's base URL, or null for the replay backend
  */
 public final class PoissonBenchmark {
 
     public record Settings(List<WorkloadEntry> workload, List<LoadVariant> variants, List<Double> rhos, int requests,
-            int seeds, ServiceTimeModel speed, int slots, List<String> triageFlags, URI realBackend) {}
+            int seeds, ServiceTimeModel speed, int slots, List<String> triageFlags, ChatApi api, URI realBackend) {}
 
     private PoissonBenchmark() {}
 
@@ -48,7 +50,14 @@ public final class PoissonBenchmark {
         double meanService = settings.workload().stream()
                 .mapToDouble(e -> settings.speed().seconds(PromptTokens.approximate(e.prompt()), e.answerTokens()))
                 .average().orElseThrow();
+        LoadGenerator generator = new LoadGenerator(settings.api(), settings.realBackend() != null);
         List<LoadSweep.Point> points = new ArrayList<>();
+        // Each run lasts about as long as its arrivals take to come: requests over the arrival rate.
+        int runsPerRho = settings.variants().size() * settings.seeds();
+        double expectedSeconds = settings.rhos().stream()
+                .mapToDouble(rho -> runsPerRho * settings.requests() * meanService / (rho * settings.slots())).sum();
+        Progress progress = Progress.start("Poisson load runs (" + settings.requests() + " requests each)",
+                runsPerRho * settings.rhos().size(), Duration.ofMillis(Math.round(expectedSeconds * 1000)));
         for (double rho : settings.rhos()) {
             double rate = rho * settings.slots() / meanService;
             List<SummaryRow> rows = new ArrayList<>();
@@ -56,7 +65,8 @@ public final class PoissonBenchmark {
                 RunSummaries summaries = new RunSummaries(variant.name());
                 for (int seed = 0; seed < settings.seeds(); seed++) {
                     summaries.add(LoadSession.run(backendUrl, answers, variant, arrivals(settings.workload(), settings.requests(), rate, seed),
-                            settings.triageFlags(), settings.realBackend() != null));
+                            settings.triageFlags(), generator));
+                    progress.step();
                 }
                 rows.addAll(summaries.endToEnd());
                 rows.addAll(summaries.firstToken().stream()
@@ -65,6 +75,7 @@ public final class PoissonBenchmark {
             }
             points.add(new LoadSweep.Point(rho, rows));
         }
+        progress.done();
         return points;
     }
 

@@ -1,19 +1,16 @@
 package dev.triage.bench.replay;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * The JSON of OpenAI's answers: chat completions ({@code chat.completion} and, streamed,
- * {@code chat.completion.chunk}), completions ({@code text_completion}), transcriptions, and errors.
- * Generated text is a fixed cycle of words, one word per token, each with its leading space.
+ * Answers in OpenAI's format: chat completions ({@code chat.completion} and, streamed, server-sent
+ * events of {@code chat.completion.chunk}), completions ({@code text_completion}), transcriptions, and
+ * errors.
  */
-final class OpenAiAnswers {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String[] WORDS = {"the", "queue", "moves", "short", "jobs", "first", "while", "long", "ones", "wait"};
+final class OpenAiAnswers implements Answers {
 
     private final String id;
     private final long created;
@@ -25,55 +22,57 @@ final class OpenAiAnswers {
         this.request = request;
     }
 
-    /** The text of token {@code index}: a word with its leading space. */
-    static String token(int index) {
-        return " " + WORDS[index % WORDS.length];
+    @Override
+    public String streamContentType() {
+        return "text/event-stream";
     }
 
-    /** The whole text of {@code tokens} tokens, without the first token's leading space. */
-    static String text(int tokens) {
-        StringBuilder text = new StringBuilder();
-        for (int i = 0; i < tokens; i++) {
-            text.append(token(i));
+    /** A streamed chat starts with a chunk of the assistant's role and no content. */
+    @Override
+    public List<String> opening() {
+        if (request.api() != ReplayRequest.Api.CHAT) {
+            return List.of();
         }
-        return text.toString().stripLeading();
-    }
-
-    /** The first streamed chat chunk: the assistant's role, no content yet. */
-    String roleChunk() {
-        ObjectNode delta = JSON.createObjectNode();
+        ObjectNode delta = Answers.JSON.createObjectNode();
         delta.put("role", "assistant");
         delta.put("content", "");
-        return write(chunk(delta, null));
+        return List.of(event(Answers.json(chunk(delta, null))));
     }
 
-    String tokenChunk(int index) {
+    @Override
+    public String token(int index) {
         if (request.api() == ReplayRequest.Api.CHAT) {
-            ObjectNode delta = JSON.createObjectNode();
-            delta.put("content", token(index));
-            return write(chunk(delta, null));
+            ObjectNode delta = Answers.JSON.createObjectNode();
+            delta.put("content", AnswerText.token(index));
+            return event(Answers.json(chunk(delta, null)));
         }
-        return write(textChunk(token(index), null));
+        return event(Answers.json(textChunk(AnswerText.token(index), null)));
     }
 
-    String finishChunk() {
-        if (request.api() == ReplayRequest.Api.CHAT) {
-            return write(chunk(JSON.createObjectNode(), finishReason()));
+    /** The chunk with {@code finish_reason}, the usage chunk when {@code stream_options.include_usage} asks, {@code [DONE]}. */
+    @Override
+    public List<String> closing() {
+        List<String> events = new ArrayList<>();
+        events.add(event(Answers.json(request.api() == ReplayRequest.Api.CHAT ? chunk(Answers.JSON.createObjectNode(), finishReason())
+                : textChunk("", finishReason()))));
+        if (request.includeUsage()) {
+            ObjectNode root = header(request.api() == ReplayRequest.Api.CHAT ? "chat.completion.chunk" : "text_completion");
+            root.putArray("choices");
+            root.set("usage", usage());
+            events.add(event(Answers.json(root)));
         }
-        return write(textChunk("", finishReason()));
+        events.add(event("[DONE]"));
+        return events;
     }
 
-    /** The chunk {@code stream_options.include_usage} asks for: no choices, only usage. */
-    String usageChunk() {
-        ObjectNode root = header(request.api() == ReplayRequest.Api.CHAT ? "chat.completion.chunk" : "text_completion");
-        root.putArray("choices");
-        root.set("usage", usage());
-        return write(root);
+    @Override
+    public String bodyContentType() {
+        return request.plainText() ? "text/plain" : "application/json";
     }
 
-    /** The whole answer in one body. */
-    String body() {
-        String text = text(request.tokens());
+    @Override
+    public String body() {
+        String text = AnswerText.text(request.tokens());
         switch (request.api()) {
             case CHAT -> {
                 ObjectNode root = header("chat.completion");
@@ -84,7 +83,7 @@ final class OpenAiAnswers {
                 message.put("content", text);
                 choice.put("finish_reason", finishReason());
                 root.set("usage", usage());
-                return write(root);
+                return Answers.json(root);
             }
             case COMPLETION -> {
                 ObjectNode root = header("text_completion");
@@ -94,33 +93,34 @@ final class OpenAiAnswers {
                 choice.putNull("logprobs");
                 choice.put("finish_reason", finishReason());
                 root.set("usage", usage());
-                return write(root);
+                return Answers.json(root);
             }
             case TRANSCRIPTION -> {
                 if (request.plainText()) {
                     return text;
                 }
-                ObjectNode root = JSON.createObjectNode();
+                ObjectNode root = Answers.JSON.createObjectNode();
                 root.put("text", text);
                 ObjectNode usage = root.putObject("usage");
                 usage.put("type", "tokens");
                 usage.put("input_tokens", 0);
                 usage.put("output_tokens", request.tokens());
                 usage.put("total_tokens", request.tokens());
-                return write(root);
+                return Answers.json(root);
             }
             default -> throw new IllegalStateException(request.api().toString());
         }
     }
 
+    /** An OpenAI-style error body. */
     static String error(String message, String type, String param) {
-        ObjectNode root = JSON.createObjectNode();
+        ObjectNode root = Answers.JSON.createObjectNode();
         ObjectNode error = root.putObject("error");
         error.put("message", message);
         error.put("type", type);
         error.put("param", param);
         error.putNull("code");
-        return write(root);
+        return Answers.json(root);
     }
 
     private ObjectNode chunk(ObjectNode delta, String finishReason) {
@@ -144,7 +144,7 @@ final class OpenAiAnswers {
     }
 
     private ObjectNode header(String object) {
-        ObjectNode root = JSON.createObjectNode();
+        ObjectNode root = Answers.JSON.createObjectNode();
         root.put("id", id);
         root.put("object", object);
         root.put("created", created);
@@ -153,22 +153,18 @@ final class OpenAiAnswers {
     }
 
     private ObjectNode usage() {
-        ObjectNode usage = JSON.createObjectNode();
+        ObjectNode usage = Answers.JSON.createObjectNode();
         usage.put("prompt_tokens", request.promptTokens());
         usage.put("completion_tokens", request.tokens());
         usage.put("total_tokens", request.promptTokens() + request.tokens());
         return usage;
     }
 
-    private String finishReason() {
-        return request.cutShort() ? "length" : "stop";
+    private static String event(String data) {
+        return "data: " + data + "\n\n";
     }
 
-    private static String write(ObjectNode node) {
-        try {
-            return JSON.writeValueAsString(node);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a tree of strings and numbers always serialises", e);
-        }
+    private String finishReason() {
+        return request.cutShort() ? "length" : "stop";
     }
 }

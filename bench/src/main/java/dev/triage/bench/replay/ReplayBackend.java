@@ -15,16 +15,18 @@ import java.util.concurrent.TimeUnit;
 /**
  * An OpenAI-compatible server that answers every prompt with the length of answer recorded for it,
  * at a configured speed, with a configured number of slots: a stand-in for Ollama, llama.cpp or
- * vLLM whose timing is known exactly, for benchmarks and the demo. It serves
+ * vLLM whose timing is known exactly, for benchmarks and the demo. It serves OpenAI's
  * {@code POST /v1/chat/completions}, {@code /v1/completions} (both streamed on {@code "stream": true})
- * and {@code /v1/audio/transcriptions}, plus {@code GET /v1/models} and {@code /health}.
+ * and {@code /v1/audio/transcriptions}, Ollama's {@code POST /api/chat} and {@code /api/generate}
+ * (streamed as JSON lines unless {@code "stream": false}), plus {@code GET /v1/models},
+ * {@code /api/tags} and {@code /health}.
  *
  * <p>One event loop thread does everything: the network, the generation timers and the queue of
  * requests waiting for a slot, so the timing model ({@link GenerationEngine}) needs no locks.
  *
  * <pre>{@code
  * try (ReplayBackend backend = ReplayBackend.start(settings)) {
- *     URI base = backend.baseUri();          // http://127.0.0.1:PORT/v1
+ *     URI backendUri = backend.uri();        // http://127.0.0.1:PORT: Triage's --backend
  *     ...
  * }
  * }</pre>
@@ -65,9 +67,12 @@ public final class ReplayBackend implements AutoCloseable {
         return ((InetSocketAddress) server.localAddress()).getPort();
     }
 
-    /** The OpenAI base URL clients are given: {@code http://HOST:PORT/v1}. */
-    public URI baseUri() {
-        return URI.create("http://" + hostForUri() + ":" + port() + "/v1");
+    /**
+     * The backend's address, {@code http://HOST:PORT}: what Triage's {@code --backend} takes. OpenAI
+     * clients asking it directly add {@code /v1}; Ollama's clients take it as it is.
+     */
+    public URI uri() {
+        return URI.create("http://" + hostForUri() + ":" + port());
     }
 
     public ReplayBackendSettings settings() {

@@ -59,12 +59,16 @@ public final class ReplayBackendCommand {
         return builder.build();
     }
 
+    /** Where it listens, what to give Triage, and how it behaves. */
     static String describe(ReplayBackend backend) {
         ReplayBackendSettings settings = backend.settings();
         return String.format(Locale.ROOT,
-                "replay backend on %s: %d prompts and %d audio files known, %d slot(s), %.0f ms + %.3f ms/prompt token prefill + %.1f ms/token "
-                        + "(+%.0f%% per extra batched request), %d tokens for unknown prompts without max_tokens",
-                backend.baseUri(), settings.answers().size(), settings.answers().audioFiles(), settings.slots(), settings.speed().baseSeconds() * 1000,
-                settings.speed().secondsPerPromptToken() * 1000, settings.speed().secondsPerToken() * 1000, settings.batchSlowdown() * 100, settings.defaultAnswerTokens());
+                "replay backend on %1$s (OpenAI API under %1$s/v1, Ollama's under %1$s/api)%n"
+                        + "  put Triage in front of it with: scripts/triage --backend %1$s%n"
+                        + "  %2$d prompts and %3$d audio files known, %4$d slot(s), %5$.0f ms + %6$.3f ms/prompt token prefill + %7$.1f ms/token "
+                        + "(+%8$.0f%% per extra batched request), %9$d tokens for unknown prompts without max_tokens",
+                backend.uri(), settings.answers().size(), settings.answers().audioFiles(), settings.slots(), settings.speed().baseSeconds() * 1000,
+                settings.speed().secondsPerPromptToken() * 1000, settings.speed().secondsPerToken() * 1000, settings.batchSlowdown() * 100,
+                settings.defaultAnswerTokens());
     }
 }

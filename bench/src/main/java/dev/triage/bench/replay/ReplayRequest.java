@@ -8,7 +8,7 @@ package dev.triage.bench.replay;
  * @param tokens tokens to generate
  * @param cutShort true when the request's own limit stopped the answer ({@code finish_reason: length})
  * @param promptTokens the prompt's length, for {@code usage}
- * @param stream answer as server-sent events
+ * @param stream answer as a stream of events (server-sent events, or Ollama's JSON lines)
  * @param includeUsage add a {@code usage} chunk before {@code [DONE]} ({@code stream_options.include_usage})
  * @param plainText answer a transcription as {@code text/plain} ({@code response_format=text})
  * @param model the model name to answer with
@@ -17,5 +17,12 @@ record ReplayRequest(Api api, int tokens, boolean cutShort, int promptTokens, bo
         boolean plainText, String model) {
 
     /** The endpoints the replay backend serves, each with its own answer format. */
-    enum Api { CHAT, COMPLETION, TRANSCRIPTION }
+    enum Api {
+        CHAT, COMPLETION, TRANSCRIPTION, OLLAMA_CHAT, OLLAMA_GENERATE;
+
+        /** Ollama's native API: streams unless asked not to, one JSON object per line. */
+        boolean ollama() {
+            return this == OLLAMA_CHAT || this == OLLAMA_GENERATE;
+        }
+    }
 }

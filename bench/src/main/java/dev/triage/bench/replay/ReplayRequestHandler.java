@@ -3,7 +3,6 @@ package dev.triage.bench.replay;
 import dev.triage.bench.backend.Generation;
 import dev.triage.bench.backend.GenerationEngine;
 import dev.triage.bench.backend.GenerationListener;
-import dev.triage.proxy.config.ServiceTimeModel;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
@@ -12,7 +11,6 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpResponse;
-import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -22,8 +20,10 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -43,20 +43,18 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
     private static final Logger log = LoggerFactory.getLogger(ReplayRequestHandler.class);
 
     private final GenerationEngine engine;
-    private final ServiceTimeModel speed;
     private final RequestReader reader;
-    private final String model;
+    private final ReplayBackendSettings settings;
     static final int MAX_PIPELINED = 16;
 
     private final AtomicLong ids;
     private final ArrayDeque<FullHttpRequest> pipelined = new ArrayDeque<>();
     private Exchange inFlight;
 
-    ReplayRequestHandler(GenerationEngine engine, ServiceTimeModel speed, RequestReader reader, String model, AtomicLong ids) {
+    ReplayRequestHandler(GenerationEngine engine, RequestReader reader, ReplayBackendSettings settings, AtomicLong ids) {
         this.engine = engine;
-        this.speed = speed;
         this.reader = reader;
-        this.model = model;
+        this.settings = settings;
         this.ids = ids;
     }
 
@@ -93,10 +91,17 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
                 case "/v1/chat/completions" -> generate(ctx, request, ReplayRequest.Api.CHAT, keepAlive);
                 case "/v1/completions" -> generate(ctx, request, ReplayRequest.Api.COMPLETION, keepAlive);
                 case "/v1/audio/transcriptions" -> generate(ctx, request, ReplayRequest.Api.TRANSCRIPTION, keepAlive);
+                case "/api/chat" -> generate(ctx, request, ReplayRequest.Api.OLLAMA_CHAT, keepAlive);
+                case "/api/generate" -> generate(ctx, request, ReplayRequest.Api.OLLAMA_GENERATE, keepAlive);
                 case "/v1/models" -> {
                     if (allowed(ctx, request, HttpMethod.GET, keepAlive)) {
-                        respond(ctx, HttpResponseStatus.OK, "{\"object\":\"list\",\"data\":[{\"id\":\"" + model
+                        respond(ctx, HttpResponseStatus.OK, "{\"object\":\"list\",\"data\":[{\"id\":\"" + settings.model()
                                 + "\",\"object\":\"model\",\"owned_by\":\"triage-replay\"}]}", keepAlive);
+                    }
+                }
+                case "/api/tags" -> {
+                    if (allowed(ctx, request, HttpMethod.GET, keepAlive)) {
+                        respond(ctx, HttpResponseStatus.OK, OllamaAnswers.tags(settings.model()), keepAlive);
                     }
                 }
                 case "/health" -> {
@@ -104,12 +109,16 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
                         respond(ctx, HttpResponseStatus.OK, "{\"status\":\"ok\"}", keepAlive);
                     }
                 }
-                default -> respond(ctx, HttpResponseStatus.NOT_FOUND,
-                        OpenAiAnswers.error("no route " + path, "invalid_request_error", null), keepAlive);
+                default -> respond(ctx, HttpResponseStatus.NOT_FOUND, error(path, "no route " + path, null), keepAlive);
             }
         } catch (RequestReader.BadRequestException e) {
-            respond(ctx, HttpResponseStatus.BAD_REQUEST, OpenAiAnswers.error(e.getMessage(), "invalid_request_error", e.param()), keepAlive);
+            respond(ctx, HttpResponseStatus.BAD_REQUEST, error(path, e.getMessage(), e.param()), keepAlive);
         }
+    }
+
+    /** An error body in the format of the API the path belongs to: Ollama's under {@code /api/}, else OpenAI's. */
+    private static String error(String path, String message, String param) {
+        return path.startsWith("/api/") ? OllamaAnswers.error(message) : OpenAiAnswers.error(message, "invalid_request_error", param);
     }
 
     private void generate(ChannelHandlerContext ctx, FullHttpRequest request, ReplayRequest.Api api, boolean keepAlive)
@@ -118,10 +127,20 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
             return;
         }
         ReplayRequest parsed = api == ReplayRequest.Api.TRANSCRIPTION ? reader.transcription(request) : reader.completion(request, api);
-        String prefix = api == ReplayRequest.Api.CHAT ? "chatcmpl-" : api == ReplayRequest.Api.COMPLETION ? "cmpl-" : "trsc-";
-        OpenAiAnswers answers = new OpenAiAnswers(prefix + ids.incrementAndGet(), System.currentTimeMillis() / 1000, parsed);
-        inFlight = new Exchange(ctx, parsed, answers, keepAlive);
+        inFlight = new Exchange(ctx, parsed, answers(parsed), keepAlive);
         engine.submit(inFlight.generation);
+    }
+
+    private Answers answers(ReplayRequest request) {
+        if (request.api().ollama()) {
+            return new OllamaAnswers(request, Instant.now(), settings.speed());
+        }
+        String prefix = switch (request.api()) {
+            case CHAT -> "chatcmpl-";
+            case COMPLETION -> "cmpl-";
+            default -> "trsc-";
+        };
+        return new OpenAiAnswers(prefix + ids.incrementAndGet(), System.currentTimeMillis() / 1000, request);
     }
 
     @Override
@@ -147,7 +166,7 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
             return true;
         }
         FullHttpResponse response = response(HttpResponseStatus.METHOD_NOT_ALLOWED,
-                OpenAiAnswers.error(request.method() + " not allowed (expected: " + method + ")", "invalid_request_error", null),
+                error(new QueryStringDecoder(request.uri()).path(), request.method() + " not allowed (expected: " + method + ")", null),
                 HttpHeaderValues.APPLICATION_JSON, keepAlive);
         response.headers().set(HttpHeaderNames.ALLOW, method.name());
         write(ctx, response, keepAlive);
@@ -171,24 +190,24 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
         ctx.writeAndFlush(message).addListener(keepAlive ? ChannelFutureListener.CLOSE_ON_FAILURE : ChannelFutureListener.CLOSE);
     }
 
-    private static ByteBuf event(String data) {
-        return Unpooled.copiedBuffer("data: " + data + "\n\n", StandardCharsets.UTF_8);
+    private static ByteBuf utf8(String text) {
+        return Unpooled.copiedBuffer(text, StandardCharsets.UTF_8);
     }
 
     /** One answer being generated: it writes what the engine produces, in the format the request asked for. */
     private final class Exchange implements GenerationListener {
         private final ChannelHandlerContext ctx;
         private final ReplayRequest request;
-        private final OpenAiAnswers answers;
+        private final Answers answers;
         private final boolean keepAlive;
         private final Generation generation;
 
-        Exchange(ChannelHandlerContext ctx, ReplayRequest request, OpenAiAnswers answers, boolean keepAlive) {
+        Exchange(ChannelHandlerContext ctx, ReplayRequest request, Answers answers, boolean keepAlive) {
             this.ctx = ctx;
             this.request = request;
             this.answers = answers;
             this.keepAlive = keepAlive;
-            this.generation = new Generation(speed.prefillSeconds(request.promptTokens()), request.tokens(), this);
+            this.generation = new Generation(settings.speed().prefillSeconds(request.promptTokens()), request.tokens(), this);
         }
 
         @Override
@@ -197,13 +216,13 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
                 return;
             }
             HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-            head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream");
+            head.headers().set(HttpHeaderNames.CONTENT_TYPE, answers.streamContentType());
             head.headers().set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE);
             HttpUtil.setTransferEncodingChunked(head, true);
             HttpUtil.setKeepAlive(head, keepAlive);
             ctx.write(head);
-            if (request.api() == ReplayRequest.Api.CHAT) {
-                ctx.write(new DefaultHttpContent(event(answers.roleChunk())));
+            for (String event : answers.opening()) {
+                ctx.write(new DefaultHttpContent(utf8(event)));
             }
             ctx.flush();
         }
@@ -211,7 +230,7 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
         @Override
         public void token(int index) {
             if (request.stream()) {
-                ctx.writeAndFlush(new DefaultHttpContent(event(answers.tokenChunk(index)))).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+                ctx.writeAndFlush(new DefaultHttpContent(utf8(answers.token(index)))).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
             }
         }
 
@@ -219,14 +238,12 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
         public void finished() {
             inFlight = null;
             if (request.stream()) {
-                ctx.write(new DefaultHttpContent(event(answers.finishChunk())));
-                if (request.includeUsage()) {
-                    ctx.write(new DefaultHttpContent(event(answers.usageChunk())));
+                for (String event : answers.closing()) {
+                    ctx.write(new DefaultHttpContent(utf8(event)));
                 }
-                write(ctx, new DefaultLastHttpContent(event("[DONE]")), keepAlive);
+                write(ctx, LastHttpContent.EMPTY_LAST_CONTENT, keepAlive);
             } else {
-                CharSequence type = request.plainText() ? HttpHeaderValues.TEXT_PLAIN : HttpHeaderValues.APPLICATION_JSON;
-                write(ctx, response(HttpResponseStatus.OK, answers.body(), type, keepAlive), keepAlive);
+                write(ctx, response(HttpResponseStatus.OK, answers.body(), answers.bodyContentType(), keepAlive), keepAlive);
             }
             if (!pipelined.isEmpty()) {
                 // Outside the engine's step, which is still handing out tokens to others.

@@ -26,6 +26,6 @@ final class ReplayServerInitializer extends ChannelInitializer<SocketChannel> {
         channel.pipeline()
                 .addLast("http", new HttpServerCodec())
                 .addLast("aggregator", new HttpObjectAggregator(settings.maxRequestBytes()))
-                .addLast("replay", new ReplayRequestHandler(engine, settings.speed(), reader, settings.model(), ids));
+                .addLast("replay", new ReplayRequestHandler(engine, reader, settings, ids));
     }
 }

@@ -22,9 +22,11 @@ import java.util.OptionalInt;
  * Turns a request body into a {@link ReplayRequest}. It reads only the body, never a header, so a
  * proxy's own headers cannot change what the backend does.
  *
- * <p>Chat and completions: the prompt is what {@link ChatBody#prompt} extracts, its recorded answer
- * length comes from the {@link AnswerBook}, and the request's own limit ({@code max_tokens} and
- * kin) cuts it short. A prompt the book does not know gets its limit, or the default length.
+ * <p>Chat and completions, OpenAI's and Ollama's: the prompt is what {@link ChatBody#prompt} extracts,
+ * its recorded answer length comes from the {@link AnswerBook}, and the request's own limit
+ * ({@code max_tokens}, Ollama's {@code options.num_predict} and kin) cuts it short. A prompt the book
+ * does not know gets its limit, or the default length. Ollama's API streams unless {@code "stream"}
+ * is false; OpenAI's, only when it is true.
  *
  * <p>Transcriptions: an upload whose bytes are those of an audio file of the workload (same
  * SHA-256) gets that file's recorded transcript length. Any other upload's size sets the work,
@@ -72,7 +74,7 @@ final class RequestReader {
         if (!stream.isMissingNode() && !stream.isNull() && !stream.isBoolean()) {
             throw new BadRequestException("stream: " + stream + " (expected: true or false)", "stream");
         }
-        return new ReplayRequest(api, tokens, cutShort, PromptTokens.approximate(prompt), stream.asBoolean(false),
+        return new ReplayRequest(api, tokens, cutShort, PromptTokens.approximate(prompt), stream.asBoolean(api.ollama()),
                 body.path("stream_options").path("include_usage").asBoolean(false), false,
                 body.path("model").asText(settings.model()));
     }

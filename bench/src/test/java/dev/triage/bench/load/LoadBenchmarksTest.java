@@ -43,7 +43,7 @@ class LoadBenchmarksTest {
         List<LoadVariant> variants = List.of(LoadVariant.parse("direct", Duration.ZERO), LoadVariant.parse("fcfs", Duration.ZERO),
                 LoadVariant.parse("oracle-sjf", Duration.ZERO));
         BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.Settings(workload(), variants, 2,
-                new ServiceTimeModel(0.002, 0.0005), 1, List.of()));
+                new ServiceTimeModel(0.002, 0.0005), 1, List.of(), ChatApi.OPENAI));
         double fcfs = result.seconds("fcfs", "short", Statistic.P50).orElseThrow();
         double oracle = result.seconds("oracle-sjf", "short", Statistic.P50).orElseThrow();
         // Generous: the burst's arrivals spread over tens of milliseconds, and the first to arrive runs.
@@ -68,7 +68,7 @@ class LoadBenchmarksTest {
         // 50 recorded tokens at 20 ms take at least 1 s; the size rule would give 2 s x 3 tokens/s, 0.12 s.
         try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder().answers(answers)
                 .speed(new ServiceTimeModel(0, 0.02)).build())) {
-            LoadResult result = new LoadGenerator(false).run(URI.create("http://127.0.0.1:" + backend.port()),
+            LoadResult result = new LoadGenerator(ChatApi.OPENAI, false).run(URI.create("http://127.0.0.1:" + backend.port()),
                     List.of(new LoadRequest(speech, 0))).get(0);
             assertEquals(200, result.status());
             assertEquals("long", result.jobClass());
@@ -78,7 +78,7 @@ class LoadBenchmarksTest {
     }
 
     @Test
-    void aMixedBurstOfChatAndAudioRunsThroughTriageWithItsEstimatorAndWithAnOracle() throws Exception {
+    void aMixedBurstOfChatByEitherApiAndAudioRunsThroughTriageWithItsEstimatorAndWithAnOracle() throws Exception {
         List<WorkloadEntry> mixed = List.of(new WorkloadEntry("short question", 4, "short", "test"),
                 new WorkloadEntry("long essay", 300, "long", "test"), audioEntry("short.wav", 0.5, 3, "short"),
                 audioEntry("long.wav", 8.0, 30, "long"));
@@ -86,10 +86,13 @@ class LoadBenchmarksTest {
         try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder().answers(answers)
                 .speed(new ServiceTimeModel(0.002, 0.0005)).build())) {
             for (String variant : List.of("sjf", "oracle-sjf")) {
-                LoadSession.Outcome outcome = LoadSession.run("http://127.0.0.1:" + backend.port(), answers,
-                        LoadVariant.parse(variant, Duration.ZERO), BurstBenchmark.burst(mixed, 1), List.of(), false);
-                assertEquals(List.of(200, 200, 200, 200), outcome.results().stream().map(LoadResult::status).toList(), variant);
-                assertEquals(2, outcome.results().stream().filter(r -> r.jobClass().equals("short")).count());
+                for (ChatApi api : ChatApi.values()) {
+                    LoadSession.Outcome outcome = LoadSession.run("http://127.0.0.1:" + backend.port(), answers,
+                            LoadVariant.parse(variant, Duration.ZERO), BurstBenchmark.burst(mixed, 1), List.of(), new LoadGenerator(api, false));
+                    assertEquals(List.of(200, 200, 200, 200), outcome.results().stream().map(LoadResult::status).toList(), variant + " " + api);
+                    assertEquals(2, outcome.results().stream().filter(r -> r.jobClass().equals("short")).count());
+                    assertTrue(outcome.results().stream().allMatch(r -> r.firstTokenSeconds() > 0), variant + " " + api + ": " + outcome.results());
+                }
             }
         }
     }

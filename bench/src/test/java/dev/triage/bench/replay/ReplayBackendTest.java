@@ -60,7 +60,7 @@ class ReplayBackendTest {
     @Test
     void answersAKnownPromptWithItsRecordedLength() throws Exception {
         start(1, 0.005);
-        JsonNode body = json(post("/chat/completions", chat(SHORT_PROMPT, "")));
+        JsonNode body = json(post("/v1/chat/completions", chat(SHORT_PROMPT, "")));
         assertEquals("chat.completion", body.path("object").asText());
         assertEquals(7, body.path("usage").path("completion_tokens").asInt());
         assertEquals(7, body.path("choices").get(0).path("message").path("content").asText().split(" ").length);
@@ -70,15 +70,15 @@ class ReplayBackendTest {
     @Test
     void maxTokensCutsAnAnswerShortAndSetsTheLengthOfAnUnknownPrompt() throws Exception {
         start(1, 0.002);
-        JsonNode capped = json(post("/chat/completions", chat(LONG_PROMPT, ", \"max_tokens\": 12")));
+        JsonNode capped = json(post("/v1/chat/completions", chat(LONG_PROMPT, ", \"max_tokens\": 12")));
         assertEquals(12, capped.path("usage").path("completion_tokens").asInt());
         assertEquals("length", capped.path("choices").get(0).path("finish_reason").asText());
 
-        JsonNode unknownCapped = json(post("/completions", "{\"prompt\": \"never seen\", \"max_tokens\": 9}"));
+        JsonNode unknownCapped = json(post("/v1/completions", "{\"prompt\": \"never seen\", \"max_tokens\": 9}"));
         assertEquals("text_completion", unknownCapped.path("object").asText());
         assertEquals(9, unknownCapped.path("usage").path("completion_tokens").asInt());
 
-        JsonNode unknown = json(post("/completions", "{\"prompt\": \"never seen either\"}"));
+        JsonNode unknown = json(post("/v1/completions", "{\"prompt\": \"never seen either\"}"));
         assertEquals(20, unknown.path("usage").path("completion_tokens").asInt(), "the configured default");
         assertEquals("stop", unknown.path("choices").get(0).path("finish_reason").asText());
     }
@@ -86,7 +86,7 @@ class ReplayBackendTest {
     @Test
     void triageHeadersChangeNothing() throws Exception {
         start(1, 0.002);
-        HttpRequest request = HttpRequest.newBuilder(uri("/chat/completions"))
+        HttpRequest request = HttpRequest.newBuilder(uri("/v1/chat/completions"))
                 .header("x-triage-estimate-tokens", "1").header("x-triage-policy", "sjf").header("x-triage-queue-ms", "5")
                 .POST(HttpRequest.BodyPublishers.ofString(chat(SHORT_PROMPT, ""))).build();
         assertEquals(7, json(client.send(request, HttpResponse.BodyHandlers.ofString())).path("usage").path("completion_tokens").asInt());
@@ -95,7 +95,7 @@ class ReplayBackendTest {
     @Test
     void streamsOneServerSentEventPerTokenThenDone() throws Exception {
         start(1, 0.002);
-        HttpResponse<String> response = post("/chat/completions", chat(SHORT_PROMPT, ", \"stream\": true, \"stream_options\": {\"include_usage\": true}"));
+        HttpResponse<String> response = post("/v1/chat/completions", chat(SHORT_PROMPT, ", \"stream\": true, \"stream_options\": {\"include_usage\": true}"));
         assertEquals("text/event-stream", response.headers().firstValue("content-type").orElse(""));
         String[] events = response.body().split("\n\n");
         assertTrue(response.body().endsWith("\n\n"));
@@ -117,7 +117,7 @@ class ReplayBackendTest {
             }
         }
         assertEquals(7, contentEvents);
-        assertEquals(OpenAiAnswers.text(7), text.toString().strip());
+        assertEquals(AnswerText.text(7), text.toString().strip());
         JsonNode finish = JSON.readTree(events[events.length - 3].substring(6));
         assertEquals("stop", finish.path("choices").get(0).path("finish_reason").asText());
         JsonNode usage = JSON.readTree(events[events.length - 2].substring(6));
@@ -125,11 +125,58 @@ class ReplayBackendTest {
     }
 
     @Test
+    void ollamaChatStreamsOneJsonLinePerTokenByDefaultThenTheCounts() throws Exception {
+        start(1, 0.002);
+        HttpResponse<String> response = post("/api/chat", chat(SHORT_PROMPT, ""));
+        assertEquals(200, response.statusCode());
+        assertEquals("application/x-ndjson", response.headers().firstValue("content-type").orElse(""));
+        assertTrue(response.body().endsWith("}\n"));
+        String[] lines = response.body().split("\n");
+        assertEquals(8, lines.length, "7 tokens, then the last line");
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 7; i++) {
+            JsonNode line = JSON.readTree(lines[i]);
+            assertFalse(line.path("done").asBoolean(true), lines[i]);
+            assertEquals("test", line.path("model").asText());
+            assertEquals("assistant", line.path("message").path("role").asText());
+            text.append(line.path("message").path("content").asText());
+        }
+        assertEquals(AnswerText.text(7), text.toString().strip());
+        JsonNode last = JSON.readTree(lines[7]);
+        assertTrue(last.path("done").asBoolean());
+        assertEquals("stop", last.path("done_reason").asText());
+        assertEquals(7, last.path("eval_count").asInt());
+        assertTrue(last.path("prompt_eval_count").asInt() > 0);
+        assertEquals(Math.round(7 * 0.002 * 1e9), last.path("eval_duration").asLong());
+    }
+
+    @Test
+    void ollamaGenerateAnswersInOneBodyWhenNotStreamedAndNumPredictCutsItShort() throws Exception {
+        start(1, 0.002);
+        HttpResponse<String> response = post("/api/generate", "{\"model\": \"m\", \"prompt\": " + JSON.writeValueAsString(LONG_PROMPT)
+                + ", \"stream\": false, \"options\": {\"num_predict\": 5}}");
+        assertEquals(200, response.statusCode());
+        assertTrue(response.headers().firstValue("content-type").orElse("").startsWith("application/json"));
+        JsonNode body = json(response);
+        assertEquals(AnswerText.text(5), body.path("response").asText());
+        assertTrue(body.path("done").asBoolean());
+        assertEquals("length", body.path("done_reason").asText());
+        assertEquals(5, body.path("eval_count").asInt());
+        assertEquals("m", body.path("model").asText());
+
+        HttpResponse<String> tags = client.send(HttpRequest.newBuilder(uri("/api/tags")).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals("replay", json(tags).path("models").get(0).path("name").asText());
+        HttpResponse<String> bad = post("/api/generate", "[1]");
+        assertEquals(400, bad.statusCode());
+        assertEquals("body: expected a JSON object", json(bad).path("error").asText(), "Ollama's error format");
+    }
+
+    @Test
     void tokensArriveWhileTheAnswerIsStillBeingGeneratedAndAClientThatLeavesFreesTheSlot() throws Exception {
         // 1,500 tokens at 20 ms: half a minute of generation on the only slot.
         start(1, 0.02);
         long begin = System.nanoTime();
-        HttpRequest request = HttpRequest.newBuilder(uri("/chat/completions"))
+        HttpRequest request = HttpRequest.newBuilder(uri("/v1/chat/completions"))
                 .POST(HttpRequest.BodyPublishers.ofString(chat(LONG_PROMPT, ", \"stream\": true"))).build();
         HttpResponse<InputStream> response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream body = response.body()) {
@@ -148,7 +195,7 @@ class ReplayBackendTest {
 
         // The stream was closed after three tokens; had the generation run on, this would wait ~30 s.
         long second = System.nanoTime();
-        assertEquals(7, json(post("/chat/completions", chat(SHORT_PROMPT, ""))).path("usage").path("completion_tokens").asInt());
+        assertEquals(7, json(post("/v1/chat/completions", chat(SHORT_PROMPT, ""))).path("usage").path("completion_tokens").asInt());
         double waited = (System.nanoTime() - second) / 1e9;
         assertTrue(waited < 15, "the next request waited " + waited + " s for the slot");
     }
@@ -163,7 +210,7 @@ class ReplayBackendTest {
             socket.getOutputStream().flush();
         }
         long begin = System.nanoTime();
-        assertEquals(7, json(post("/chat/completions", chat(SHORT_PROMPT, ""))).path("usage").path("completion_tokens").asInt());
+        assertEquals(7, json(post("/v1/chat/completions", chat(SHORT_PROMPT, ""))).path("usage").path("completion_tokens").asInt());
         double waited = (System.nanoTime() - begin) / 1e9;
         assertTrue(waited < 15, "the next request waited " + waited + " s behind a 30 s answer nobody reads");
     }
@@ -175,7 +222,7 @@ class ReplayBackendTest {
         long begin = System.nanoTime();
         List<CompletableFuture<Double>> finishes = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            HttpRequest request = HttpRequest.newBuilder(uri("/chat/completions"))
+            HttpRequest request = HttpRequest.newBuilder(uri("/v1/chat/completions"))
                     .POST(HttpRequest.BodyPublishers.ofString(chat(SHORT_PROMPT, ""))).build();
             finishes.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
                     .thenApply(response -> (System.nanoTime() - begin) / 1e9));
@@ -193,7 +240,7 @@ class ReplayBackendTest {
         long begin = System.nanoTime();
         List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            responses.add(client.sendAsync(HttpRequest.newBuilder(uri("/chat/completions"))
+            responses.add(client.sendAsync(HttpRequest.newBuilder(uri("/v1/chat/completions"))
                     .POST(HttpRequest.BodyPublishers.ofString(chat(SHORT_PROMPT, ""))).build(), HttpResponse.BodyHandlers.ofString()));
         }
         for (CompletableFuture<HttpResponse<String>> response : responses) {
@@ -209,9 +256,9 @@ class ReplayBackendTest {
         // 64,000 bytes at 32,000 bytes/s: 2 s of speech, 3 tokens per second.
         JsonNode body = json(transcribe("speech.wav", new byte[64_000]));
         assertEquals(6, body.path("usage").path("output_tokens").asInt());
-        assertEquals(OpenAiAnswers.text(6), body.path("text").asText());
+        assertEquals(AnswerText.text(6), body.path("text").asText());
 
-        HttpResponse<String> noFile = post("/audio/transcriptions", "{}");
+        HttpResponse<String> noFile = post("/v1/audio/transcriptions", "{}");
         assertEquals(400, noFile.statusCode());
     }
 
@@ -234,20 +281,20 @@ class ReplayBackendTest {
     @Test
     void mistakesGetOpenAiStyleErrors() throws Exception {
         start(1, 0.002);
-        HttpResponse<String> notJson = post("/chat/completions", "{\"messages\": [");
+        HttpResponse<String> notJson = post("/v1/chat/completions", "{\"messages\": [");
         assertEquals(400, notJson.statusCode());
         assertEquals("invalid_request_error", json(notJson).path("error").path("type").asText());
         assertTrue(json(notJson).path("error").path("message").asText().startsWith("body: not JSON"));
 
-        HttpResponse<String> badStream = post("/chat/completions", chat(SHORT_PROMPT, ", \"stream\": \"yes\""));
+        HttpResponse<String> badStream = post("/v1/chat/completions", chat(SHORT_PROMPT, ", \"stream\": \"yes\""));
         assertEquals(400, badStream.statusCode());
         assertEquals("stream", json(badStream).path("error").path("param").asText());
 
-        assertEquals(404, post("/embeddings", "{}").statusCode());
-        HttpResponse<String> get = client.send(HttpRequest.newBuilder(uri("/chat/completions")).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(404, post("/v1/embeddings", "{}").statusCode());
+        HttpResponse<String> get = client.send(HttpRequest.newBuilder(uri("/v1/chat/completions")).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(405, get.statusCode());
         assertEquals("POST", get.headers().firstValue("allow").orElse(""));
-        assertEquals(200, client.send(HttpRequest.newBuilder(uri("/models")).GET().build(), HttpResponse.BodyHandlers.ofString()).statusCode());
+        assertEquals(200, client.send(HttpRequest.newBuilder(uri("/v1/models")).GET().build(), HttpResponse.BodyHandlers.ofString()).statusCode());
     }
 
     @Test
@@ -290,7 +337,7 @@ class ReplayBackendTest {
     }
 
     private URI uri(String path) {
-        return URI.create(backend.baseUri() + path);
+        return URI.create(backend.uri() + path);
     }
 
     private HttpResponse<String> post(String path, String body) throws Exception {
@@ -300,7 +347,7 @@ class ReplayBackendTest {
     }
 
     private HttpResponse<String> transcribe(String fileName, byte[] audio) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(uri("/audio/transcriptions")).timeout(Duration.ofSeconds(60))
+        HttpRequest request = HttpRequest.newBuilder(uri("/v1/audio/transcriptions")).timeout(Duration.ofSeconds(60))
                 .header("content-type", TranscriptionForm.CONTENT_TYPE)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(TranscriptionForm.body("whisper-1", fileName, audio))).build();
         return client.send(request, HttpResponse.BodyHandlers.ofString());

@@ -1,6 +1,7 @@
 package dev.triage.model.training;
 
 import ai.onnxruntime.OrtException;
+import dev.triage.model.cli.Progress;
 import dev.triage.model.ranker.SentenceEncoder;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -56,19 +58,18 @@ final class EmbeddingCache {
     }
 
     private static void encode(List<String> texts, int maxTokens, Map<String, float[]> into) throws IOException {
-        long start = System.nanoTime();
+        // About 8 ms a prompt on 2 cores (6-9 ms at 128 tokens, fewer for short prompts); once per cache file.
+        Progress progress = Progress.start(String.format(Locale.ROOT, "encoding prompts with MiniLM (max %d tokens, cached for next time)",
+                maxTokens), texts.size(), Duration.ofMillis(8L * texts.size()));
         try (SentenceEncoder encoder = SentenceEncoder.open(maxTokens)) {
-            for (int i = 0; i < texts.size(); i++) {
-                into.put(key(texts.get(i)), encoder.embed(texts.get(i)));
-                if (i % 1000 == 999) {
-                    System.out.printf(Locale.ROOT, "  encoded %,d of %,d prompts%n", i + 1, texts.size());
-                }
+            for (String text : texts) {
+                into.put(key(text), encoder.embed(text));
+                progress.step();
             }
         } catch (OrtException e) {
             throw new IOException("the sentence encoder cannot run: " + e.getMessage(), e);
         }
-        System.out.printf(Locale.ROOT, "encoded %,d prompts (max %d tokens) in %.1f s%n", texts.size(), maxTokens,
-                (System.nanoTime() - start) / 1e9);
+        progress.done();
     }
 
     private static Map<String, float[]> read(Path file) throws IOException {

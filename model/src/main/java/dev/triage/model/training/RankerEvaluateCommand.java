@@ -3,6 +3,7 @@ package dev.triage.model.training;
 import dev.triage.model.BaselineEstimator;
 import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.model.cli.Flags;
+import dev.triage.model.cli.Progress;
 import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptCorpus;
 import dev.triage.model.data.PromptSource;
@@ -18,7 +19,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -89,11 +89,16 @@ final class RankerEvaluateCommand {
                 jobs.add(new Job(variant, settings.seed(), source));
             }
         }
-        long start = System.nanoTime();
+        Progress progress = Progress.start("training and scoring ranker heads, " + Variant.values().length
+                + " objectives", jobs.size(), null);
         // Each head trains on one core; the jobs are independent and seeded, so the order they run in changes nothing.
         Map<Job, Map<String, Figures>> results = jobs.parallelStream()
-                .collect(Collectors.toMap(job -> job, job -> job.run(corpus, embeddings, settings, sources)));
-        System.out.printf(Locale.ROOT, "trained and scored %d heads in %.0f s%n", jobs.size(), (System.nanoTime() - start) / 1e9);
+                .collect(Collectors.toMap(job -> job, job -> {
+                    Map<String, Figures> figures = job.run(corpus, embeddings, settings, sources);
+                    progress.step();
+                    return figures;
+                }));
+        progress.done();
 
         RankerEvaluationReport report = new RankerEvaluationReport(corpus, shipped.metadata(), modelFile, seeds,
                 RankerTrainCommand.figures(shipped, corpus.prompts(PromptSplit.VALIDATION), embeddings));
@@ -202,8 +207,6 @@ final class RankerEvaluateCommand {
                     figures.put(source.id(), RankerTrainCommand.figures(model, corpus.prompts(PromptSplit.TEST, source), embeddings));
                 }
             }
-            System.out.printf(Locale.ROOT, "  %s, seed %d, trained on %s%n", variant.label, seed,
-                    trainSource == null ? "all sources" : trainSource.id());
             return figures;
         }
     }

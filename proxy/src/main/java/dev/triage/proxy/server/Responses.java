@@ -13,13 +13,19 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.AsciiString;
 import java.nio.charset.StandardCharsets;
 
 /**
  * Builds the responses Triage answers with itself: OpenAI-style errors,
- * {@code {"error":{"message","type","param","code"}}}, and small JSON bodies for local routes.
+ * {@code {"error":{"message","type","param","code"}}} (with {@code x-should-retry: false} where a retry
+ * cannot help), and small JSON bodies for local routes.
  */
 public final class Responses {
+
+    /** The header OpenAI's SDKs read before their own retry rules: {@code false} stops their retries. */
+    static final AsciiString SHOULD_RETRY = AsciiString.cached("x-should-retry");
+    private static final AsciiString FALSE = AsciiString.cached("false");
 
     private Responses() {}
 
@@ -35,7 +41,11 @@ public final class Responses {
             inner.put("param", param);
         }
         inner.put("code", error.code());
-        return json(alloc, error.status(), body);
+        FullHttpResponse response = json(alloc, error.status(), body);
+        if (!error.retryable()) {
+            response.headers().set(SHOULD_RETRY, FALSE);
+        }
+        return response;
     }
 
     /** A response with {@code value} serialised as its JSON body. */

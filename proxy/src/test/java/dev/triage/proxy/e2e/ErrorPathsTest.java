@@ -43,6 +43,7 @@ class ErrorPathsTest {
             assertEquals("invalid_request_error", error(bad).path("type").asText());
             assertEquals("invalid_request", error(bad).path("code").asText());
             assertTrue(error(bad).path("message").asText().startsWith("the body is not valid JSON"), bad.body());
+            assertEquals("false", bad.headers().firstValue("x-should-retry").orElseThrow(), "the same body fails again");
             assertEquals(400, triage.post("/api/chat", "[1, 2]").statusCode());
             assertEquals(400, triage.post("/v1/chat/completions", "{\"priority\": \"high\"}").statusCode());
             assertTrue(backend.requestHeaders().isEmpty(), "nothing reached the backend");
@@ -57,6 +58,7 @@ class ErrorPathsTest {
             HttpResponse<String> big = triage.post("/v1/chat/completions", ChatRequests.chat("x".repeat(4000), 3, false));
             assertEquals(413, big.statusCode());
             assertEquals("request_too_large", error(big).path("code").asText());
+            assertEquals("false", big.headers().firstValue("x-should-retry").orElseThrow());
             // Chunked, so the limit is only found while the body arrives.
             try (RawClient raw = new RawClient(triage.port())) {
                 raw.send("POST /v1/chat/completions HTTP/1.1\r\nhost: t\r\ntransfer-encoding: chunked\r\n\r\n"
@@ -86,6 +88,7 @@ class ErrorPathsTest {
             assertEquals("queue_full", error(refused).path("code").asText());
             assertTrue(Long.parseLong(refused.headers().firstValue("retry-after").orElseThrow()) >= 1);
             assertTrue(refused.headers().firstValue("x-triage-estimate-tokens").isPresent());
+            assertTrue(refused.headers().firstValue("x-should-retry").isEmpty(), "a full queue may drain: clients may retry");
             assertEquals(200, busy.get(30, TimeUnit.SECONDS).statusCode());
             assertEquals(200, waiting.get(30, TimeUnit.SECONDS).statusCode());
             assertServes(triage, "later");
@@ -103,6 +106,8 @@ class ErrorPathsTest {
             HttpResponse<String> late = triage.post("/v1/chat/completions", ChatRequests.chat("late", 3, false));
             assertEquals(504, late.statusCode());
             assertEquals("queue_timeout", error(late).path("code").asText());
+            assertEquals("false", late.headers().firstValue("x-should-retry").orElseThrow(),
+                    "a retry would wait as long again, from the back of the queue");
             assertEquals(200, busy.get(30, TimeUnit.SECONDS).statusCode());
             assertServes(triage, "after");
             assertFalse(backend.started().contains("late"));
@@ -121,6 +126,7 @@ class ErrorPathsTest {
                 HttpResponse<String> response = triage.post("/v1/chat/completions", ChatRequests.chat("hello", 3, false));
                 assertEquals(502, response.statusCode());
                 assertEquals("backend_unreachable", error(response).path("code").asText());
+                assertTrue(response.headers().firstValue("x-should-retry").isEmpty(), "a backend may come back");
             }
             assertEquals(502, triage.get("/v1/models").statusCode());
             assertEquals(200, triage.get("/healthz").statusCode());
@@ -135,6 +141,7 @@ class ErrorPathsTest {
             HttpResponse<String> stalled = triage.post("/v1/chat/completions", ChatRequests.chat("[stall]", 3, false));
             assertEquals(504, stalled.statusCode());
             assertEquals("upstream_timeout", error(stalled).path("code").asText());
+            assertEquals("false", stalled.headers().firstValue("x-should-retry").orElseThrow());
             Await.until("the slot is free again", () -> triage.chatQueue().busySlots() == 0);
             assertServes(triage, "responsive");
         }
@@ -176,6 +183,7 @@ class ErrorPathsTest {
             HttpResponse<String> response = triage.post("/v1/chat/completions", ChatRequests.chat("[reject]", 3, false));
             assertEquals(422, response.statusCode());
             assertEquals(FakeOpenAiBackend.REJECTION, response.body());
+            assertTrue(response.headers().firstValue("x-should-retry").isEmpty(), "the backend's own error is not Triage's to judge");
             assertEquals("3", response.headers().firstValue("x-triage-estimate-tokens").orElseThrow());
             assertServes(triage, "accepted");
         }

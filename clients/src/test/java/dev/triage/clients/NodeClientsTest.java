@@ -1,0 +1,62 @@
+package dev.triage.clients;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The npm {@code openai} and {@code ollama} packages (the versions {@code src/test/node/package-lock.json}
+ * pins, installed by {@code npm ci} during the build) against Triage: each {@code *.test.mjs} file there
+ * runs under Node's test runner against the same two stacks as {@link OpenAiJavaClientTest}, a roomy one
+ * ({@code TRIAGE_URL}) and a tight one ({@code TRIAGE_TIGHT_URL}: one place in the queue, a 3 s wait).
+ */
+class NodeClientsTest {
+
+    private static final Path PROJECT = Path.of(System.getProperty("triage.node.project", "src/test/node"));
+
+    @Test
+    void npmSdksDriveTriage() throws Exception {
+        List<String> files;
+        try (Stream<Path> listing = Files.list(PROJECT)) {
+            files = listing.map(path -> path.getFileName().toString()).filter(name -> name.endsWith(".test.mjs")).sorted().toList();
+        }
+        assertEquals(List.of("ollama.test.mjs", "openai.test.mjs"), files);
+        assertTrue(Files.isDirectory(PROJECT.resolve("node_modules/openai")), "npm ci has not run in " + PROJECT);
+        try (ClientStack stack = ClientStack.start("--max-queue", "8");
+                ClientStack tight = ClientStack.start("--max-queue", "1", "--max-queue-wait", "3s")) {
+            Path log = Files.createTempFile("node-clients", ".log");
+            ProcessBuilder node = new ProcessBuilder(Stream.concat(Stream.of("node", "--test", "--test-reporter=spec"), files.stream()).toList())
+                    .directory(PROJECT.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile());
+            node.environment().put("TRIAGE_URL", stack.url());
+            node.environment().put("TRIAGE_TIGHT_URL", tight.url());
+            node.environment().put("TRIAGE_AUDIO_FIXTURE", System.getProperty("triage.audio.fixture"));
+            node.environment().put("NO_COLOR", "1");
+            Process process = node.start();
+            boolean ended = process.waitFor(5, TimeUnit.MINUTES);
+            if (!ended) {
+                process.destroyForcibly().waitFor();
+            }
+            String output = Files.readString(log, StandardCharsets.UTF_8);
+            Files.delete(log);
+            System.out.println(output);
+            assertTrue(ended, "node's tests did not end in 5 minutes");
+            assertEquals(0, process.exitValue(), output);
+            Matcher passed = Pattern.compile("(?m)^\\S*\\s*pass (\\d+)$").matcher(output);
+            assertTrue(passed.find() && Integer.parseInt(passed.group(1)) > 0, "no test passed:\n" + output);
+        } catch (IOException e) {
+            throw new AssertionError("node could not be run (scripts/install-test-deps installs it)", e);
+        }
+    }
+}
