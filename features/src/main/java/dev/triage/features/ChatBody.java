@@ -22,39 +22,35 @@ public final class ChatBody {
     /**
      * The prompt an estimator scores. For a {@code messages} list it is the last user message's
      * text (a string content, or the text parts of an array content joined by newlines): that is
-     * the instruction the answer responds to, while the system prompt and the history mostly set
-     * context. For a {@code prompt} field it is that string, or the strings of an array joined by
-     * newlines. Anything else gives an empty prompt.
+     * the instruction the answer responds to, while the system prompt and the history set context,
+     * which the prompt's shape records (user turns, system characters, every message's characters).
+     * For a {@code prompt} field it is that string, or the strings of an array joined by newlines,
+     * with Ollama's {@code system} field as its system prompt. Anything else gives an empty prompt.
      */
     public static Prompt prompt(JsonNode body) {
         JsonNode messages = body.path("messages");
-        if (messages.isArray()) {
-            for (int i = messages.size() - 1; i >= 0; i--) {
-                JsonNode message = messages.get(i);
-                if ("user".equals(message.path("role").asText())) {
-                    return new Prompt(contentText(message.path("content")));
-                }
-            }
-            return new Prompt("");
-        }
-        return new Prompt(contentText(body.path("prompt")));
-    }
-
-    /**
-     * The whole prompt's length in tokens, as the backend prefills it: every message's text for a
-     * {@code messages} list (system prompt and history included), else the {@code prompt} field;
-     * counted as {@link PromptTokens} counts. Chat templates add a few tokens per message, left out.
-     */
-    public static int promptTokens(JsonNode body) {
-        JsonNode messages = body.path("messages");
         if (!messages.isArray()) {
-            return PromptTokens.approximate(contentText(body.path("prompt")));
+            String text = contentText(body.path("prompt"));
+            int system = body.path("system").isTextual() ? body.path("system").asText().length() : 0;
+            return new Prompt(text, 1, system, text.length() + system);
         }
-        int tokens = 0;
+        String last = null;
+        int userTurns = 0;
+        int systemChars = 0;
+        int conversationChars = 0;
         for (JsonNode message : messages) {
-            tokens += PromptTokens.approximate(contentText(message.path("content")));
+            String role = message.path("role").asText();
+            String text = contentText(message.path("content"));
+            conversationChars += text.length();
+            if ("user".equals(role)) {
+                userTurns++;
+                last = text;
+            } else if ("system".equals(role) || "developer".equals(role)) {
+                systemChars += text.length();
+            }
         }
-        return tokens;
+        return last == null ? new Prompt("", 1, systemChars, conversationChars)
+                : new Prompt(last, userTurns, systemChars, conversationChars);
     }
 
     /**

@@ -11,6 +11,11 @@ public final class PromptTokens {
     private PromptTokens() {}
 
     public static int approximate(String text) {
-        return (text.length() + 3) / 4;
+        return ofChars(text.length());
+    }
+
+    /** The tokens of a text of {@code chars} characters. */
+    public static int ofChars(int chars) {
+        return (chars + 3) / 4;
     }
 }

@@ -27,16 +27,30 @@ class ChatBodyTest {
     }
 
     @Test
-    void promptTokensCountEveryMessageTheBackendPrefills() throws Exception {
+    void chatPromptCarriesTheConversationsShape() throws Exception {
         JsonNode chat = body("""
                 {"messages":[{"role":"system","content":"Be terse."},
                              {"role":"user","content":"first question"},
                              {"role":"assistant","content":"an answer"},
                              {"role":"user","content":"Write an essay on tides."}]}""");
-        // ceil(9 / 4) + ceil(14 / 4) + ceil(9 / 4) + ceil(24 / 4)
-        assertEquals(3 + 4 + 3 + 6, ChatBody.promptTokens(chat));
-        assertEquals(3, ChatBody.promptTokens(body("{\"prompt\":\"Once upon\"}")));
-        assertEquals(0, ChatBody.promptTokens(body("{\"model\":\"m\"}")));
+        Prompt prompt = ChatBody.prompt(chat);
+        assertEquals(2, prompt.userTurns());
+        assertEquals("Be terse.".length(), prompt.systemChars());
+        assertEquals("Be terse.first questionan answerWrite an essay on tides.".length(), prompt.conversationChars());
+        assertEquals(24.0 / 56, prompt.lastTurnShare(), 1e-9);
+    }
+
+    @Test
+    void aSingleUserMessageIsTheWholeConversation() throws Exception {
+        Prompt prompt = ChatBody.prompt(body("{\"messages\":[{\"role\":\"user\",\"content\":\"Hi there\"}]}"));
+        assertEquals(new Prompt("Hi there"), prompt);
+        assertEquals(1.0, prompt.lastTurnShare());
+    }
+
+    @Test
+    void ollamaGenerateSystemFieldIsTheSystemPrompt() throws Exception {
+        Prompt prompt = ChatBody.prompt(body("{\"prompt\":\"Why is the sky blue?\",\"system\":\"You are a poet.\"}"));
+        assertEquals(new Prompt("Why is the sky blue?", 1, 15, 35), prompt);
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.triage.bench.backend;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedDeque;
 
 /**
  * A model server's timing without the model: {@code slots} generations run at once, the rest wait
@@ -22,6 +23,9 @@ import java.util.List;
  */
 public final class GenerationEngine {
 
+    /** How many completed generations the engine remembers, in order, for {@link #completedTokens()}. */
+    static final int COMPLETED_KEPT = 1024;
+
     private final EngineTimers timers;
     private final int slots;
     private final double secondsPerToken;
@@ -29,6 +33,9 @@ public final class GenerationEngine {
     private final ArrayDeque<Generation> waiting = new ArrayDeque<>();
     private final List<Generation> decoding = new ArrayList<>();
     private final List<Generation> joining = new ArrayList<>();
+    /** Written on the engine's thread only; read by anyone. */
+    private final ConcurrentLinkedDeque<Integer> completed = new ConcurrentLinkedDeque<>();
+    private int completedCount;
     private int busySlots;
     private EngineTimers.Timer step;
     private long stepEndNanos;
@@ -87,6 +94,11 @@ public final class GenerationEngine {
         return busySlots;
     }
 
+    /** The answer lengths of the last {@link #COMPLETED_KEPT} generations completed, in completion order. */
+    public List<Integer> completedTokens() {
+        return List.copyOf(completed);
+    }
+
     private void admit() {
         while (busySlots < slots && !waiting.isEmpty()) {
             Generation generation = waiting.poll();
@@ -143,6 +155,11 @@ public final class GenerationEngine {
     private void finish(Generation generation) {
         generation.state = Generation.State.DONE;
         busySlots--;
+        completed.addLast(generation.targetTokens());
+        if (++completedCount > COMPLETED_KEPT) {
+            completed.pollFirst();
+            completedCount--;
+        }
         generation.listener().finished();
     }
 

@@ -1,6 +1,7 @@
 package dev.triage.bench.jmh;
 
 import dev.triage.features.Prompt;
+import dev.triage.features.RequestFeatures;
 import dev.triage.model.Estimate;
 import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.model.ranker.RankerModel;
@@ -23,10 +24,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One request through the ranker (target: p50 at most 10 ms at 128 tokens on two cores). Sampled,
- * so JMH reports the percentiles of single calls. {@code encoderAndHead}: tokenizer, MiniLM and the
- * shipped head on a prompt of exactly {@code tokens} encoder tokens, the encoder allowed its full
+ * so JMH reports the percentiles of single calls. {@code encoderAndHead}: tokenizer, MiniLM, the
+ * request features and the shipped head on a prompt of exactly {@code tokens} encoder tokens, the encoder allowed its full
  * 512; {@code shippedEstimator}: the estimator as Triage serves it, which cuts prompts at its
- * model's truncation (256 tokens for the shipped model), calibration included. Each benchmark
+ * model's window (256 tokens for the shipped model, a longer prompt encoded from its head and tail), calibration included. Each benchmark
  * loads only its own encoder: an idle second ONNX Runtime session would share the two cores.
  */
 @BenchmarkMode(Mode.SampleTime)
@@ -86,7 +87,9 @@ public class RankerEstimatorBenchmark {
 
     @Benchmark
     public List<Estimate> encoderAndHead(EncoderAndHead ranker, Prompts prompts) {
-        return ranker.head.estimates(new float[][] {ranker.encoder.embed(prompts.text)});
+        Prompt prompt = new Prompt(prompts.text);
+        return ranker.head.estimates(new float[][] {ranker.encoder.embed(prompt.text())},
+                new float[][] {RequestFeatures.of(prompt)});
     }
 
     @Benchmark

@@ -4,6 +4,7 @@ import dev.triage.bench.plot.LatencyVsLoadChart;
 import dev.triage.bench.sim.LoadSweep;
 import dev.triage.bench.sim.SummaryCsv;
 import dev.triage.bench.sim.SummaryTable;
+import dev.triage.bench.stats.LoadPoint;
 import dev.triage.bench.workload.HeldOutWorkload;
 import dev.triage.bench.workload.SpeechWorkload;
 import dev.triage.bench.workload.WorkloadEntry;
@@ -13,7 +14,7 @@ import dev.triage.model.data.PromptCorpus;
 import dev.triage.model.data.PromptResponseLoader;
 import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.SharedData;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -183,7 +184,7 @@ public final class BenchCommand {
         int seeds = flags.integer("seeds", 2);
         URI realBackend = flags.optional("backend").map(URI::create).orElse(null);
         flags.finish();
-        List<LoadSweep.Point> points = PoissonBenchmark.run(new PoissonBenchmark.Settings(options.workload(),
+        List<LoadPoint> points = PoissonBenchmark.run(new PoissonBenchmark.Settings(options.workload(),
                 options.variants(), rhos, requests, seeds, options.speed(), options.slots(), options.triageFlags(), options.api(),
                 realBackend));
         if (options.out() != null) {
@@ -195,7 +196,7 @@ public final class BenchCommand {
                     points, options.variants().stream().map(LoadVariant::name).toList());
         }
         StringBuilder report = new StringBuilder();
-        for (LoadSweep.Point point : points) {
+        for (LoadPoint point : points) {
             report.append("rho ").append(point.rho()).append('\n').append(SummaryTable.markdown(point.rows())).append('\n');
         }
         return report.toString();

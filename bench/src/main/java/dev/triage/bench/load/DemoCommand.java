@@ -1,10 +1,10 @@
 package dev.triage.bench.load;
 
-import dev.triage.bench.sim.LatencyStats.Statistic;
+import dev.triage.bench.stats.LatencyStats.Statistic;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.bench.workload.WorkloadFile;
 import dev.triage.model.cli.Flags;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;

@@ -3,6 +3,7 @@ package dev.triage.bench.load;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.triage.bench.workload.AudioFile;
+import dev.triage.proxy.concurrent.DaemonThreadFactory;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -63,11 +64,7 @@ public final class LoadGenerator {
      */
     public List<LoadResult> run(URI base, List<LoadRequest> requests) throws IOException {
         List<HttpRequest> prepared = prepare(base, requests);
-        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "load-timer");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(new DaemonThreadFactory("load-timer"));
         try {
             List<CompletableFuture<LoadResult>> pending = new ArrayList<>();
             for (int i = 0; i < requests.size(); i++) {

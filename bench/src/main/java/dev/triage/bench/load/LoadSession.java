@@ -33,10 +33,16 @@ final class LoadSession {
         if (!variant.throughTriage()) {
             return new Outcome(generator.run(URI.create(backendUrl), requests), 0);
         }
-        TriageConfig config = ConfigLoader.load(variant.triageFlags(backendUrl, triageFlags).toArray(String[]::new), Map.of());
-        try (Triage triage = variant.oracle() ? Triage.start(config, new WorkloadOracle(answers)) : Triage.start(config)) {
+        try (Triage triage = startTriage(backendUrl, answers, variant, triageFlags)) {
             List<LoadResult> results = generator.run(URI.create("http://127.0.0.1:" + triage.address().getPort()), requests);
             return new Outcome(results, triage.queues().get(0).starvationPromotions());
         }
+    }
+
+    /** Triage in this process in front of the backend at {@code backendUrl}, as {@code variant} (one that goes through Triage) runs it. */
+    static Triage startTriage(String backendUrl, AnswerBook answers, LoadVariant variant, List<String> triageFlags)
+            throws InterruptedException {
+        TriageConfig config = ConfigLoader.load(variant.triageFlags(backendUrl, triageFlags).toArray(String[]::new), Map.of());
+        return variant.oracle() ? Triage.start(config, new WorkloadOracle(answers)) : Triage.start(config);
     }
 }

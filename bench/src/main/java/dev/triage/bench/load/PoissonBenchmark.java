@@ -3,12 +3,12 @@ package dev.triage.bench.load;
 import dev.triage.bench.replay.AnswerBook;
 import dev.triage.bench.replay.ReplayBackend;
 import dev.triage.bench.replay.ReplayBackendSettings;
-import dev.triage.bench.sim.LoadSweep;
-import dev.triage.bench.sim.SummaryRow;
+import dev.triage.bench.stats.LoadPoint;
+import dev.triage.bench.stats.SummaryRow;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.features.PromptTokens;
 import dev.triage.model.cli.Progress;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -34,7 +34,7 @@ public final class PoissonBenchmark {
 
     private PoissonBenchmark() {}
 
-    public static List<LoadSweep.Point> run(Settings settings) throws IOException, InterruptedException {
+    public static List<LoadPoint> run(Settings settings) throws IOException, InterruptedException {
         AnswerBook answers = AnswerBook.of(settings.workload());
         if (settings.realBackend() != null) {
             return sweep(settings, answers, settings.realBackend().toString());
@@ -45,13 +45,13 @@ public final class PoissonBenchmark {
         }
     }
 
-    private static List<LoadSweep.Point> sweep(Settings settings, AnswerBook answers, String backendUrl)
+    private static List<LoadPoint> sweep(Settings settings, AnswerBook answers, String backendUrl)
             throws IOException, InterruptedException {
         double meanService = settings.workload().stream()
                 .mapToDouble(e -> settings.speed().seconds(PromptTokens.approximate(e.prompt()), e.answerTokens()))
                 .average().orElseThrow();
         LoadGenerator generator = new LoadGenerator(settings.api(), settings.realBackend() != null);
-        List<LoadSweep.Point> points = new ArrayList<>();
+        List<LoadPoint> points = new ArrayList<>();
         // Each run lasts about as long as its arrivals take to come: requests over the arrival rate.
         int runsPerRho = settings.variants().size() * settings.seeds();
         double expectedSeconds = settings.rhos().stream()
@@ -73,7 +73,7 @@ public final class PoissonBenchmark {
                         .map(row -> new SummaryRow(row.policy(), "ttft-" + row.jobClass(), row.requests(), row.sojourn(), row.tauFired()))
                         .toList());
             }
-            points.add(new LoadSweep.Point(rho, rows));
+            points.add(new LoadPoint(rho, rows));
         }
         progress.done();
         return points;

@@ -1,7 +1,7 @@
 package dev.triage.bench.load;
 
-import dev.triage.bench.sim.LatencyStats;
-import dev.triage.bench.sim.SummaryRow;
+import dev.triage.bench.stats.LatencyStats;
+import dev.triage.bench.stats.SummaryRow;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.triage.bench.overhead;
 
 import dev.triage.bench.replay.ReplayBackend;
 import dev.triage.bench.replay.ReplayBackendSettings;
-import dev.triage.bench.sim.LatencyStats;
+import dev.triage.bench.stats.LatencyStats;
 import dev.triage.model.cli.Flags;
 import dev.triage.proxy.Triage;
 import dev.triage.proxy.config.ConfigLoader;

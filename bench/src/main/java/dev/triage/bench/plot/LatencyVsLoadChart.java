@@ -1,8 +1,8 @@
 package dev.triage.bench.plot;
 
-import dev.triage.bench.sim.LatencyStats.Statistic;
-import dev.triage.bench.sim.LoadSweep;
-import dev.triage.bench.sim.SummaryRow;
+import dev.triage.bench.stats.LatencyStats.Statistic;
+import dev.triage.bench.stats.LoadPoint;
+import dev.triage.bench.stats.SummaryRow;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -65,7 +65,7 @@ public final class LatencyVsLoadChart {
     private LatencyVsLoadChart() {}
 
     /** Writes the figure as a PNG, at twice its nominal size so it stays sharp when scaled. */
-    public static void write(Path png, String title, List<LoadSweep.Point> points, List<String> policies) throws IOException {
+    public static void write(Path png, String title, List<LoadPoint> points, List<String> policies) throws IOException {
         System.setProperty("java.awt.headless", "true");
         int width = 2 * PANEL_WIDTH;
         int height = TITLE_HEIGHT + 2 * PANEL_HEIGHT + LEGEND_HEIGHT;
@@ -114,11 +114,11 @@ public final class LatencyVsLoadChart {
         title.draw(g2, new Rectangle2D.Double(x, area.getY(), size.getWidth(), size.getHeight()));
     }
 
-    private static XYPlot panel(List<LoadSweep.Point> points, List<String> policies, String jobClass, Statistic statistic) {
+    private static XYPlot panel(List<LoadPoint> points, List<String> policies, String jobClass, Statistic statistic) {
         XYSeriesCollection dataset = new XYSeriesCollection();
         for (String policy : policies) {
             XYSeries series = new XYSeries(policy, false, false);
-            for (LoadSweep.Point point : points) {
+            for (LoadPoint point : points) {
                 for (SummaryRow row : point.rows()) {
                     if (row.policy().equals(policy) && row.jobClass().equals(jobClass) && !Double.isNaN(row.seconds(statistic))) {
                         series.add(point.rho(), row.seconds(statistic));

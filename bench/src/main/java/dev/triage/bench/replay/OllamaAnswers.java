@@ -1,7 +1,7 @@
 package dev.triage.bench.replay;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.time.Instant;
 import java.util.List;
 

@@ -10,6 +10,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,11 +36,13 @@ public final class ReplayBackend implements AutoCloseable {
 
     private final ReplayBackendSettings settings;
     private final EventLoopGroup group;
+    private final GenerationEngine engine;
     private final Channel server;
 
-    private ReplayBackend(ReplayBackendSettings settings, EventLoopGroup group, Channel server) {
+    private ReplayBackend(ReplayBackendSettings settings, EventLoopGroup group, GenerationEngine engine, Channel server) {
         this.settings = settings;
         this.group = group;
+        this.engine = engine;
         this.server = server;
     }
 
@@ -56,7 +59,7 @@ public final class ReplayBackend implements AutoCloseable {
                     .bind(settings.host(), settings.port())
                     .sync()
                     .channel();
-            return new ReplayBackend(settings, group, server);
+            return new ReplayBackend(settings, group, engine, server);
         } catch (InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             throw e;
@@ -77,6 +80,15 @@ public final class ReplayBackend implements AutoCloseable {
 
     public ReplayBackendSettings settings() {
         return settings;
+    }
+
+    /**
+     * The backend's own log of what it served: the answer length, in tokens, of each generation it
+     * completed, in the order it completed them (the last 1,024). With one slot, that is the order in
+     * which a scheduler in front of it released the requests.
+     */
+    public List<Integer> completedTokens() {
+        return engine.completedTokens();
     }
 
     /** Blocks until the server is closed (by {@link #close()} from another thread). */

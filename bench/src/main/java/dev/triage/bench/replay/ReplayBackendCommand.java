@@ -2,7 +2,7 @@ package dev.triage.bench.replay;
 
 import dev.triage.bench.workload.WorkloadFile;
 import dev.triage.model.cli.Flags;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;

@@ -1,6 +1,7 @@
 package dev.triage.bench.sim;
 
-import dev.triage.bench.sim.LatencyStats.Statistic;
+import dev.triage.bench.stats.LatencyStats.Statistic;
+import dev.triage.bench.stats.SummaryRow;
 import dev.triage.proxy.scheduler.Policy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

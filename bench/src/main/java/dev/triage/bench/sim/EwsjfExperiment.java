@@ -1,8 +1,9 @@
 package dev.triage.bench.sim;
 
 import dev.triage.bench.plot.ConvergenceChart;
+import dev.triage.bench.stats.MeanSd;
 import dev.triage.model.LengthClass;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
 import dev.triage.proxy.scheduler.ewsjf.MetaOptimizer;

@@ -1,5 +1,7 @@
 package dev.triage.bench.sim;
 
+import dev.triage.bench.stats.LatencyStats;
+import dev.triage.bench.stats.SummaryRow;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

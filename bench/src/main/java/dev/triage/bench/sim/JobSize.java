@@ -1,6 +1,6 @@
 package dev.triage.bench.sim;
 
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.util.Objects;
 
 /**

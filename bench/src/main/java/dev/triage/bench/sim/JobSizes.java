@@ -1,7 +1,7 @@
 package dev.triage.bench.sim;
 
 import dev.triage.features.PromptTokens;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.bench.workload.WorkloadEntry;
 import java.util.List;
 import java.util.function.Predicate;

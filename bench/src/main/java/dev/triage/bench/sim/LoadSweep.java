@@ -1,5 +1,7 @@
 package dev.triage.bench.sim;
 
+import dev.triage.bench.stats.LoadPoint;
+import dev.triage.bench.stats.SummaryRow;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -17,29 +19,22 @@ import java.util.function.LongFunction;
  */
 public final class LoadSweep {
 
-    /** The experiment's rows at one utilisation. */
-    public record Point(double rho, List<SummaryRow> rows) {
-        public Point {
-            rows = List.copyOf(rows);
-        }
-    }
-
     private LoadSweep() {}
 
-    public static List<Point> run(DoubleFunction<LongFunction<Workload>> workloadAt, List<PolicyVariant> variants,
+    public static List<LoadPoint> run(DoubleFunction<LongFunction<Workload>> workloadAt, List<PolicyVariant> variants,
             SimulatedBackend backend, List<Double> rhos, List<Long> seeds) {
-        List<Point> points = new ArrayList<>();
+        List<LoadPoint> points = new ArrayList<>();
         for (double rho : rhos) {
-            points.add(new Point(rho, new Experiment(variants, backend, seeds, workloadAt.apply(rho)).run()));
+            points.add(new LoadPoint(rho, new Experiment(variants, backend, seeds, workloadAt.apply(rho)).run()));
         }
         return points;
     }
 
     /** Writes every row with its ρ first: {@code rho,policy,class,...} as in {@link SummaryCsv}. */
-    public static void writeCsv(Path file, List<Point> points) throws IOException {
+    public static void writeCsv(Path file, List<LoadPoint> points) throws IOException {
         try (Writer writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             writer.write("rho," + String.join(",", SummaryCsv.header()) + "\n");
-            for (Point point : points) {
+            for (LoadPoint point : points) {
                 for (SummaryRow row : point.rows()) {
                     writer.write(String.format(Locale.ROOT, "%.3f,", point.rho()) + String.join(",", SummaryCsv.cells(row)) + "\n");
                 }

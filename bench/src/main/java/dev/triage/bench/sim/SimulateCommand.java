@@ -1,9 +1,11 @@
 package dev.triage.bench.sim;
 
 import dev.triage.bench.plot.LatencyVsLoadChart;
+import dev.triage.bench.stats.LoadPoint;
+import dev.triage.bench.stats.SummaryRow;
 import dev.triage.model.cli.Flags;
 import dev.triage.model.data.SharedData;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -114,7 +116,7 @@ public final class SimulateCommand {
         List<Long> seeds = seeds(flags);
         String title = flags.string("title", workload.describe());
         flags.finish();
-        List<LoadSweep.Point> points = LoadSweep.run(workload::at, variants, workload.backend(), rhos, seeds);
+        List<LoadPoint> points = LoadSweep.run(workload::at, variants, workload.backend(), rhos, seeds);
         Files.createDirectories(out);
         Path csv = out.resolve("sweep.csv");
         Path png = out.resolve("latency-vs-load.png");

@@ -1,5 +1,6 @@
 package dev.triage.bench.sim;
 
+import dev.triage.bench.stats.LatencyStats;
 import dev.triage.proxy.scheduler.ewsjf.Trial;
 import dev.triage.proxy.scheduler.ewsjf.TrialReward;
 import java.util.List;

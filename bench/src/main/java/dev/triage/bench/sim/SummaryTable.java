@@ -1,6 +1,7 @@
 package dev.triage.bench.sim;
 
-import dev.triage.bench.sim.LatencyStats.Statistic;
+import dev.triage.bench.stats.LatencyStats.Statistic;
+import dev.triage.bench.stats.SummaryRow;
 import java.util.List;
 import java.util.Locale;
 

@@ -1,9 +1,8 @@
 package dev.triage.bench.sim;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.model.data.JsonLines;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.model.LengthClass;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -37,7 +36,6 @@ public record TraceFile(String name, List<Record> records) {
     /** One request of a trace. */
     public record Record(double arrivalSeconds, int promptTokens, int outputTokens) {}
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final DateTimeFormatter AZURE_TIME = new DateTimeFormatterBuilder()
             .appendPattern("yyyy-MM-dd HH:mm:ss")
             .appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
@@ -148,31 +146,16 @@ public record TraceFile(String name, List<Record> records) {
     }
 
     private static List<Record> readMooncake(Path file) throws IOException {
-        List<Record> records = new ArrayList<>();
-        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
-            int number = 0;
-            while ((line = reader.readLine()) != null) {
-                number++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                try {
-                    JsonNode node = JSON.readTree(line);
-                    JsonNode timestamp = node.path("timestamp");
-                    JsonNode input = node.path("input_length");
-                    JsonNode output = node.path("output_length");
-                    if (!timestamp.isNumber() || !input.isIntegralNumber() || !output.isIntegralNumber()) {
-                        throw new IllegalArgumentException("timestamp " + timestamp + ", input_length " + input + ", output_length " + output);
-                    }
-                    records.add(new Record(timestamp.asDouble() / 1000, tokens(input.asInt()), tokens(output.asInt())));
-                } catch (JsonProcessingException | IllegalArgumentException e) {
-                    throw new IOException(file + ":" + number + ": " + e.getMessage()
-                            + " (expected: {\"timestamp\": ms, \"input_length\": tokens, \"output_length\": tokens, ...})", e);
-                }
+        return JsonLines.read(file, node -> {
+            JsonNode timestamp = node.path("timestamp");
+            JsonNode input = node.path("input_length");
+            JsonNode output = node.path("output_length");
+            if (!timestamp.isNumber() || !input.isIntegralNumber() || !output.isIntegralNumber()) {
+                throw new IllegalArgumentException("timestamp " + timestamp + ", input_length " + input + ", output_length " + output
+                        + " (expected: {\"timestamp\": ms, \"input_length\": tokens, \"output_length\": tokens, ...})");
             }
-        }
-        return records;
+            return new Record(timestamp.asDouble() / 1000, tokens(input.asInt()), tokens(output.asInt()));
+        });
     }
 
     private static int tokens(int tokens) {

@@ -1,11 +1,9 @@
 package dev.triage.bench.workload;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.triage.model.data.JsonLines;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
 
@@ -29,18 +27,11 @@ public record AsrClip(String source, String path, OptionalDouble durationSeconds
 
     /** Every clip of {@code asr}'s manifest, in its order. */
     public static List<AsrClip> readManifest(Path asr) throws IOException {
-        ObjectMapper json = new ObjectMapper();
-        List<AsrClip> clips = new ArrayList<>();
-        for (String line : Files.readAllLines(asr.resolve("manifest.jsonl"))) {
-            if (line.isBlank()) {
-                continue;
-            }
-            JsonNode clip = json.readTree(line);
+        return JsonLines.read(asr.resolve("manifest.jsonl"), clip -> {
             JsonNode duration = clip.path("duration_s");
-            clips.add(new AsrClip(clip.path("source").asText(), clip.path("path").asText(),
+            return new AsrClip(clip.path("source").asText(), clip.path("path").asText(),
                     duration.isNumber() ? OptionalDouble.of(duration.asDouble()) : OptionalDouble.empty(),
-                    clip.path("transcript").asText(""), clip.path("license").asText("")));
-        }
-        return clips;
+                    clip.path("transcript").asText(""), clip.path("license").asText(""));
+        });
     }
 }

@@ -1,10 +1,10 @@
 package dev.triage.bench.workload;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.triage.model.LengthClass;
+import dev.triage.model.data.JsonLines;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -13,7 +13,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
@@ -56,21 +55,7 @@ public final class WorkloadFile {
 
     /** @param directory what audio paths are relative to; null where there is none */
     private static List<WorkloadEntry> read(BufferedReader reader, String name, Path directory) throws IOException {
-        List<WorkloadEntry> entries = new ArrayList<>();
-        String line;
-        int number = 0;
-        while ((line = reader.readLine()) != null) {
-            number++;
-            if (line.isBlank()) {
-                continue;
-            }
-            try {
-                entries.add(parse(line, directory));
-            } catch (IllegalArgumentException e) {
-                throw new IOException(name + ":" + number + ": " + e.getMessage(), e);
-            }
-        }
-        return entries;
+        return JsonLines.read(reader, name, node -> parse(node, directory));
     }
 
     public static void write(Path file, List<WorkloadEntry> entries) throws IOException {
@@ -89,13 +74,7 @@ public final class WorkloadFile {
         }
     }
 
-    static WorkloadEntry parse(String line, Path directory) {
-        JsonNode node;
-        try {
-            node = JSON.readTree(line);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("not JSON (" + e.getOriginalMessage() + ")");
-        }
+    private static WorkloadEntry parse(JsonNode node, Path directory) {
         if (!node.isObject()) {
             throw new IllegalArgumentException("expected a JSON object");
         }

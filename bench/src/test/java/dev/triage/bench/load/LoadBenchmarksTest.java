@@ -8,11 +8,15 @@ import dev.triage.bench.PcmWav;
 import dev.triage.bench.replay.AnswerBook;
 import dev.triage.bench.replay.ReplayBackend;
 import dev.triage.bench.replay.ReplayBackendSettings;
-import dev.triage.bench.sim.LatencyStats.Statistic;
+import dev.triage.bench.stats.LatencyStats.Statistic;
 import dev.triage.bench.workload.AudioFile;
 import dev.triage.bench.workload.WorkloadEntry;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.Triage;
+import dev.triage.proxy.scheduler.BackendQueue;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
+import dev.triage.proxy.testing.Await;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,11 +24,20 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The load generator over real HTTP, through Triage and directly, against the replay backend. */
 class LoadBenchmarksTest {
+
+    /** The replay backend's speed in the order tests: 2 ms of prefill, then 5 ms a token. */
+    private static final ServiceTimeModel SPEED = new ServiceTimeModel(0.002, 0.005);
+    /** A first answer of 3 s, which holds the serial backend's slot while the burst is queued behind it. */
+    private static final int BLOCKER_TOKENS = 600;
+    private static final double BURST_SPACING_SECONDS = 0.03;
+    /** Answer lengths of a burst, in tokens, in the order they are sent. */
+    private static final List<Integer> BURST_TOKENS = List.of(7, 3, 120, 40, 15, 80, 1, 60);
 
     @TempDir
     Path dir;
@@ -38,62 +51,112 @@ class LoadBenchmarksTest {
         return entries;
     }
 
+    /**
+     * What the burst benchmark reports, not how fast: its timing ratios are the benchmark's findings
+     * ({@code scripts/bench burst}), measured on a quiet machine, never asserted by a test.
+     */
     @Test
-    void anOracleBurstServesShortRequestsFarSoonerThanFcfs() throws Exception {
+    void aBurstReportsEveryVariantAndClassWithItsFindings() throws Exception {
         List<LoadVariant> variants = List.of(LoadVariant.parse("direct", Duration.ZERO), LoadVariant.parse("fcfs", Duration.ZERO),
                 LoadVariant.parse("oracle-sjf", Duration.ZERO));
-        BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.Settings(workload(), variants, 2,
+        BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.Settings(workload(), variants, 1,
                 new ServiceTimeModel(0.002, 0.0005), 1, List.of(), ChatApi.OPENAI));
-        double fcfs = result.seconds("fcfs", "short", Statistic.P50).orElseThrow();
-        double oracle = result.seconds("oracle-sjf", "short", Statistic.P50).orElseThrow();
-        // Generous: the burst's arrivals spread over tens of milliseconds, and the first to arrive runs.
-        assertTrue(oracle < fcfs / 2, "oracle short P50 " + oracle + " s vs fcfs " + fcfs + " s");
-        double direct = result.seconds("direct", "short", Statistic.P50).orElseThrow();
-        // The backend admits requests as their connections arrive, which races; with these two runs' orders
-        // its short P50 is about 0.8 s in arrival order against the oracle's 0.35 s, so allow for the race.
-        assertTrue(direct > oracle * 1.5, "the backend alone is first-come-first-served: " + direct + " s vs oracle " + oracle + " s");
-        double longOracle = result.seconds("oracle-sjf", "long", Statistic.P95).orElseThrow();
-        double longFcfs = result.seconds("fcfs", "long", Statistic.P95).orElseThrow();
-        assertTrue(longOracle < longFcfs * 1.25, "in a burst the long ones pay little: " + longOracle + " vs " + longFcfs);
-        assertEquals(8, result.endToEnd().stream().filter(r -> r.policy().equals("fcfs") && r.jobClass().equals("short"))
-                .findFirst().orElseThrow().requests());
+        for (String variant : List.of("direct", "fcfs", "oracle-sjf")) {
+            for (String jobClass : List.of("short", "long")) {
+                assertEquals(8, result.endToEnd().stream().filter(r -> r.policy().equals(variant) && r.jobClass().equals(jobClass))
+                        .findFirst().orElseThrow().requests(), variant + " " + jobClass);
+            }
+        }
         assertTrue(result.firstToken().stream().allMatch(r -> r.seconds(Statistic.P50) > 0));
         assertTrue(result.findings().contains("oracle-sjf   short P50"), result.findings());
+    }
+
+    /**
+     * Through Triage with an oracle, the serial backend serves a queued burst shortest first: its own
+     * log of completed answers is in ascending length.
+     */
+    @Test
+    void anOracleServesAQueuedBurstShortestFirstByTheBackendsOwnLog() throws Exception {
+        List<WorkloadEntry> burst = BURST_TOKENS.stream()
+                .map(tokens -> new WorkloadEntry("question " + tokens, tokens, tokens < 50 ? "short" : "long", "test")).toList();
+        List<Integer> shortestFirst = new ArrayList<>(List.of(BLOCKER_TOKENS));
+        shortestFirst.addAll(BURST_TOKENS.stream().sorted().toList());
+        assertEquals(shortestFirst, servedBehindABlocker("oracle-sjf", ChatApi.OPENAI, burst));
     }
 
     @Test
     void anAudioEntryIsTranscribedWithItsRecordedLength() throws Exception {
         WorkloadEntry speech = audioEntry("tone.wav", 2.0, 50, "long");
         AnswerBook answers = AnswerBook.of(List.of(speech));
-        // 50 recorded tokens at 20 ms take at least 1 s; the size rule would give 2 s x 3 tokens/s, 0.12 s.
         try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder().answers(answers)
-                .speed(new ServiceTimeModel(0, 0.02)).build())) {
+                .speed(new ServiceTimeModel(0, 0.002)).build())) {
             LoadResult result = new LoadGenerator(ChatApi.OPENAI, false).run(URI.create("http://127.0.0.1:" + backend.port()),
                     List.of(new LoadRequest(speech, 0))).get(0);
             assertEquals(200, result.status());
             assertEquals("long", result.jobClass());
-            assertTrue(result.endToEndSeconds() >= 1.0, "the recorded 50 tokens, not the size rule's 6: " + result.endToEndSeconds());
+            // The recorded 50 tokens, not the size rule's 2 s x 3 tokens/s.
+            assertEquals(List.of(50), backend.completedTokens());
             assertTrue(result.firstTokenSeconds() > 0 && result.firstTokenSeconds() <= result.endToEndSeconds(), result.toString());
         }
     }
 
+    /**
+     * Chat (by OpenAI's API or Ollama's) and speech share one serial backend behind Triage, with its
+     * own estimators and with an oracle: in each kind the short request is served before the long one
+     * that arrived first.
+     */
     @Test
-    void aMixedBurstOfChatByEitherApiAndAudioRunsThroughTriageWithItsEstimatorAndWithAnOracle() throws Exception {
-        List<WorkloadEntry> mixed = List.of(new WorkloadEntry("short question", 4, "short", "test"),
-                new WorkloadEntry("long essay", 300, "long", "test"), audioEntry("short.wav", 0.5, 3, "short"),
-                audioEntry("long.wav", 8.0, 30, "long"));
-        AnswerBook answers = AnswerBook.of(mixed);
-        try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder().answers(answers)
-                .speed(new ServiceTimeModel(0.002, 0.0005)).build())) {
-            for (String variant : List.of("sjf", "oracle-sjf")) {
-                for (ChatApi api : ChatApi.values()) {
-                    LoadSession.Outcome outcome = LoadSession.run("http://127.0.0.1:" + backend.port(), answers,
-                            LoadVariant.parse(variant, Duration.ZERO), BurstBenchmark.burst(mixed, 1), List.of(), new LoadGenerator(api, false));
-                    assertEquals(List.of(200, 200, 200, 200), outcome.results().stream().map(LoadResult::status).toList(), variant + " " + api);
-                    assertEquals(2, outcome.results().stream().filter(r -> r.jobClass().equals("short")).count());
-                    assertTrue(outcome.results().stream().allMatch(r -> r.firstTokenSeconds() > 0), variant + " " + api + ": " + outcome.results());
-                }
+    void aMixedBurstOfChatByEitherApiAndAudioIsServedShortBeforeLongInEachKind() throws Exception {
+        // The long ones are sent first, so first-come-first-served would serve them first.
+        List<WorkloadEntry> burst = List.of(
+                new WorkloadEntry("Write a detailed, multi-part essay on the history of jazz, covering its origins, "
+                        + "its major eras, its key musicians, and its influence on other genres.", 60, "long", "test"),
+                audioEntry("long.wav", 8.0, 30, "long"),
+                new WorkloadEntry("Summarize the history of jazz in one sentence.", 4, "short", "test"),
+                audioEntry("short.wav", 0.5, 3, "short"));
+        for (String variant : List.of("sjf", "oracle-sjf")) {
+            for (ChatApi api : ChatApi.values()) {
+                String run = variant + " " + api;
+                List<Integer> served = servedBehindABlocker(variant, api, burst);
+                assertEquals(BLOCKER_TOKENS, served.get(0), run + ": " + served);
+                assertTrue(served.indexOf(4) < served.indexOf(60), run + ", chat served in the order " + served);
+                assertTrue(served.indexOf(3) < served.indexOf(30), run + ", speech served in the order " + served);
             }
+        }
+    }
+
+    /**
+     * Sends {@code burst} through Triage (as {@code variant}) to a serial replay backend whose slot a
+     * long first answer already holds, so that the whole burst waits in Triage's queue and is released
+     * by its policy alone; returns the backend's log of the answer lengths it completed, in order.
+     */
+    private static List<Integer> servedBehindABlocker(String variant, ChatApi api, List<WorkloadEntry> burst) throws Exception {
+        WorkloadEntry blocker = new WorkloadEntry("the answer that holds the slot", BLOCKER_TOKENS, "long", "test");
+        List<WorkloadEntry> entries = new ArrayList<>(burst);
+        entries.add(blocker);
+        AnswerBook answers = AnswerBook.of(entries);
+        try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder().answers(answers).speed(SPEED).build());
+                Triage triage = LoadSession.startTriage("http://127.0.0.1:" + backend.port(), answers, LoadVariant.parse(variant, Duration.ZERO),
+                        List.of())) {
+            URI base = URI.create("http://127.0.0.1:" + triage.address().getPort());
+            BackendQueue queue = triage.queues().get(0);
+            CompletableFuture<List<LoadResult>> first = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return new LoadGenerator(api, false).run(base, List.of(new LoadRequest(blocker, 0)));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            Await.until("the first answer holds the backend's slot", () -> queue.busySlots() == 1);
+            // In the burst's order, a little apart, so that first-come-first-served would keep that order.
+            List<LoadRequest> requests = new ArrayList<>();
+            for (int i = 0; i < burst.size(); i++) {
+                requests.add(new LoadRequest(burst.get(i), i * BURST_SPACING_SECONDS));
+            }
+            List<LoadResult> results = new ArrayList<>(new LoadGenerator(api, false).run(base, requests));
+            results.addAll(first.join());
+            assertTrue(results.stream().allMatch(r -> r.status() == 200 && r.firstTokenSeconds() > 0), variant + " " + api + ": " + results);
+            return backend.completedTokens();
         }
     }
 

@@ -11,7 +11,7 @@ import dev.triage.bench.PcmWav;
 import dev.triage.bench.load.TranscriptionForm;
 import dev.triage.bench.workload.AudioFile;
 import dev.triage.bench.workload.WorkloadEntry;
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;

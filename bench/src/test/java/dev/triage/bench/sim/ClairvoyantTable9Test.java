@@ -3,6 +3,8 @@ package dev.triage.bench.sim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.triage.bench.stats.LatencyStats;
+import dev.triage.bench.stats.SummaryRow;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

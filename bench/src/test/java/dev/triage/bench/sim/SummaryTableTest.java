@@ -2,7 +2,9 @@ package dev.triage.bench.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.triage.bench.sim.LatencyStats.Statistic;
+import dev.triage.bench.stats.LatencyStats.Statistic;
+import dev.triage.bench.stats.MeanSd;
+import dev.triage.bench.stats.SummaryRow;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;

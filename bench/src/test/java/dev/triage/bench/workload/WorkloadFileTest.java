@@ -62,7 +62,7 @@ class WorkloadFileTest {
         assertError("answer_tokens: 1.5 (expected: an integer >= 0)", "{\"prompt\": \"a\", \"answer_tokens\": 1.5}");
         assertError("prompt: missing (expected: a string)", "{\"answer_tokens\": 5}");
         assertError("unknown field tokens", "{\"prompt\": \"a\", \"tokens\": 5}");
-        assertError("not JSON", "{\"prompt\": ");
+        assertError("not a JSON line", "{\"prompt\": ");
         assertError("class: 7 (expected: a string)", "{\"prompt\": \"a\", \"answer_tokens\": 5, \"class\": 7}");
         assertError("audio: \"missing.wav\" (expected: an audio file, relative to the workload's directory; there is none at "
                 + dir.resolve("missing.wav") + ")", "{\"prompt\": \"a\", \"answer_tokens\": 5, \"audio\": \"missing.wav\"}");

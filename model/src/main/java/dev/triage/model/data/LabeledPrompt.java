@@ -1,5 +1,6 @@
 package dev.triage.model.data;
 
+import dev.triage.features.Prompt;
 import java.util.List;
 import java.util.Objects;
 
@@ -23,5 +24,10 @@ public record LabeledPrompt(String prompt, PromptSource source, PromptSplit spli
         if (answers.isEmpty()) {
             throw new IllegalArgumentException("answers: empty (expected: at least one)");
         }
+    }
+
+    /** The request as an estimator reads it: the first answer's, whose text is {@link #prompt}. */
+    public Prompt request() {
+        return answers.get(0).request();
     }
 }

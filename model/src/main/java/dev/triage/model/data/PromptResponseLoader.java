@@ -2,6 +2,7 @@ package dev.triage.model.data;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.triage.features.Prompt;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -12,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -85,7 +87,7 @@ public final class PromptResponseLoader {
     /** arena-hard v0.1: {@code model_answer/*.jsonl} with OpenAI-style messages. */
     private static void readArenaHard(Path folder, Collector collector) throws IOException {
         for (Path file : files(folder.resolve("model_answer"), ".jsonl")) {
-            for (JsonNode row : readJsonLines(file)) {
+            for (JsonNode row : JsonLines.read(file, Function.identity())) {
                 JsonNode messages = row.path("messages");
                 JsonNode answer = messages.path(1).path("content");
                 collector.add(text(messages.path(0), "content", file),
@@ -104,13 +106,13 @@ public final class PromptResponseLoader {
             throws IOException {
         Map<String, String> questions = new HashMap<>();
         Path questionFile = folder.resolve("question.jsonl");
-        for (JsonNode question : readJsonLines(questionFile)) {
+        for (JsonNode question : JsonLines.read(questionFile, Function.identity())) {
             questions.put(question.path("question_id").asText(), question.path("turns").path(0).asText(""));
         }
         Path answerPath = folder.resolve(answers);
         List<Path> answerFiles = Files.isDirectory(answerPath) ? files(answerPath, ".jsonl") : List.of(answerPath);
         for (Path file : answerFiles) {
-            for (JsonNode row : readJsonLines(file)) {
+            for (JsonNode row : JsonLines.read(file, Function.identity())) {
                 String id = row.path("question_id").asText();
                 String prompt = questions.get(id);
                 if (prompt == null) {
@@ -122,13 +124,25 @@ public final class PromptResponseLoader {
         }
     }
 
-    /** ShareGPT: conversations of {@code {from, value}} turns; each human turn answered by a gpt turn. */
+    /**
+     * ShareGPT: conversations of {@code {from, value}} turns; each human turn answered by a gpt turn,
+     * with the conversation so far as its shape (user turns and characters up to and including it).
+     */
     private static void readShareGpt(Path file, Collector collector) throws IOException {
-        for (JsonNode row : readJsonLines(file)) {
+        for (JsonNode row : JsonLines.read(file, Function.identity())) {
             JsonNode turns = row.path("conversations");
-            for (int i = 0; i + 1 < turns.size(); i++) {
-                if ("human".equals(turns.get(i).path("from").asText()) && "gpt".equals(turns.get(i + 1).path("from").asText())) {
-                    collector.add(turns.get(i).path("value").asText(""), turns.get(i + 1).path("value").asText(""), SHAREGPT_MODEL);
+            int userTurns = 0;
+            int conversationChars = 0;
+            for (int i = 0; i < turns.size(); i++) {
+                String text = turns.get(i).path("value").asText("");
+                conversationChars += text.length();
+                if (!"human".equals(turns.get(i).path("from").asText())) {
+                    continue;
+                }
+                userTurns++;
+                if (i + 1 < turns.size() && "gpt".equals(turns.get(i + 1).path("from").asText())) {
+                    collector.add(new Prompt(text, userTurns, 0, conversationChars), turns.get(i + 1).path("value").asText(""),
+                            SHAREGPT_MODEL);
                 }
             }
         }
@@ -163,11 +177,15 @@ public final class PromptResponseLoader {
         }
 
         void add(String prompt, String answer, String model) {
-            if (prompt.isBlank() || answer.isBlank()) {
+            add(new Prompt(prompt), answer, model);
+        }
+
+        void add(Prompt request, String answer, String model) {
+            if (request.text().isBlank() || answer.isBlank()) {
                 return;
             }
-            if (seen.add(model + '\u0000' + PromptText.normalize(prompt))) {
-                answers.add(new PromptAnswer(prompt, AnswerTokens.count(answer), source, model));
+            if (seen.add(model + '\u0000' + PromptText.normalize(request.text()))) {
+                answers.add(new PromptAnswer(request, AnswerTokens.count(answer), source, model));
             }
         }
     }
@@ -196,22 +214,6 @@ public final class PromptResponseLoader {
             throw new IOException(file + ": expected a JSON list");
         }
         return root;
-    }
-
-    private static List<JsonNode> readJsonLines(Path file) throws IOException {
-        List<JsonNode> rows = new ArrayList<>();
-        List<String> lines = Files.readAllLines(file);
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).isBlank()) {
-                continue;
-            }
-            try {
-                rows.add(JSON.readTree(lines.get(i)));
-            } catch (IOException e) {
-                throw new IOException(file + ":" + (i + 1) + ": not a JSON line: " + e.getMessage(), e);
-            }
-        }
-        return rows;
     }
 
     private static List<Path> files(Path folder, String extension) throws IOException {

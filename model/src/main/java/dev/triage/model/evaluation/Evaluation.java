@@ -36,7 +36,7 @@ public final class Evaluation {
     }
 
     public static Figures evaluate(JobEstimator<Prompt> estimator, List<LabeledPrompt> prompts) {
-        List<Estimate> estimates = estimator.estimateAll(prompts.stream().map(p -> new Prompt(p.prompt())).toList());
+        List<Estimate> estimates = estimator.estimateAll(prompts.stream().map(LabeledPrompt::request).toList());
         return evaluate(prompts, (index, answer) -> estimates.get(index));
     }
 

@@ -2,6 +2,7 @@ package dev.triage.model.ranker;
 
 import ai.onnxruntime.OrtException;
 import dev.triage.features.Prompt;
+import dev.triage.features.RequestFeatures;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.classifier.ModelLoadException;
@@ -10,8 +11,9 @@ import java.nio.file.Path;
 
 /**
  * The {@code ranker} estimator, after PARS: the prompt is embedded by a frozen MiniLM sentence
- * encoder ({@link SentenceEncoder}) and scored by a small head trained on pairs of prompts with a
- * margin ranking loss ({@link RankerModel}); a monotone calibration fitted on held-out prompts turns
+ * encoder ({@link SentenceEncoder}) and scored, with the request's length, lexical features and
+ * conversation shape beside the embedding ({@link RequestFeatures}), by a small head trained on
+ * pairs of prompts with a margin ranking loss ({@link RankerModel}); a monotone calibration fitted on held-out prompts turns
  * the score into expected answer tokens, so SJF, HRRN and the starvation timeout compare it with
  * any other estimator's tokens. Both steps run in ONNX Runtime.
  *
@@ -86,7 +88,7 @@ public final class RankerEstimator implements JobEstimator<Prompt> {
 
     @Override
     public Estimate estimate(Prompt prompt) {
-        return model.estimates(new float[][] {encoder.embed(prompt.text())}).get(0);
+        return model.estimates(new float[][] {encoder.embed(prompt.text())}, new float[][] {RequestFeatures.of(prompt)}).get(0);
     }
 
     /** Milliseconds per call: the encoder is a six-layer transformer. */

@@ -1,6 +1,7 @@
 package dev.triage.model.ranker;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import dev.triage.features.RequestFeatures;
 import dev.triage.model.classifier.ClassifierMetadata.DataSource;
 import dev.triage.model.classifier.ClassifierMetadata.SplitFigures;
 import java.util.List;
@@ -15,6 +16,9 @@ import java.util.Map;
  * @param encoder the sentence encoder's name ({@link SentenceEncoder#NAME})
  * @param pooling how token states become one vector ({@link SentenceEncoder#POOLING})
  * @param maxTokens where texts are cut, in encoder tokens ([CLS] and [SEP] included)
+ * @param truncation how a longer text is cut ({@link SentenceEncoder#TRUNCATION})
+ * @param featureSchema {@link RequestFeatures#SCHEMA_VERSION} of the features beside the embedding
+ * @param featureNames those features' names, in order
  * @param dimensions the embedding's length
  * @param objective {@code pairwise} (margin ranking loss), {@code pointwise} (L1 on log length) or
  *     {@code listwise} (ListMLE)
@@ -28,7 +32,8 @@ import java.util.Map;
  * @param evaluation its figures on held-out prompts
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record RankerMetadata(String encoder, String pooling, int maxTokens, int dimensions, String objective,
+public record RankerMetadata(String encoder, String pooling, int maxTokens, String truncation, String featureSchema,
+        List<String> featureNames, int dimensions, String objective,
         double margin, double minLengthDifference, Training training, ScoreCalibration calibration, String tokenizer,
         List<DataSource> data, List<SplitFigures> evaluation) {
 
@@ -52,7 +57,7 @@ public record RankerMetadata(String encoder, String pooling, int maxTokens, int 
 
     /** This metadata with evaluation figures added. */
     public RankerMetadata withEvaluation(List<SplitFigures> figures) {
-        return new RankerMetadata(encoder, pooling, maxTokens, dimensions, objective, margin, minLengthDifference, training,
+        return new RankerMetadata(encoder, pooling, maxTokens, truncation, featureSchema, featureNames, dimensions, objective, margin, minLengthDifference, training,
                 calibration, tokenizer, data, List.copyOf(figures));
     }
 
@@ -63,6 +68,13 @@ public record RankerMetadata(String encoder, String pooling, int maxTokens, int 
         }
         if (!SentenceEncoder.POOLING.equals(pooling)) {
             return "pooling " + pooling + " (expected: " + SentenceEncoder.POOLING + ")";
+        }
+        if (!SentenceEncoder.TRUNCATION.equals(truncation)) {
+            return "truncation " + truncation + " (expected: " + SentenceEncoder.TRUNCATION + ")";
+        }
+        if (!RequestFeatures.SCHEMA_VERSION.equals(featureSchema) || !RequestFeatures.NAMES.equals(featureNames)) {
+            return "features " + featureSchema + " " + featureNames + " (expected: " + RequestFeatures.SCHEMA_VERSION + " "
+                    + RequestFeatures.NAMES + ")";
         }
         if (dimensions != SentenceEncoder.DIMENSIONS) {
             return dimensions + " dimensions (expected: " + SentenceEncoder.DIMENSIONS + ")";

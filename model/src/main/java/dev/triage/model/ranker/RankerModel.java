@@ -7,6 +7,8 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.triage.features.Prompt;
+import dev.triage.features.RequestFeatures;
 import dev.triage.model.Estimate;
 import dev.triage.model.OnnxSessions;
 import dev.triage.model.classifier.ModelFiles;
@@ -14,22 +16,23 @@ import dev.triage.model.classifier.ModelLoadException;
 import java.io.IOException;
 import java.nio.FloatBuffer;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * A trained ranking head in ONNX form with its {@link RankerMetadata}: sentence embeddings in,
- * scores and calibrated estimates out. The graph's contract — input {@value #INPUT} of shape
- * [N, 384] floats, output {@value #SCORE} of shape [N, 1], higher for a longer expected answer — is
- * fixed here and written by the trainer's exporter. {@link RankerEstimator} puts the encoder in
+ * A trained ranking head in ONNX form with its {@link RankerMetadata}: sentence embeddings and
+ * request features in, scores and calibrated estimates out. The graph's contract — inputs
+ * {@value #INPUT} of shape [N, 384] and {@value #FEATURES} of shape [N, 23] ({@link RequestFeatures},
+ * standardized inside the graph), output {@value #SCORE} of shape [N, 1], higher for a longer
+ * expected answer — is fixed here and written by the trainer's exporter. {@link RankerEstimator} puts the encoder in
  * front of it; training and evaluation feed it cached embeddings. Thread-safe.
  */
 public final class RankerModel implements AutoCloseable {
 
     public static final String INPUT = "embedding";
+    public static final String FEATURES = "features";
     public static final String SCORE = "score";
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -91,12 +94,8 @@ public final class RankerModel implements AutoCloseable {
         }
         OrtEnvironment environment = OrtEnvironment.getEnvironment();
         OrtSession session;
-        try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
-            // A head is a few hundred thousand multiply-adds: threads would cost more than they save.
-            options.setIntraOpNumThreads(1);
-            options.setInterOpNumThreads(1);
-            options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
-            session = environment.createSession(onnxModel, options);
+        try {
+            session = OnnxSessions.singleThreaded(environment, onnxModel);
         } catch (OrtException | RuntimeException e) {
             throw new ModelLoadException(RankerEstimator.NAME, location, "not a usable ONNX ranking head: " + e.getMessage(), e);
         }
@@ -112,19 +111,25 @@ public final class RankerModel implements AutoCloseable {
 
     private void checkContract() throws OrtException {
         NodeInfo input = session.getInputInfo().get(INPUT);
-        if (input == null || session.getNumInputs() != 1) {
-            throw new IllegalArgumentException("inputs " + session.getInputNames() + " (expected: [" + INPUT + "])");
+        NodeInfo features = session.getInputInfo().get(FEATURES);
+        if (input == null || features == null || session.getNumInputs() != 2) {
+            throw new IllegalArgumentException("inputs " + session.getInputNames() + " (expected: [" + INPUT + ", " + FEATURES + "])");
         }
-        long[] shape = ((TensorInfo) input.getInfo()).getShape();
-        if (shape.length != 2 || shape[1] != metadata.dimensions()) {
-            throw new IllegalArgumentException("input shape " + Arrays.toString(shape) + " (expected: [N, " + metadata.dimensions() + "])");
-        }
+        checkShape(INPUT, input, metadata.dimensions());
+        checkShape(FEATURES, features, RequestFeatures.COUNT);
         if (!session.getOutputNames().contains(SCORE)) {
             throw new IllegalArgumentException("outputs " + session.getOutputNames() + " (expected: " + SCORE + ")");
         }
-        float[] score = scores(new float[][] {new float[metadata.dimensions()]});
+        float[] score = scores(new float[][] {new float[metadata.dimensions()]}, new float[][] {RequestFeatures.of(new Prompt(""))});
         if (!Float.isFinite(score[0])) {
             throw new IllegalArgumentException("the zero embedding scores " + score[0] + " (expected: a finite score)");
+        }
+    }
+
+    private static void checkShape(String name, NodeInfo input, int columns) {
+        long[] shape = ((TensorInfo) input.getInfo()).getShape();
+        if (shape.length != 2 || shape[1] != columns) {
+            throw new IllegalArgumentException(name + " shape " + Arrays.toString(shape) + " (expected: [N, " + columns + "])");
         }
     }
 
@@ -132,45 +137,45 @@ public final class RankerModel implements AutoCloseable {
         return metadata;
     }
 
-    /** The head's score of each embedding, in one ONNX Runtime call; higher means a longer expected answer. */
-    public float[] scores(float[][] embeddings) {
+    /**
+     * The head's score of each prompt from its embedding and its {@link RequestFeatures}, in one ONNX
+     * Runtime call; higher means a longer expected answer.
+     */
+    public float[] scores(float[][] embeddings, float[][] features) {
         int rows = embeddings.length;
+        if (features.length != rows) {
+            throw new IllegalArgumentException(rows + " embeddings and " + features.length + " feature rows (expected: as many)");
+        }
         if (rows == 0) {
             return new float[0];
         }
-        int dimensions = metadata.dimensions();
-        float[] flat = new float[rows * dimensions];
-        for (int r = 0; r < rows; r++) {
-            if (embeddings[r].length != dimensions) {
-                throw new IllegalArgumentException("embedding " + r + ": " + embeddings[r].length + " values (expected: " + dimensions + ")");
-            }
-            System.arraycopy(embeddings[r], 0, flat, r * dimensions, dimensions);
-        }
-        try (OnnxTensor input = OnnxTensor.createTensor(environment, FloatBuffer.wrap(flat), new long[] {rows, dimensions});
-                OrtSession.Result result = session.run(Map.of(INPUT, input), outputs)) {
-            FloatBuffer scores = ((OnnxTensor) result.get(0)).getFloatBuffer();
-            if (scores.remaining() != rows) {
-                throw new IllegalStateException("head returned " + scores.remaining() + " scores for " + rows + " embeddings");
-            }
-            float[] out = new float[rows];
-            scores.get(out);
-            return out;
+        float[] flatEmbeddings = flat(embeddings, metadata.dimensions(), "embedding");
+        float[] flatFeatures = flat(features, RequestFeatures.COUNT, "feature row");
+        try (OnnxTensor input = OnnxTensor.createTensor(environment, FloatBuffer.wrap(flatEmbeddings),
+                        new long[] {rows, metadata.dimensions()});
+                OnnxTensor featureInput = OnnxTensor.createTensor(environment, FloatBuffer.wrap(flatFeatures),
+                        new long[] {rows, RequestFeatures.COUNT});
+                OrtSession.Result result = session.run(Map.of(INPUT, input, FEATURES, featureInput), outputs)) {
+            return OnnxSessions.scores(result, rows);
         } catch (OrtException e) {
-            throw new IllegalStateException("ONNX Runtime failed to score " + rows + " embeddings", e);
+            throw new IllegalStateException("ONNX Runtime failed to score " + rows + " prompts", e);
         }
     }
 
-    /** The calibrated estimate of each embedding. */
-    public List<Estimate> estimates(float[][] embeddings) {
-        float[] scores = scores(embeddings);
-        List<Estimate> estimates = new ArrayList<>(scores.length);
-        for (float score : scores) {
-            if (!Float.isFinite(score)) {
-                throw new IllegalStateException("the ranking head scored " + score + " (expected: a finite score)");
+    private static float[] flat(float[][] rows, int columns, String what) {
+        float[] flat = new float[rows.length * columns];
+        for (int r = 0; r < rows.length; r++) {
+            if (rows[r].length != columns) {
+                throw new IllegalArgumentException(what + " " + r + ": " + rows[r].length + " values (expected: " + columns + ")");
             }
-            estimates.add(Estimate.ofTokens(metadata.calibration().tokens(score)));
+            System.arraycopy(rows[r], 0, flat, r * columns, columns);
         }
-        return estimates;
+        return flat;
+    }
+
+    /** The calibrated estimate of each prompt, from its embedding and its {@link RequestFeatures}. */
+    public List<Estimate> estimates(float[][] embeddings, float[][] features) {
+        return metadata.calibration().estimates(scores(embeddings, features));
     }
 
     @Override

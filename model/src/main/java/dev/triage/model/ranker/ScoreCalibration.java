@@ -1,5 +1,7 @@
 package dev.triage.model.ranker;
 
+import dev.triage.model.Estimate;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -10,8 +12,10 @@ import java.util.List;
  * <p>It is a list of knots (score, tokens), both strictly increasing — the blocks of an isotonic
  * regression of answer length on score, fitted on held-out prompts. Between knots, the map is
  * linear in log tokens; beyond the outer knots it goes on with the slope of the line from the first
- * knot to the last, so scores outside the fitted range still keep their order. Log space keeps
- * every value positive and matches how answer lengths spread (over orders of magnitude).
+ * knot to the last, so scores outside the fitted range still keep their order: below the first
+ * knot the estimate falls towards 0 without reaching it, and only above {@link #MAX_TOKENS} is it
+ * cut. Log space keeps every value positive and matches how answer lengths spread (over orders of
+ * magnitude).
  *
  * @param scores knot scores, at least two, strictly increasing
  * @param tokens the expected answer tokens at each knot, strictly increasing, at least 1
@@ -30,7 +34,10 @@ public record ScoreCalibration(List<Double> scores, List<Double> tokens) {
         }
     }
 
-    /** Expected answer tokens for a score: finite, between 1 and {@link #MAX_TOKENS}. */
+    /**
+     * Expected answer tokens for a score: finite, above 0, at most {@link #MAX_TOKENS}; strictly
+     * increasing in the score below that cap, so that no two scores the model told apart tie.
+     */
     public double tokens(double score) {
         int last = scores.size() - 1;
         if (score <= scores.get(0)) {
@@ -50,11 +57,23 @@ public record ScoreCalibration(List<Double> scores, List<Double> tokens) {
         return Math.exp(y0 + (y1 - y0) * (score - x0) / (x1 - x0));
     }
 
+    /** The estimate of each score; a score that is not finite is a broken model. */
+    public List<Estimate> estimates(float[] scores) {
+        List<Estimate> estimates = new ArrayList<>(scores.length);
+        for (float score : scores) {
+            if (!Float.isFinite(score)) {
+                throw new IllegalStateException("the model scored " + score + " (expected: a finite score)");
+            }
+            estimates.add(Estimate.ofTokens(tokens(score)));
+        }
+        return estimates;
+    }
+
     private double extrapolated(double score, int knot) {
         int last = scores.size() - 1;
         double slope = (Math.log(tokens.get(last)) - Math.log(tokens.get(0))) / (scores.get(last) - scores.get(0));
         double logTokens = Math.log(tokens.get(knot)) + slope * (score - scores.get(knot));
-        return Math.min(MAX_TOKENS, Math.max(1, Math.exp(logTokens)));
+        return Math.min(MAX_TOKENS, Math.exp(logTokens));
     }
 
     /** What makes the knots unusable, or null. */

@@ -1,6 +1,5 @@
 package dev.triage.model.ranker;
 
-import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
@@ -11,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,7 +21,9 @@ import java.util.Set;
  * files are class-path resources of {@value #ARTIFACT}; nothing is downloaded, and DJL's network
  * calls are switched off before the tokenizer loads ({@link DjlOffline}).
  *
- * <p>A text becomes {@code [CLS] word pieces [SEP]}, cut to {@link #maxTokens()} tokens; its
+ * <p>A text becomes {@code [CLS] word pieces [SEP]}, at most {@link #maxTokens()} tokens: a longer
+ * text keeps its first two thirds of the window and its last third ({@link #TRUNCATION}), since a
+ * prompt's instruction sits at its start or after pasted material at its end. Its
  * embedding is the mean of the last hidden states over those tokens, L2-normalized — the pooling
  * all-MiniLM-L6-v2 was trained with as a sentence-transformers model. Thread-safe: the tokenizer is
  * immutable once built, and ONNX Runtime sessions may run concurrently.
@@ -53,6 +55,8 @@ public final class SentenceEncoder implements AutoCloseable {
      * truncates this model at 256 word pieces.
      */
     public static final int MAX_POSITIONS = 512;
+    /** How a text longer than the window is cut, as named in metadata. */
+    public static final String TRUNCATION = "head and tail: the first 2/3 of the word pieces that fit, then the last 1/3";
 
     static final String MODEL_RESOURCE = "/all-minilm-l6-v2-q.onnx";
     static final String TOKENIZER_RESOURCE = "/all-minilm-l6-v2-q-tokenizer.json";
@@ -103,7 +107,7 @@ public final class SentenceEncoder implements AutoCloseable {
         try (InputStream json = resource(TOKENIZER_RESOURCE)) {
             tokenizer = HuggingFaceTokenizer.newInstance(json, Map.of(
                     "addSpecialTokens", "true",
-                    "truncation", "true",
+                    "truncation", "false",
                     "padding", "false",
                     "maxLength", Integer.toString(maxTokens)));
         }
@@ -130,7 +134,22 @@ public final class SentenceEncoder implements AutoCloseable {
 
     /** How many tokens the encoder reads of {@code text}: [CLS] and [SEP] included, after truncation. */
     public int tokenCount(String text) {
-        return tokenizer.encode(bounded(text)).getIds().length;
+        return ids(text).length;
+    }
+
+    /** The word-piece ids the encoder reads: [CLS], the text's head and tail within the window, [SEP]. */
+    private long[] ids(String text) {
+        long[] all = tokenizer.encode(bounded(text)).getIds();
+        if (all.length <= maxTokens) {
+            return all;
+        }
+        int pieces = maxTokens - 2;
+        int head = (pieces * 2 + 2) / 3;
+        int tail = pieces - head;
+        long[] ids = new long[maxTokens];
+        System.arraycopy(all, 0, ids, 0, head + 1);
+        System.arraycopy(all, all.length - 1 - tail, ids, head + 1, tail + 1);
+        return ids;
     }
 
     /** The embeddings of {@code texts}, one row of {@value #DIMENSIONS} per text, each text encoded alone. */
@@ -144,10 +163,10 @@ public final class SentenceEncoder implements AutoCloseable {
 
     /** The embedding of {@code text}: {@value #DIMENSIONS} values, unit length. */
     public float[] embed(String text) {
-        Encoding encoding = tokenizer.encode(bounded(text));
-        long[] ids = encoding.getIds();
-        long[] mask = encoding.getAttentionMask();
-        long[] types = encoding.getTypeIds();
+        long[] ids = ids(text);
+        long[] mask = new long[ids.length];
+        Arrays.fill(mask, 1);
+        long[] types = new long[ids.length];
         long[] shape = {1, ids.length};
         try (OnnxTensor idTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(ids), shape);
                 OnnxTensor maskTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(mask), shape);
@@ -181,13 +200,17 @@ public final class SentenceEncoder implements AutoCloseable {
         return embedding;
     }
 
+    /** The text's head and tail, each as long as its word pieces could reach, joined by a line break. */
     private String bounded(String text) {
         int limit = maxTokens * CHARACTERS_PER_TOKEN_BOUND;
-        if (text.length() <= limit) {
+        if (text.length() <= 2 * limit) {
             return text;
         }
         // Never leave half a surrogate pair: the tokenizer reads the text as UTF-8.
-        return text.substring(0, Character.isHighSurrogate(text.charAt(limit - 1)) ? limit - 1 : limit);
+        int headEnd = Character.isHighSurrogate(text.charAt(limit - 1)) ? limit - 1 : limit;
+        int tailStart = text.length() - limit;
+        tailStart += Character.isLowSurrogate(text.charAt(tailStart)) ? 1 : 0;
+        return text.substring(0, headEnd) + "\n" + text.substring(tailStart);
     }
 
     private static InputStream resource(String name) throws IOException {

@@ -66,20 +66,29 @@ public final class ClassifierTrainer {
             Map<String, Object> parameters = new HashMap<>();
             parameters.put("objective", "multi:softprob");
             parameters.put("num_class", CLASSES);
-            parameters.put("max_depth", settings.maxDepth());
-            parameters.put("eta", settings.learningRate());
-            parameters.put("seed", settings.seed());
-            parameters.put("tree_method", "hist");
-            parameters.put("nthread", Runtime.getRuntime().availableProcessors());
-            parameters.put("verbosity", 0);
-            Booster booster = XGBoost.train(matrix, parameters, settings.trees(), Map.of(), null, null);
-            try {
-                return booster.toByteArray("json");
-            } finally {
-                booster.dispose();
-            }
+            return boost(matrix, parameters, settings);
         } finally {
             matrix.dispose();
+        }
+    }
+
+    /**
+     * XGBoost's JSON model of {@code settings.trees()} rounds on {@code matrix}, with the objective's
+     * {@code parameters} and the settings' depth, learning rate and seed (histogram trees, every core).
+     */
+    static byte[] boost(DMatrix matrix, Map<String, Object> parameters, TrainingSettings settings) throws XGBoostError {
+        Map<String, Object> all = new HashMap<>(parameters);
+        all.put("max_depth", settings.maxDepth());
+        all.put("eta", settings.learningRate());
+        all.put("seed", settings.seed());
+        all.put("tree_method", "hist");
+        all.put("nthread", Runtime.getRuntime().availableProcessors());
+        all.put("verbosity", 0);
+        Booster booster = XGBoost.train(matrix, all, settings.trees(), Map.of(), null, null);
+        try {
+            return booster.toByteArray("json");
+        } finally {
+            booster.dispose();
         }
     }
 

@@ -116,11 +116,11 @@ final class EmbeddingCache {
     }
 
     /**
-     * One file per encoder and truncation: the encoder's name is hashed into the file name. Format
-     * 2: every text encoded alone, as serving encodes it.
+     * One file per encoder and truncation: the encoder's name and how it cuts are hashed into the
+     * file name. Every text is encoded alone, as serving encodes it.
      */
     private static String fileName(int maxTokens) {
-        return "minilm-" + key(SentenceEncoder.NAME).substring(0, 12) + "-" + maxTokens + "-2.bin";
+        return "minilm-" + key(SentenceEncoder.NAME + SentenceEncoder.TRUNCATION).substring(0, 12) + "-" + maxTokens + ".bin";
     }
 
     private static String key(String text) {

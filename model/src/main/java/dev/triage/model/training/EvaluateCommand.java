@@ -17,6 +17,7 @@ import dev.triage.model.evaluation.PromptCeiling;
 import dev.triage.model.evaluation.PromptLengthRule;
 import dev.triage.model.evaluation.RandomOrder;
 import dev.triage.model.evaluation.TwoClassRule;
+import dev.triage.model.lexical.LexicalEstimator;
 import dev.triage.model.ranker.RankerEstimator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +31,8 @@ import java.util.Map;
 /**
  * {@code scripts/evaluate}: measures a trained classifier against the baselines on the test split,
  * per source, and across sources (train on one, test on another), and writes the report. With
- * {@code --estimator ranker}, evaluates the ranker instead ({@link RankerEvaluateCommand}).
+ * {@code --estimator ranker} or {@code lexical}, evaluates that estimator instead ({@link RankerEvaluateCommand},
+ * {@link LexicalEvaluateCommand}).
  *
  * <pre>
  * scripts/evaluate [--estimator classifier] [--data ../shared/data]
@@ -49,8 +51,13 @@ public final class EvaluateCommand {
     public static void main(String[] args) {
         try {
             Flags flags = Flags.parse(args);
-            if (TrainingFlags.estimator(flags).equals(RankerEstimator.NAME)) {
+            String estimator = TrainingFlags.estimator(flags);
+            if (estimator.equals(RankerEstimator.NAME)) {
                 RankerEvaluateCommand.run(flags);
+                return;
+            }
+            if (estimator.equals(LexicalEstimator.NAME)) {
+                LexicalEvaluateCommand.run(flags);
                 return;
             }
             Path model = flags.path("model", TrainCommand.DEFAULT_OUT.toString());

@@ -1,5 +1,7 @@
 package dev.triage.model.training;
 
+import dev.triage.model.data.LabeledPrompt;
+import dev.triage.model.data.PromptAnswer;
 import dev.triage.model.ranker.ScoreCalibration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,6 +17,33 @@ import java.util.List;
 final class IsotonicCalibration {
 
     private IsotonicCalibration() {}
+
+    /**
+     * The calibration of a model's {@code scores} of {@code prompts}: each prompt weighs one, with
+     * the mean length of its answers, so that a prompt thirty models answered counts no more than
+     * one that one model did.
+     */
+    static ScoreCalibration fitPrompts(float[] scores, List<LabeledPrompt> prompts) {
+        double[] asDoubles = new double[scores.length];
+        for (int i = 0; i < scores.length; i++) {
+            asDoubles[i] = scores[i];
+        }
+        return fitPrompts(asDoubles, prompts);
+    }
+
+    /** As {@link #fitPrompts(float[], List)}, for scores computed in double precision. */
+    static ScoreCalibration fitPrompts(double[] scores, List<LabeledPrompt> prompts) {
+        if (scores.length != prompts.size()) {
+            throw new IllegalArgumentException(scores.length + " scores for " + prompts.size() + " prompts");
+        }
+        double[] tokens = new double[prompts.size()];
+        double[] weights = new double[prompts.size()];
+        for (int i = 0; i < prompts.size(); i++) {
+            tokens[i] = Math.max(1, prompts.get(i).answers().stream().mapToInt(PromptAnswer::answerTokens).average().orElseThrow());
+            weights[i] = 1;
+        }
+        return fit(scores, tokens, weights);
+    }
 
     /**
      * @param scores the ranker's score of each example

@@ -16,10 +16,11 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Writes a {@link RankingHead} as an ONNX graph of standard operators — {@code Gemm}, {@code Relu},
- * {@code Gemm} — following {@link RankerModel}'s contract: input {@code embedding} [N, inputs],
- * output {@code score} [N, 1]. The weights are stored as float32, as {@link RankingHead#roundedToFloat}
- * has them.
+ * Writes a {@link RankingHead} as an ONNX graph of standard operators — the features standardized
+ * ({@code Sub}, {@code Div}) and put after the embedding ({@code Concat}), then {@code Gemm},
+ * {@code Relu}, {@code Gemm} — following {@link RankerModel}'s contract: inputs {@code embedding}
+ * [N, D] and {@code features} [N, F], output {@code score} [N, 1]. The weights are stored as
+ * float32, as {@link RankingHead#roundedToFloat} has them.
  */
 final class OnnxRankingHeadWriter {
 
@@ -28,17 +29,29 @@ final class OnnxRankingHeadWriter {
 
     private OnnxRankingHeadWriter() {}
 
-    static byte[] write(RankingHead head) {
+    static byte[] write(RankingHead head, FeatureScaling scaling) {
+        int features = scaling.means().length;
+        int dimensions = head.inputs - features;
         GraphProto graph = GraphProto.newBuilder()
                 .setName("triage_ranking_head")
+                .addInitializer(tensor("feature_means", scaling.means(), features))
+                .addInitializer(tensor("feature_scales", scaling.scales(), features))
+                .addNode(NodeProto.newBuilder().setOpType("Sub").setName("center").addInput(RankerModel.FEATURES)
+                        .addInput("feature_means").addOutput("centered"))
+                .addNode(NodeProto.newBuilder().setOpType("Div").setName("scale").addInput("centered")
+                        .addInput("feature_scales").addOutput("scaled"))
+                .addNode(NodeProto.newBuilder().setOpType("Concat").setName("concat").addInput(RankerModel.INPUT)
+                        .addInput("scaled").addOutput("head_input")
+                        .addAttribute(AttributeProto.newBuilder().setName("axis").setType(AttributeType.INT).setI(1)))
                 .addInitializer(tensor("W1", head.firstWeights(), head.hidden, head.inputs))
                 .addInitializer(tensor("b1", head.firstBiases(), head.hidden))
                 .addInitializer(tensor("W2", head.secondWeights(), 1, head.hidden))
                 .addInitializer(tensor("b2", new float[] {head.secondBias()}, 1))
-                .addNode(gemm(RankerModel.INPUT, "W1", "b1", "hidden_linear"))
+                .addNode(gemm("head_input", "W1", "b1", "hidden_linear"))
                 .addNode(NodeProto.newBuilder().setOpType("Relu").setName("relu").addInput("hidden_linear").addOutput("hidden"))
                 .addNode(gemm("hidden", "W2", "b2", RankerModel.SCORE))
-                .addInput(value(RankerModel.INPUT, head.inputs))
+                .addInput(value(RankerModel.INPUT, dimensions))
+                .addInput(value(RankerModel.FEATURES, features))
                 .addOutput(value(RankerModel.SCORE, 1))
                 .build();
         return ModelProto.newBuilder()

@@ -14,14 +14,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.ByteString;
 import dev.triage.model.classifier.OnnxLengthClassifier;
+import dev.triage.model.lexical.LexicalEstimator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Writes an XGBoost multi-class booster as an ONNX graph of one {@code ai.onnx.ml}
- * {@code TreeEnsembleClassifier}, the form ONNX Runtime serves. No Java library converts XGBoost to
+ * Writes an XGBoost booster as an ONNX graph of one {@code ai.onnx.ml} tree-ensemble operator, the
+ * form ONNX Runtime serves: a multi-class booster as a {@code TreeEnsembleClassifier}
+ * ({@link #write}), a regression or ranking booster as a {@code TreeEnsembleRegressor}
+ * ({@link #writeRegressor}). No Java library converts XGBoost to
  * ONNX, so this reads the booster's JSON model ({@code booster.toByteArray("json")}) directly.
  *
  * <p>The mapping: XGBoost goes left when {@code x < split_condition} and sends a missing value
@@ -30,8 +33,10 @@ import java.util.List;
  * {@code default_left}. Tree {@code t} adds to the margin of class {@code tree_info[t]}; a leaf's
  * weight is its {@code split_conditions} entry; every class starts from {@code base_score}; a
  * {@code SOFTMAX} post-transform turns margins into XGBoost's {@code multi:softprob} probabilities.
- * The graph follows {@link OnnxLengthClassifier}'s contract (input {@code features} [N, F], outputs
- * {@code label} [N] and {@code probabilities} [N, classes]).
+ * The classifier graph follows {@link OnnxLengthClassifier}'s contract (input {@code features} [N, F],
+ * outputs {@code label} [N] and {@code probabilities} [N, classes]). A regressor sums every tree's leaf
+ * onto {@code base_score} with no post-transform, XGBoost's margin, following
+ * {@link LexicalEstimator}'s contract: input {@code features} [N, F], output {@code score} [N, 1].
  */
 public final class OnnxTreeEnsembleWriter {
 
@@ -40,6 +45,9 @@ public final class OnnxTreeEnsembleWriter {
     private static final int ML_OPSET = 3;
     private static final int DEFAULT_OPSET = 17;
     private static final int IR_VERSION = 8;
+
+    /** The objectives whose prediction is the raw margin, which a regressor reproduces. */
+    private static final List<String> MARGIN_OBJECTIVES = List.of("reg:squarederror", "rank:pairwise", "rank:ndcg", "rank:map");
 
     private OnnxTreeEnsembleWriter() {}
 
@@ -52,30 +60,14 @@ public final class OnnxTreeEnsembleWriter {
      * @throws IllegalArgumentException when the booster is not a plain numeric multi:softprob tree ensemble
      */
     public static byte[] write(byte[] boosterJson, int featureCount, int classes) {
-        JsonNode learner;
-        try {
-            learner = JSON.readTree(boosterJson).path("learner");
-        } catch (IOException e) {
-            throw new IllegalArgumentException("booster: not an XGBoost JSON model: " + e.getMessage(), e);
-        }
+        JsonNode learner = learner(boosterJson);
         String objective = learner.path("objective").path("name").asText();
         int numClass = learner.path("learner_model_param").path("num_class").asInt(-1);
         if (!"multi:softprob".equals(objective) || numClass != classes) {
             throw new IllegalArgumentException("booster: objective " + objective + " with " + numClass
                     + " classes (expected: multi:softprob with " + classes + ")");
         }
-        JsonNode model = learner.path("gradient_booster").path("model");
-        if (model.path("gbtree_model_param").path("num_parallel_tree").asInt(1) != 1) {
-            throw new IllegalArgumentException("booster: num_parallel_tree > 1 (expected: 1; random forests are not supported)");
-        }
-        float baseScore = Float.parseFloat(learner.path("learner_model_param").path("base_score").asText());
-        Ensemble ensemble = new Ensemble();
-        JsonNode treeInfo = model.path("tree_info");
-        JsonNode trees = model.path("trees");
-        for (int t = 0; t < trees.size(); t++) {
-            ensemble.addTree(t, treeInfo.get(t).asInt(), trees.get(t), featureCount);
-        }
-
+        Ensemble ensemble = ensemble(learner, featureCount);
         NodeProto.Builder node = NodeProto.newBuilder()
                 .setOpType("TreeEnsembleClassifier")
                 .setDomain(ML_DOMAIN)
@@ -87,24 +79,12 @@ public final class OnnxTreeEnsembleWriter {
         List<Float> baseValues = new ArrayList<>();
         for (int c = 0; c < classes; c++) {
             labels.add((long) c);
-            baseValues.add(baseScore);
+            baseValues.add(baseScore(learner));
         }
         node.addAttribute(ints("classlabels_int64s", labels))
                 .addAttribute(floats("base_values", baseValues))
-                .addAttribute(string("post_transform", "SOFTMAX"))
-                .addAttribute(ints("nodes_treeids", ensemble.nodeTrees))
-                .addAttribute(ints("nodes_nodeids", ensemble.nodeIds))
-                .addAttribute(ints("nodes_featureids", ensemble.nodeFeatures))
-                .addAttribute(floats("nodes_values", ensemble.nodeValues))
-                .addAttribute(strings("nodes_modes", ensemble.nodeModes))
-                .addAttribute(ints("nodes_truenodeids", ensemble.trueNodes))
-                .addAttribute(ints("nodes_falsenodeids", ensemble.falseNodes))
-                .addAttribute(ints("nodes_missing_value_tracks_true", ensemble.missingTracksTrue))
-                .addAttribute(ints("class_treeids", ensemble.leafTrees))
-                .addAttribute(ints("class_nodeids", ensemble.leafIds))
-                .addAttribute(ints("class_ids", ensemble.leafClasses))
-                .addAttribute(floats("class_weights", ensemble.leafWeights));
-
+                .addAttribute(string("post_transform", "SOFTMAX"));
+        ensemble.addTo(node, "class");
         GraphProto graph = GraphProto.newBuilder()
                 .setName("triage_length_classifier")
                 .addNode(node)
@@ -112,6 +92,74 @@ public final class OnnxTreeEnsembleWriter {
                 .addOutput(tensor(OnnxLengthClassifier.LABEL, TensorProto.DataType.INT64))
                 .addOutput(tensor(OnnxLengthClassifier.PROBABILITIES, TensorProto.DataType.FLOAT, classes))
                 .build();
+        return model(graph);
+    }
+
+    /**
+     * The ONNX model of a booster whose prediction is its margin: squared error on any label, or a
+     * learning-to-rank objective.
+     *
+     * @param boosterJson the booster as XGBoost's JSON model
+     * @param featureCount columns of the input
+     * @throws IllegalArgumentException when the booster is not a plain numeric tree ensemble of one
+     *     of {@link #MARGIN_OBJECTIVES}
+     */
+    public static byte[] writeRegressor(byte[] boosterJson, int featureCount) {
+        JsonNode learner = learner(boosterJson);
+        String objective = learner.path("objective").path("name").asText();
+        if (!MARGIN_OBJECTIVES.contains(objective)) {
+            throw new IllegalArgumentException("booster: objective " + objective + " (expected: one of " + MARGIN_OBJECTIVES + ")");
+        }
+        Ensemble ensemble = ensemble(learner, featureCount);
+        NodeProto.Builder node = NodeProto.newBuilder()
+                .setOpType("TreeEnsembleRegressor")
+                .setDomain(ML_DOMAIN)
+                .setName("length_score")
+                .addInput(LexicalEstimator.INPUT)
+                .addOutput(LexicalEstimator.SCORE)
+                .addAttribute(AttributeProto.newBuilder().setName("n_targets").setType(AttributeType.INT).setI(1))
+                .addAttribute(floats("base_values", List.of(baseScore(learner))))
+                .addAttribute(string("aggregate_function", "SUM"))
+                .addAttribute(string("post_transform", "NONE"));
+        ensemble.addTo(node, "target");
+        GraphProto graph = GraphProto.newBuilder()
+                .setName("triage_length_score")
+                .addNode(node)
+                .addInput(tensor(LexicalEstimator.INPUT, TensorProto.DataType.FLOAT, featureCount))
+                .addOutput(tensor(LexicalEstimator.SCORE, TensorProto.DataType.FLOAT, 1))
+                .build();
+        return model(graph);
+    }
+
+    private static JsonNode learner(byte[] boosterJson) {
+        try {
+            return JSON.readTree(boosterJson).path("learner");
+        } catch (IOException e) {
+            throw new IllegalArgumentException("booster: not an XGBoost JSON model: " + e.getMessage(), e);
+        }
+    }
+
+    /** XGBoost 3.0 writes a scalar; later versions a list with one value per target. */
+    private static float baseScore(JsonNode learner) {
+        String text = learner.path("learner_model_param").path("base_score").asText().replace("[", "").replace("]", "");
+        return Float.parseFloat(text);
+    }
+
+    private static Ensemble ensemble(JsonNode learner, int featureCount) {
+        JsonNode model = learner.path("gradient_booster").path("model");
+        if (model.path("gbtree_model_param").path("num_parallel_tree").asInt(1) != 1) {
+            throw new IllegalArgumentException("booster: num_parallel_tree > 1 (expected: 1; random forests are not supported)");
+        }
+        Ensemble ensemble = new Ensemble();
+        JsonNode treeInfo = model.path("tree_info");
+        JsonNode trees = model.path("trees");
+        for (int t = 0; t < trees.size(); t++) {
+            ensemble.addTree(t, treeInfo.get(t).asInt(), trees.get(t), featureCount);
+        }
+        return ensemble;
+    }
+
+    private static byte[] model(GraphProto graph) {
         return ModelProto.newBuilder()
                 .setIrVersion(IR_VERSION)
                 .addOpsetImport(OperatorSetIdProto.newBuilder().setDomain(ML_DOMAIN).setVersion(ML_OPSET))
@@ -136,6 +184,22 @@ public final class OnnxTreeEnsembleWriter {
         final List<Long> leafIds = new ArrayList<>();
         final List<Long> leafClasses = new ArrayList<>();
         final List<Float> leafWeights = new ArrayList<>();
+
+        /** The node attributes, and the leaf attributes under {@code prefix} ({@code class} or {@code target}). */
+        void addTo(NodeProto.Builder node, String prefix) {
+            node.addAttribute(ints("nodes_treeids", nodeTrees))
+                    .addAttribute(ints("nodes_nodeids", nodeIds))
+                    .addAttribute(ints("nodes_featureids", nodeFeatures))
+                    .addAttribute(floats("nodes_values", nodeValues))
+                    .addAttribute(strings("nodes_modes", nodeModes))
+                    .addAttribute(ints("nodes_truenodeids", trueNodes))
+                    .addAttribute(ints("nodes_falsenodeids", falseNodes))
+                    .addAttribute(ints("nodes_missing_value_tracks_true", missingTracksTrue))
+                    .addAttribute(ints(prefix + "_treeids", leafTrees))
+                    .addAttribute(ints(prefix + "_nodeids", leafIds))
+                    .addAttribute(ints(prefix + "_ids", leafClasses))
+                    .addAttribute(floats(prefix + "_weights", leafWeights));
+        }
 
         void addTree(int tree, int classId, JsonNode json, int featureCount) {
             JsonNode left = json.path("left_children");

@@ -1,6 +1,7 @@
 package dev.triage.model.training;
 
 import dev.triage.model.BaselineEstimator;
+import dev.triage.model.Estimate;
 import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.model.cli.Flags;
 import dev.triage.model.cli.Progress;
@@ -10,6 +11,7 @@ import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.PromptSplit;
 import dev.triage.model.evaluation.Evaluation;
 import dev.triage.model.evaluation.Figures;
+import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.model.ranker.RankerMetadata;
 import dev.triage.model.ranker.RankerModel;
 import java.io.IOException;
@@ -18,8 +20,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -31,8 +35,11 @@ import java.util.stream.Collectors;
  * <pre>
  * scripts/evaluate --estimator ranker [--data ../shared/data] [--model model/src/main/resources/models/ranker.onnx]
  *     [--classifier-model model/src/main/resources/models/classifier.onnx] [--out docs/ranker-evaluation.md]
- *     [--seeds 3] [--embedding-cache model/target/ranker-embeddings]
+ *     [--seeds 3] [--compare-objectives true] [--embedding-cache model/target/ranker-embeddings]
  * </pre>
+ *
+ * <p>{@code --compare-objectives false} skips PARS's comparison of objectives (the heads trained
+ * per objective, seed and source: the bulk of the time) and reports the shipped model alone.
  *
  * <p>Every comparison head is trained with the evaluated model's settings, on the training split,
  * calibrated on the validation split; the test split is only scored. Heads on the whole training
@@ -54,6 +61,7 @@ final class RankerEvaluateCommand {
         Path out = flags.path("out", DEFAULT_REPORT.toString());
         Path cache = flags.path("embedding-cache", EmbeddingCache.DEFAULT_DIRECTORY.toString());
         int seeds = flags.integer("seeds", 3);
+        boolean compareObjectives = !flags.string("compare-objectives", "true").equals("false");
         if (seeds < 1) {
             throw new IllegalArgumentException("--seeds: " + seeds + " (expected: >= 1)");
         }
@@ -64,7 +72,11 @@ final class RankerEvaluateCommand {
         try (RankerModel shipped = RankerModel.load(modelFile);
                 ClassifierEstimator classifier = ClassifierEstimator.load(classifierFile)) {
             PromptEmbeddings embeddings = PromptEmbeddings.of(corpus, shipped.metadata().maxTokens(), cache);
-            report = evaluate(corpus, embeddings, shipped, modelFile, classifier, seeds);
+            String latency;
+            try (RankerEstimator estimator = RankerEstimator.load(modelFile)) {
+                latency = Latency.measure(estimator, corpus.prompts(PromptSplit.TEST).stream().map(LabeledPrompt::request).toList());
+            }
+            report = evaluate(corpus, embeddings, shipped, modelFile, classifier, compareObjectives ? seeds : 0, latency);
         }
         System.out.println(report);
         Files.createDirectories(out.toAbsolutePath().getParent());
@@ -73,7 +85,7 @@ final class RankerEvaluateCommand {
     }
 
     static String evaluate(PromptCorpus corpus, PromptEmbeddings embeddings, RankerModel shipped, Path modelFile,
-            ClassifierEstimator classifier, int seeds) {
+            ClassifierEstimator classifier, int seeds, String latency) {
         RankerSettings settings = settingsOf(shipped.metadata());
         List<PromptSource> sources = EvaluateCommand.sourcesWithTestPrompts(corpus);
         List<String> scopes = new ArrayList<>();
@@ -81,7 +93,7 @@ final class RankerEvaluateCommand {
         sources.forEach(source -> scopes.add(source.id()));
 
         List<Job> jobs = new ArrayList<>();
-        for (Variant variant : Variant.values()) {
+        for (Variant variant : seeds == 0 ? new Variant[0] : Variant.values()) {
             for (int seed = 0; seed < seeds; seed++) {
                 jobs.add(new Job(variant, settings.seed() + seed, null));
             }
@@ -113,6 +125,31 @@ final class RankerEvaluateCommand {
             baselineFigures.put(scope, Evaluation.evaluate(baseline, test));
         }
         report.shippedModel(shippedFigures);
+        if (seeds > 0) {
+            compareObjectives(corpus, classifier, scopes, sources, jobs, results, classifierFigures, baselineFigures, report);
+        }
+
+        HeldOutReport heldOut = new HeldOutReport(corpus, "ranker");
+        Function<List<LabeledPrompt>, List<Estimate>> shippedEstimates = prompts -> shipped.estimates(embeddings.of(prompts),
+                LexicalTrainer.featureRows(prompts));
+        heldOut.testSplit(shippedEstimates);
+        heldOut.crossSource((train, validation) -> {
+            TrainedRanker trained = RankerTrainer.train(train, embeddings.of(train), validation, embeddings.of(validation), settings);
+            return prompts -> {
+                try (RankerModel model = trained.model("cross-source")) {
+                    return model.estimates(embeddings.of(prompts), LexicalTrainer.featureRows(prompts));
+                }
+            };
+        }, Duration.ofMinutes(8));
+        heldOut.ties(shippedEstimates);
+        heldOut.latency(latency);
+        return report.markdown() + "\n" + heldOut.markdown();
+    }
+
+    /** PARS's comparison: each objective on all sources over the seeds, with and without δ, and trained on one source. */
+    private static void compareObjectives(PromptCorpus corpus, ClassifierEstimator classifier, List<String> scopes,
+            List<PromptSource> sources, List<Job> jobs, Map<Job, Map<String, Figures>> results,
+            Map<String, Figures> classifierFigures, Map<String, Figures> baselineFigures, RankerEvaluationReport report) {
         Map<Variant, List<Map<String, Figures>>> bySeed = new LinkedHashMap<>();
         for (Variant variant : Variant.values()) {
             bySeed.put(variant, jobs.stream().filter(j -> j.variant == variant && j.trainSource == null).map(results::get).toList());
@@ -131,7 +168,6 @@ final class RankerEvaluateCommand {
             cross.put(variant, rows);
         }
         report.crossDataset(sources, cross, classifierCross);
-        return report.markdown();
     }
 
     /** The settings the evaluated head was trained with. */
@@ -144,17 +180,9 @@ final class RankerEvaluateCommand {
 
     private static List<LabeledPrompt> testPrompts(PromptCorpus corpus, String scope) {
         return scope.equals(ALL) ? corpus.prompts(PromptSplit.TEST)
-                : corpus.prompts(PromptSplit.TEST, sourceOf(scope));
+                : corpus.prompts(PromptSplit.TEST, HeldOutReport.sourceOf(scope));
     }
 
-    private static PromptSource sourceOf(String id) {
-        for (PromptSource source : PromptSource.values()) {
-            if (source.id().equals(id)) {
-                return source;
-            }
-        }
-        throw new IllegalArgumentException("no source " + id);
-    }
 
     /** The objectives PARS compares, each a way to train the same head on the same embeddings. */
     enum Variant {

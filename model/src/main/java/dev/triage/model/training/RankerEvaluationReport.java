@@ -49,7 +49,10 @@ final class RankerEvaluationReport {
                 .append(decimal(validation.kendallTauB())).append(".\n\n");
         text.append("## Setup\n\n")
                 .append("- **Encoder**: ").append(metadata.encoder()).append(", frozen; ").append(metadata.pooling())
-                .append("; prompts cut at ").append(metadata.maxTokens()).append(" tokens.\n")
+                .append("; prompts of more than ").append(metadata.maxTokens()).append(" tokens encoded from their ")
+                .append(metadata.truncation()).append(".\n")
+                .append("- **Request features** beside the embedding, standardized: ")
+                .append(String.join(", ", metadata.featureNames())).append(" (`RequestFeatures`).\n")
                 .append("- **Data, split, metrics**: as in [classifier-evaluation.md](classifier-evaluation.md) — the same ")
                 .append("target models, the same split by prompt (")
                 .append(String.format(Locale.ROOT, "%,d / %,d / %,d", corpus.prompts(PromptSplit.TRAIN).size(),
@@ -66,10 +69,10 @@ final class RankerEvaluationReport {
                 .append("ListMLE on lists of ").append(training.listSize()).append(" prompts answered by one model. Heads ")
                 .append("are trained on the training split and calibrated on the validation split; the test split is ")
                 .append("only scored.\n")
-                .append("- **Seeds**: each objective on all sources is trained with ").append(seeds).append(" seeds (")
-                .append(training.seed()).append(" to ").append(training.seed() + seeds - 1)
-                .append("); a cell is their mean, with the lowest and highest in brackets. The cross-dataset heads use seed ")
-                .append(training.seed()).append(".\n")
+                .append(seeds == 0 ? "- **Objectives not compared in this run** (`--compare-objectives false`).\n"
+                        : "- **Seeds**: each objective on all sources is trained with " + seeds + " seeds (" + training.seed()
+                                + " to " + (training.seed() + seeds - 1) + "); a cell is their mean, with the lowest and highest in "
+                                + "brackets. The cross-dataset heads use seed " + training.seed() + ".\n")
                 .append("- **Also shown**: `classifier` (the shipped XGBoost model on 19 lexical features) and `baseline` ")
                 .append("(the prompt's length).\n\n");
     }

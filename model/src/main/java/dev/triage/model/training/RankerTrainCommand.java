@@ -74,7 +74,7 @@ final class RankerTrainCommand {
 
     /** A head's figures on {@code prompts}, scored from their cached embeddings. */
     static Figures figures(RankerModel model, List<LabeledPrompt> prompts, PromptEmbeddings embeddings) {
-        List<Estimate> estimates = model.estimates(embeddings.of(prompts));
+        List<Estimate> estimates = model.estimates(embeddings.of(prompts), LexicalTrainer.featureRows(prompts));
         return Evaluation.evaluate(prompts, (index, answer) -> estimates.get(index));
     }
 }

@@ -1,5 +1,6 @@
 package dev.triage.model.training;
 
+import dev.triage.features.RequestFeatures;
 import dev.triage.model.data.AnswerTokens;
 import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptAnswer;
@@ -16,7 +17,8 @@ import java.util.Random;
 import java.util.SplittableRandom;
 
 /**
- * Trains the ranker's head on frozen sentence embeddings, PARS's way or, for the comparison PARS
+ * Trains the ranker's head on frozen sentence embeddings beside the request's standardized
+ * {@link RequestFeatures} ({@link FeatureScaling}), PARS's way or, for the comparison PARS
  * makes, pointwise or listwise; then fits the calibration from score to tokens on the validation
  * split and exports the head to ONNX.
  *
@@ -57,19 +59,23 @@ public final class RankerTrainer {
      */
     public static TrainedRanker train(List<LabeledPrompt> train, float[][] trainEmbeddings, List<LabeledPrompt> validation,
             float[][] validationEmbeddings, RankerSettings settings) {
-        RankingHead head = trainHead(train, trainEmbeddings, settings).roundedToFloat();
-        ScoreCalibration calibration = calibrate(head, validation, validationEmbeddings);
+        FeatureScaling scaling = FeatureScaling.fit(LexicalTrainer.featureRows(train));
+        RankingHead head = trainHead(train, scaling.inputs(trainEmbeddings, LexicalTrainer.featureRows(train)), settings)
+                .roundedToFloat();
+        ScoreCalibration calibration = calibrate(head, validation,
+                scaling.inputs(validationEmbeddings, LexicalTrainer.featureRows(validation)));
         RankerMetadata.Training training = new RankerMetadata.Training(settings.hiddenUnits(), settings.learningRate(),
                 settings.steps(), settings.batchSize(), settings.listSize(), settings.weightDecay(), settings.seed(),
                 train.size(), train.stream().mapToInt(p -> p.answers().size()).sum(), PAIRING, validation.size(),
                 TargetModels.EXCLUDED);
         RankerMetadata metadata = new RankerMetadata(SentenceEncoder.NAME, SentenceEncoder.POOLING, settings.maxTokens(),
+                SentenceEncoder.TRUNCATION, RequestFeatures.SCHEMA_VERSION, RequestFeatures.NAMES,
                 SentenceEncoder.DIMENSIONS, settings.objective().id(), settings.margin(), settings.minLengthDifference(),
                 training, calibration, AnswerTokens.TOKENIZER, ClassifierTrainer.dataSources(train), List.of());
-        return new TrainedRanker(OnnxRankingHeadWriter.write(head), metadata);
+        return new TrainedRanker(OnnxRankingHeadWriter.write(head, scaling), metadata);
     }
 
-    /** Trains a head with Adam on {@code settings.objective()}. */
+    /** Trains a head with Adam on {@code settings.objective()}, on each prompt's input (embedding and scaled features). */
     static RankingHead trainHead(List<LabeledPrompt> prompts, float[][] embeddings, RankerSettings settings) {
         if (embeddings.length != prompts.size()) {
             throw new IllegalArgumentException(embeddings.length + " embeddings for " + prompts.size() + " prompts");
@@ -98,21 +104,13 @@ public final class RankerTrainer {
         return head;
     }
 
-    /**
-     * The calibration of {@code head}'s scores on {@code prompts}: each prompt weighs one, with the
-     * mean length of its answers, so that a prompt thirty models answered counts no more than one
-     * that one model did.
-     */
+    /** The calibration of {@code head}'s scores on {@code prompts} ({@link IsotonicCalibration#fitPrompts}). */
     static ScoreCalibration calibrate(RankingHead head, List<LabeledPrompt> prompts, float[][] embeddings) {
         double[] scores = new double[prompts.size()];
-        double[] tokens = new double[prompts.size()];
-        double[] weights = new double[prompts.size()];
         for (int i = 0; i < prompts.size(); i++) {
             scores[i] = head.score(embeddings[i]);
-            tokens[i] = Math.max(1, prompts.get(i).answers().stream().mapToInt(PromptAnswer::answerTokens).average().orElseThrow());
-            weights[i] = 1;
         }
-        return IsotonicCalibration.fit(scores, tokens, weights);
+        return IsotonicCalibration.fitPrompts(scores, prompts);
     }
 
     /** One answering model's answers in one source: (prompt index, answer length) pairs. */

@@ -14,6 +14,7 @@ import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.PromptSplit;
 import dev.triage.model.evaluation.Evaluation;
 import dev.triage.model.evaluation.Figures;
+import dev.triage.model.lexical.LexicalEstimator;
 import dev.triage.model.ranker.RankerEstimator;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -25,7 +26,8 @@ import java.util.function.Function;
 /**
  * {@code scripts/train}: trains the length classifier on the training split of the shared data
  * and writes the ONNX model with its metadata, figures on the validation and test splits included.
- * With {@code --estimator ranker}, trains the ranker instead ({@link RankerTrainCommand}).
+ * With {@code --estimator ranker} or {@code lexical}, trains that estimator instead ({@link RankerTrainCommand},
+ * {@link LexicalTrainCommand}).
  *
  * <pre>
  * scripts/train [--estimator classifier] [--data ../shared/data] [--out model/src/main/resources/models/classifier.onnx]
@@ -42,8 +44,13 @@ public final class TrainCommand {
     public static void main(String[] args) {
         try {
             Flags flags = Flags.parse(args);
-            if (TrainingFlags.estimator(flags).equals(RankerEstimator.NAME)) {
+            String estimator = TrainingFlags.estimator(flags);
+            if (estimator.equals(RankerEstimator.NAME)) {
                 RankerTrainCommand.run(flags);
+                return;
+            }
+            if (estimator.equals(LexicalEstimator.NAME)) {
+                LexicalTrainCommand.run(flags);
                 return;
             }
             TrainingSettings defaults = TrainingSettings.DEFAULTS;

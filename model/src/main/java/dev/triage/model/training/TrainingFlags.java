@@ -3,9 +3,11 @@ package dev.triage.model.training;
 import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.model.cli.Flags;
 import dev.triage.model.data.SharedData;
+import dev.triage.model.lexical.LexicalEstimator;
 import dev.triage.model.ranker.RankerEstimator;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /** The flags every training and evaluation command shares. */
 final class TrainingFlags {
@@ -19,9 +21,9 @@ final class TrainingFlags {
      */
     static String estimator(Flags flags) {
         String estimator = flags.string("estimator", ClassifierEstimator.NAME);
-        if (!estimator.equals(ClassifierEstimator.NAME) && !estimator.equals(RankerEstimator.NAME)) {
+        if (!List.of(ClassifierEstimator.NAME, RankerEstimator.NAME, LexicalEstimator.NAME).contains(estimator)) {
             throw new IllegalArgumentException("--estimator: " + estimator + " (expected: " + ClassifierEstimator.NAME
-                    + " or " + RankerEstimator.NAME + ")");
+                    + ", " + RankerEstimator.NAME + " or " + LexicalEstimator.NAME + ")");
         }
         return estimator;
     }

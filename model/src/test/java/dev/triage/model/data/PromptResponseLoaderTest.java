@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.triage.features.Prompt;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,11 +47,14 @@ class PromptResponseLoaderTest {
     }
 
     @Test
-    void shareGptGivesEveryAnsweredHumanTurnOnce() throws IOException {
+    void shareGptGivesEveryAnsweredHumanTurnOnceWithTheConversationBeforeIt() throws IOException {
         String model = PromptResponseLoader.SHAREGPT_MODEL;
+        String cutOff = "An answer whose question was cut off.";
         assertEquals(List.of(
-                answer("What is 2+2?", "4", PromptSource.SHAREGPT, model),
-                answer("continue", "There is nothing more to add.", PromptSource.SHAREGPT, model)),
+                new PromptAnswer(new Prompt("What is 2+2?", 1, 0, cutOff.length() + 12), AnswerTokens.count("4"),
+                        PromptSource.SHAREGPT, model),
+                new PromptAnswer(new Prompt("continue", 2, 0, cutOff.length() + 12 + 1 + 8),
+                        AnswerTokens.count("There is nothing more to add."), PromptSource.SHAREGPT, model)),
                 PromptResponseLoader.load(Fixtures.promptResponse(), PromptSource.SHAREGPT));
     }
 

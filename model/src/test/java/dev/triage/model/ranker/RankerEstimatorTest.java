@@ -1,6 +1,7 @@
 package dev.triage.model.ranker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -77,6 +78,15 @@ class RankerEstimatorTest {
     }
 
     /** Estimates are pure: a prompt's estimate does not depend on the prompts batched with it. */
+    /** The head reads the request's shape, not only the text: the same words later in a long conversation score otherwise. */
+    @Test
+    void theConversationsShapeReachesTheHead() {
+        String text = "Summarize the discussion above.";
+        double alone = shipped.estimate(new Prompt(text)).expectedTokens();
+        double inConversation = shipped.estimate(new Prompt(text, 4, 800, 40_000)).expectedTokens();
+        assertNotEquals(alone, inConversation);
+    }
+
     @Test
     void aBatchEstimatesEachPromptAsAlone() {
         List<Prompt> prompts = List.of(new Prompt(BRIEF), new Prompt(ESSAY), new Prompt(""), new Prompt("描述这张图片"),
@@ -135,7 +145,7 @@ class RankerEstimatorTest {
         }
         Path model = modelWith(dir, classifier, shippedMetadata());
         ModelLoadException e = assertThrows(ModelLoadException.class, () -> RankerEstimator.load(model));
-        assertTrue(e.getMessage().contains("not a usable ONNX ranking head: inputs [features] (expected: [embedding])"),
+        assertTrue(e.getMessage().contains("not a usable ONNX ranking head: inputs [features] (expected: [embedding, features])"),
                 e.getMessage());
     }
 

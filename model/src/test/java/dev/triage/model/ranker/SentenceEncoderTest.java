@@ -2,6 +2,7 @@ package dev.triage.model.ranker;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -54,6 +55,18 @@ class SentenceEncoderTest {
         float[][] together = encoder.embed(List.of(brief, longer));
         assertArrayEquals(encoder.embed(brief), together[0]);
         assertArrayEquals(encoder.embed(longer), together[1]);
+    }
+
+    /** A long text keeps its end: an instruction after pasted material changes the embedding, a change in the middle does not. */
+    @Test
+    void aLongTextIsEncodedFromItsHeadAndTail() {
+        String pasted = "the quarterly report lists revenue by region and month. ".repeat(300);
+        float[] summarize = encoder.embed("Read this:\n" + pasted + "Summarize it in one sentence.");
+        float[] translate = encoder.embed("Read this:\n" + pasted + "Translate it into French, every line.");
+        float[] middleChanged = encoder.embed("Read this:\n" + pasted.substring(0, pasted.length() / 2)
+                + "different middle " + pasted.substring(pasted.length() / 2) + "Summarize it in one sentence.");
+        assertFalse(java.util.Arrays.equals(summarize, translate));
+        assertArrayEquals(summarize, middleChanged);
     }
 
     @Test

@@ -30,15 +30,20 @@ class OnnxExportParityTest {
     }
 
     private static float[] rows(Random random, int n) {
-        float[] data = new float[n * FEATURES];
+        return rows(random, n, FEATURES);
+    }
+
+    /** Random rows with missing values, binary flags, counts and real values: what every exporter's parity is checked on. */
+    static float[] rows(Random random, int n, int columns) {
+        float[] data = new float[n * columns];
         for (int i = 0; i < n; i++) {
-            for (int f = 0; f < FEATURES; f++) {
+            for (int f = 0; f < columns; f++) {
                 float value = switch (f % 3) {
                     case 0 -> random.nextInt(2);                       // binary, like the keyword flags
                     case 1 -> random.nextInt(400);                      // counts, like prompt_token_len
                     default -> (float) random.nextGaussian();
                 };
-                data[i * FEATURES + f] = random.nextDouble() < 0.15 ? Float.NaN : value;
+                data[i * columns + f] = random.nextDouble() < 0.15 ? Float.NaN : value;
             }
         }
         return data;

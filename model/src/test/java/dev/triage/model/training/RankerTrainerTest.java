@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.triage.features.RequestFeatures;
 import dev.triage.model.Estimate;
 import dev.triage.model.LengthClass;
 import dev.triage.model.data.LabeledPrompt;
@@ -74,7 +75,7 @@ class RankerTrainerTest {
         assertEquals(12, metadata.training().calibrationPrompts());
         assertEquals(List.of("alpaca_eval"), metadata.data().stream().map(d -> d.source()).toList());
         try (RankerModel model = trained.model("tiny")) {
-            List<Estimate> estimates = model.estimates(heldOutEmbeddings);
+            List<Estimate> estimates = model.estimates(heldOutEmbeddings, LexicalTrainer.featureRows(heldOut));
             for (int i = 0; i < estimates.size(); i += 3) {
                 assertEquals(LengthClass.SHORT, estimates.get(i).lengthClass(), "brief " + i + ": " + estimates.get(i));
                 assertEquals(LengthClass.LONG, estimates.get(i + 2).lengthClass(), "essay " + (i + 2) + ": " + estimates.get(i + 2));
@@ -82,12 +83,15 @@ class RankerTrainerTest {
         }
     }
 
-    /** Serving runs the exported graph; it must score as the Java head that was trained. */
+    /** Serving runs the exported graph, scaling included; it must score as the Java head that was trained. */
     @Test
     void theOnnxHeadScoresAsTheJavaHead() {
         Random random = new Random(11);
-        RankingHead trainedHead = RankerTrainer.trainHead(train, trainEmbeddings, TinyModels.RANKER_SETTINGS).roundedToFloat();
-        RankingHead randomHead = RankingHead.initialized(SentenceEncoder.DIMENSIONS, 48, random);
+        float[][] trainFeatures = LexicalTrainer.featureRows(train);
+        FeatureScaling scaling = FeatureScaling.fit(trainFeatures);
+        RankingHead trainedHead = RankerTrainer.trainHead(train, scaling.inputs(trainEmbeddings, trainFeatures),
+                TinyModels.RANKER_SETTINGS).roundedToFloat();
+        RankingHead randomHead = RankingHead.initialized(SentenceEncoder.DIMENSIONS + RequestFeatures.COUNT, 48, random);
         for (int i = 0; i < randomHead.parameters.length; i++) {
             randomHead.parameters[i] += 0.05 * random.nextGaussian();
         }
@@ -102,13 +106,19 @@ class RankerTrainerTest {
                 embedding[d] /= (float) Math.sqrt(norm);
             }
         }
+        float[][] features = new float[embeddings.length][RequestFeatures.COUNT];
+        for (float[] row : features) {
+            for (int f = 0; f < row.length; f++) {
+                row[f] = (float) (3 * random.nextGaussian());
+            }
+        }
         TrainedRanker template = RankerTrainer.train(train, trainEmbeddings, heldOut, heldOutEmbeddings, TinyModels.RANKER_SETTINGS);
         for (RankingHead head : List.of(trainedHead, randomHead.roundedToFloat())) {
-            TrainedRanker exported = new TrainedRanker(OnnxRankingHeadWriter.write(head), template.metadata());
+            TrainedRanker exported = new TrainedRanker(OnnxRankingHeadWriter.write(head, scaling), template.metadata());
             try (RankerModel model = exported.model("parity")) {
-                float[] scores = model.scores(embeddings);
+                float[] scores = model.scores(embeddings, features);
                 for (int i = 0; i < embeddings.length; i++) {
-                    assertEquals(head.score(embeddings[i]), scores[i], 1e-5, "embedding " + i);
+                    assertEquals(head.score(scaling.input(embeddings[i], features[i])), scores[i], 1e-5, "prompt " + i);
                 }
             }
         }

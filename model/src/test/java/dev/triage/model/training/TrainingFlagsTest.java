@@ -14,7 +14,7 @@ class TrainingFlagsTest {
     void theEstimatorIsTheClassifierUnlessNamed() {
         assertEquals("classifier", TrainingFlags.estimator(Flags.parse(new String[0])));
         assertEquals("ranker", TrainingFlags.estimator(Flags.parse(new String[] {"--estimator", "ranker"})));
-        assertEquals("--estimator: baseline (expected: classifier or ranker)", assertThrows(IllegalArgumentException.class,
+        assertEquals("--estimator: baseline (expected: classifier, ranker or lexical)", assertThrows(IllegalArgumentException.class,
                 () -> TrainingFlags.estimator(Flags.parse(new String[] {"--estimator", "baseline"}))).getMessage());
     }
 

@@ -1,6 +1,7 @@
 package dev.triage.proxy.config;
 
 import dev.triage.model.SpeechTokenRates;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.util.Optional;
 
 /**

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.triage.proxy.scheduler.Policy;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
 import dev.triage.proxy.scheduler.ewsjf.SizeFeature;
 import java.io.IOException;
@@ -38,7 +39,7 @@ public final class ConfigLoader {
             new ConfigOption("starvation-timeout", "60s", "a request waiting longer goes first, oldest first; off to disable"),
             new ConfigOption("max-queue", "512", "requests that may wait per backend; beyond, 429"),
             new ConfigOption("max-queue-wait", "off", "longest wait in the queue before a 504; off for no limit"),
-            new ConfigOption("estimator", "classifier", "how chat requests are sized: classifier, ranker or baseline"),
+            new ConfigOption("estimator", "classifier", "how chat requests are sized: classifier, ranker, lexical or baseline"),
             new ConfigOption("model", "", "the estimator's model file; unset, the model shipped with Triage"),
             new ConfigOption("estimator-fallback", "off", "baseline: start with the baseline estimator if the model cannot load"),
             new ConfigOption("model-watch", "false", "reload the model when its file changes (true/false; needs --model)"),

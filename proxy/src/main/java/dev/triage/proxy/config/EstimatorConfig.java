@@ -16,7 +16,7 @@ import java.util.Optional;
 public record EstimatorConfig(String name, Optional<Path> model, boolean fallBackToBaseline, boolean watch) {
 
     /** The chat estimators Triage has. */
-    public static final List<String> NAMES = List.of("classifier", "ranker", "baseline");
+    public static final List<String> NAMES = List.of("classifier", "ranker", "lexical", "baseline");
 
     /** True for the estimators that load a model (and can reload it). */
     public boolean hasModel() {

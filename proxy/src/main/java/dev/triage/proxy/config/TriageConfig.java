@@ -2,6 +2,7 @@ package dev.triage.proxy.config;
 
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.SchedulerSettings;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
 import java.net.InetSocketAddress;
 import java.time.Duration;

@@ -24,6 +24,7 @@ import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import io.netty.util.concurrent.EventExecutorGroup;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
@@ -36,6 +37,24 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
+
+    /*
+     * A finished request's meters, each resolved once per label set and then looked up, not built
+     * per request. The label values are bounded (the configured backends, the estimate's classes,
+     * the outcomes, the rejection reasons), and so are these maps. A meter is still registered when
+     * first used, so a scrape shows the same series as before any caching.
+     */
+    private final Map<String, Timer> estimatorTimers = new ConcurrentHashMap<>();
+    private final Map<BackendClass, Timer> queueWaits = new ConcurrentHashMap<>();
+    private final Map<BackendClass, Timer> firstBytes = new ConcurrentHashMap<>();
+    private final Map<String, Counter> rejections = new ConcurrentHashMap<>();
+    private final Map<String, DistributionSummary> estimatedTokens = new ConcurrentHashMap<>();
+    private final Map<String, DistributionSummary> actualTokens = new ConcurrentHashMap<>();
+    private final Map<BackendClassOutcome, Timer> requests = new ConcurrentHashMap<>();
+
+    private record BackendClass(String backend, String lengthClass) {}
+
+    private record BackendClassOutcome(String backend, String lengthClass, Outcome outcome) {}
 
     public TriageMetrics() {
         new JvmMemoryMetrics().bindTo(registry);
@@ -94,12 +113,12 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
 
     /** The timer an estimator's calls are recorded in. */
     public Timer estimatorTimer(String estimator) {
-        return Timer.builder("triage.estimator").tag("estimator", estimator)
+        return estimatorTimers.computeIfAbsent(estimator, name -> Timer.builder("triage.estimator").tag("estimator", name)
                 .description("Time to estimate one request")
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofNanos(1_000))
                 .maximumExpectedValue(Duration.ofSeconds(1))
-                .register(registry);
+                .register(registry));
     }
 
     /** Counts uploads whose audio duration could not be read (estimated from their size instead). */
@@ -111,30 +130,35 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
     @Override
     public void finished(RequestRecord r) {
         String cls = r.classLabel();
+        BackendClass backendClass = new BackendClass(r.backend(), cls);
         if (r.queuedNanos() >= 0) {
-            latency("triage.queue.wait", "Time a request waited in Triage's queue")
-                    .tags("backend", r.backend(), "class", cls).register(registry)
+            queueWaits.computeIfAbsent(backendClass, k -> latency("triage.queue.wait", "Time a request waited in Triage's queue")
+                    .tags("backend", k.backend(), "class", k.lengthClass()).register(registry))
                     .record(r.queuedNanos(), TimeUnit.NANOSECONDS);
         }
         if (r.firstByteNanos() >= 0) {
-            latency("triage.time.to.first.byte", "Time from a request's arrival to the backend's first byte")
-                    .tags("backend", r.backend(), "class", cls).register(registry)
+            firstBytes.computeIfAbsent(backendClass, k -> latency("triage.time.to.first.byte",
+                    "Time from a request's arrival to the backend's first byte")
+                    .tags("backend", k.backend(), "class", k.lengthClass()).register(registry))
                     .record(r.firstByteNanos(), TimeUnit.NANOSECONDS);
         }
         if (r.outcome() == Outcome.REJECTED) {
-            Counter.builder("triage.rejected").tag("reason", r.reason())
-                    .description("Requests Triage refused, by reason").register(registry).increment();
+            rejections.computeIfAbsent(r.reason(), reason -> Counter.builder("triage.rejected").tag("reason", reason)
+                    .description("Requests Triage refused, by reason").register(registry)).increment();
         }
         if (r.estimate() != null && r.outcome() == Outcome.OK) {
-            tokens("triage.estimate.tokens", "Expected output tokens of completed requests")
-                    .tags("backend", r.backend()).register(registry).record(r.estimate().expectedTokens());
-            r.actualTokens().ifPresent(actual -> tokens("triage.actual.tokens",
-                    "Real output tokens of completed requests (usage, or streamed events)")
-                    .tags("backend", r.backend()).register(registry).record(actual));
+            estimatedTokens.computeIfAbsent(r.backend(), backend -> tokens("triage.estimate.tokens",
+                    "Expected output tokens of completed requests").tags("backend", backend).register(registry))
+                    .record(r.estimate().expectedTokens());
+            r.actualTokens().ifPresent(actual -> actualTokens.computeIfAbsent(r.backend(), backend -> tokens(
+                    "triage.actual.tokens", "Real output tokens of completed requests (usage, or streamed events)")
+                    .tags("backend", backend).register(registry)).record(actual));
         }
         // Last, so that a scrape that counts a request also sees everything else it recorded.
-        latency("triage.request", "Time from a request's arrival to its end")
-                .tags("backend", r.backend(), "class", cls, "outcome", r.outcome().label()).register(registry)
+        requests.computeIfAbsent(new BackendClassOutcome(r.backend(), cls, r.outcome()),
+                k -> latency("triage.request", "Time from a request's arrival to its end")
+                        .tags("backend", k.backend(), "class", k.lengthClass(), "outcome", k.outcome().label())
+                        .register(registry))
                 .record(r.totalNanos(), TimeUnit.NANOSECONDS);
     }
 

@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -27,10 +29,12 @@ public final class BackendQueue {
     private final Clock clock;
     private final String name;
     private final Scheduler<Waiter> scheduler;
-    private final Duration maxQueueWait;
+    private final long maxQueueWaitNanos;
     private final RankingWindow rankingWindow = new RankingWindow(RANKING_WINDOW);
     private final EwsjfQueues<Waiter> ewsjf;
     private boolean refusing;
+    /** The pending wake-up at the oldest waiting job's wait deadline; null when none is set. */
+    private ScheduledFuture<?> wakeUp;
 
     // Written on the loop thread after each change, read by anyone (metrics, health).
     private volatile int waitingCount;
@@ -48,7 +52,7 @@ public final class BackendQueue {
         this.name = name;
         this.scheduler = scheduler;
         this.ewsjf = ewsjf;
-        this.maxQueueWait = maxQueueWait;
+        this.maxQueueWaitNanos = maxQueueWait.toNanos();
     }
 
     public String name() {
@@ -113,36 +117,44 @@ public final class BackendQueue {
 
     private QueueSnapshot takeSnapshot() {
         long now = clock.nanoTime();
-        long tau = scheduler.settings().starvationTimeout().toNanos();
         List<QueueSnapshot.Waiting> entries = new ArrayList<>();
         for (Job<Waiter> job : scheduler.waitingInDispatchOrder()) {
             long waited = job.waitedNanos(now);
             JobTag tag = job.payload().tag;
             entries.add(new QueueSnapshot.Waiting(entries.size() + 1, tag.id(), tag.routeKind(), job.expectedTokens(),
                     job.expectedSeconds(), job.priority(), TimeUnit.NANOSECONDS.toMillis(waited),
-                    tau > 0 && waited > tau));
+                    scheduler.isStarved(job, now)));
         }
         return new QueueSnapshot(name, scheduler.settings().policy().label(), scheduler.settings().slots(),
                 scheduler.busySlots(), Double.isNaN(rankingAccuracy) ? null : rankingAccuracy, entries);
     }
 
     /**
-     * Queues a job whose prompt is unknown: {@link #submit(JobTag, int, JobCost, JobListener)} with
-     * {@link JobCost#ofAnswer}.
+     * Queues a job whose prompt is unknown: {@link #submit(JobTag, int, JobCost, Executor, JobListener)}
+     * with {@link JobCost#ofAnswer}.
      *
      * @param expectedSeconds expected service time, positive
      */
-    public Ticket submit(JobTag tag, int priority, double expectedTokens, double expectedSeconds, JobListener listener) {
-        return submit(tag, priority, JobCost.ofAnswer(expectedTokens, expectedSeconds), listener);
+    public Ticket submit(JobTag tag, int priority, double expectedTokens, double expectedSeconds, Executor callbacks,
+            JobListener listener) {
+        return submit(tag, priority, JobCost.ofAnswer(expectedTokens, expectedSeconds), callbacks, listener);
     }
 
     /**
-     * Queues a job. The listener hears, on the loop thread, either {@code dispatched} (once a slot is
+     * Queues a job. The listener hears, on {@code callbacks}, either {@code dispatched} (once a slot is
      * free and the job's turn has come) or {@code refused}; never both, and nothing after the returned
-     * ticket is cancelled while the job still waits.
+     * ticket is cancelled while the job still waits. A slot that {@code callbacks} refuses to take (its
+     * event loop has stopped) is released at once.
+     *
+     * <pre>{@code
+     * Ticket ticket = queue.submit(tag, priority, cost, ctx.executor(), listener);
+     * }</pre>
+     *
+     * @param callbacks where the listener is called: the submitter's own thread, such as its
+     *     connection's event loop, so that the listener needs no hand-over of its own
      */
-    public Ticket submit(JobTag tag, int priority, JobCost cost, JobListener listener) {
-        Waiter waiter = new Waiter(tag, listener);
+    public Ticket submit(JobTag tag, int priority, JobCost cost, Executor callbacks, JobListener listener) {
+        Waiter waiter = new Waiter(tag, callbacks, listener);
         loop.execute(() -> admit(waiter, priority, cost));
         return waiter;
     }
@@ -150,6 +162,7 @@ public final class BackendQueue {
     void release(Dispatch<Waiter> dispatch) {
         loop.execute(() -> {
             scheduler.release(dispatch);
+            refuseOverdue();
             drain();
         });
     }
@@ -173,6 +186,7 @@ public final class BackendQueue {
             waiter.refuse(new Refusal(Refusal.Reason.SHUTTING_DOWN, 0));
             return;
         }
+        refuseOverdue();
         var job = scheduler.submit(waiter, priority, cost);
         if (job.isEmpty()) {
             long retryAfter = Math.max(1, (long) Math.ceil(scheduler.expectedBacklogSeconds()));
@@ -180,23 +194,40 @@ public final class BackendQueue {
             return;
         }
         waiter.job = job.get();
-        if (!maxQueueWait.isZero()) {
-            waiter.timeout = loop.schedule(() -> expire(waiter), maxQueueWait);
-        }
+        wakeAtNextDeadline();
         drain();
     }
 
-    private void expire(Waiter waiter) {
-        if (waiter.job != null && scheduler.cancel(waiter.job)) {
-            publish();
-            waiter.refuse(new Refusal(Refusal.Reason.QUEUE_TIMEOUT, 0));
+    /** Refuses the jobs that have waited the queue's limit, so that none of them takes a slot. */
+    private void refuseOverdue() {
+        if (maxQueueWaitNanos == 0) {
+            return;
         }
+        List<Job<Waiter>> overdue = scheduler.removeOverdue(maxQueueWaitNanos);
+        if (!overdue.isEmpty()) {
+            publish();
+            overdue.forEach(job -> job.payload().refuse(new Refusal(Refusal.Reason.QUEUE_TIMEOUT, 0)));
+        }
+    }
+
+    /**
+     * One wake-up at a time, at the oldest job's deadline: if that job left meanwhile, the wake-up
+     * finds nothing overdue and sets the next one.
+     */
+    private void wakeAtNextDeadline() {
+        if (maxQueueWaitNanos == 0 || wakeUp != null) {
+            return;
+        }
+        scheduler.nextOverdueNanos(maxQueueWaitNanos).ifPresent(deadline -> wakeUp = loop.wakeAt(deadline, () -> {
+            wakeUp = null;
+            refuseOverdue();
+            wakeAtNextDeadline();
+        }));
     }
 
     private void withdraw(Waiter waiter) {
         waiter.cancelled = true;
         if (waiter.job != null && scheduler.cancel(waiter.job)) {
-            waiter.stopTimeout();
             publish();
         }
     }
@@ -204,16 +235,7 @@ public final class BackendQueue {
     private void drain() {
         Dispatch<Waiter> dispatch;
         while ((dispatch = scheduler.dispatchNext()) != null) {
-            Waiter waiter = dispatch.job().payload();
-            waiter.stopTimeout();
-            Slot slot = new Slot(this, dispatch);
-            try {
-                waiter.listener.dispatched(slot);
-            } catch (RuntimeException e) {
-                // The listener never got to hold the slot: free it here or the backend loses it for good.
-                log.error("listener failed on dispatch; releasing its slot", e);
-                slot.release();
-            }
+            dispatch.job().payload().dispatch(new Slot(this, dispatch));
         }
         publish();
     }
@@ -227,13 +249,14 @@ public final class BackendQueue {
     /** The scheduler's payload: the listener and the bookkeeping of one submission, loop-thread only. */
     final class Waiter implements Ticket {
         private final JobTag tag;
+        private final Executor callbacks;
         private final JobListener listener;
         private Job<Waiter> job;
-        private ScheduledFuture<?> timeout;
         private boolean cancelled;
 
-        private Waiter(JobTag tag, JobListener listener) {
+        private Waiter(JobTag tag, Executor callbacks, JobListener listener) {
             this.tag = tag;
+            this.callbacks = callbacks;
             this.listener = listener;
         }
 
@@ -242,15 +265,27 @@ public final class BackendQueue {
             loop.execute(() -> withdraw(this));
         }
 
-        private void refuse(Refusal refusal) {
-            stopTimeout();
-            listener.refused(refusal);
+        /** Hands the slot to the listener; a slot the listener never gets to hold is freed here. */
+        private void dispatch(Slot slot) {
+            try {
+                callbacks.execute(() -> {
+                    try {
+                        listener.dispatched(slot);
+                    } catch (RuntimeException e) {
+                        log.error("listener failed on dispatch; releasing its slot", e);
+                        slot.release();
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                slot.release(); // the submitter's event loop has stopped, and its client with it
+            }
         }
 
-        private void stopTimeout() {
-            if (timeout != null) {
-                timeout.cancel(false);
-                timeout = null;
+        private void refuse(Refusal refusal) {
+            try {
+                callbacks.execute(() -> listener.refused(refusal));
+            } catch (RejectedExecutionException e) {
+                log.debug("refusal not delivered: the submitter's executor has stopped");
             }
         }
     }

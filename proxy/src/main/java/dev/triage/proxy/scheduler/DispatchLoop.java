@@ -1,5 +1,6 @@
 package dev.triage.proxy.scheduler;
 
+import dev.triage.proxy.concurrent.DaemonThreadFactory;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfQueues;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
 import java.time.Duration;
@@ -10,7 +11,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,12 +18,14 @@ import org.slf4j.LoggerFactory;
 /**
  * The one thread that owns every backend's {@link Scheduler}. Submissions, cancellations, releases
  * and timeouts are all tasks on it, so the queues need no locks and every decision sees a consistent
- * state. Listeners are called on this thread and hand results back to their own.
+ * state. Listeners hear the decisions on the executor they were submitted with. Time is read from
+ * the injected {@link Clock}: a queue's wait limit is a deadline on it, checked whenever the queue
+ * changes and when the loop wakes at the next deadline.
  *
  * <pre>{@code
  * DispatchLoop loop = new DispatchLoop(Clock.system());
  * BackendQueue chat = loop.addBackend("chat", settings, Duration.ZERO);
- * Ticket ticket = chat.submit(priority, expectedTokens, expectedSeconds, listener);
+ * Ticket ticket = chat.submit(tag, priority, expectedTokens, expectedSeconds, ctx.executor(), listener);
  * }</pre>
  */
 public final class DispatchLoop implements AutoCloseable {
@@ -37,14 +39,7 @@ public final class DispatchLoop implements AutoCloseable {
 
     public DispatchLoop(Clock clock) {
         this.clock = clock;
-        ThreadFactory threads = runnable -> {
-            Thread thread = Executors.defaultThreadFactory().newThread(runnable);
-            thread.setName("triage-dispatch");
-            thread.setDaemon(true);
-            return thread;
-        };
-        this.executor = new ScheduledThreadPoolExecutor(1, threads);
-        this.executor.setRemoveOnCancelPolicy(true);
+        this.executor = new ScheduledThreadPoolExecutor(1, new DaemonThreadFactory("triage-dispatch"));
     }
 
     /**
@@ -76,12 +71,7 @@ public final class DispatchLoop implements AutoCloseable {
     /** The thread EWSJF learns on, started with the first backend that needs it. */
     private ExecutorService learning() {
         if (learning == null) {
-            learning = Executors.newSingleThreadExecutor(runnable -> {
-                Thread thread = Executors.defaultThreadFactory().newThread(runnable);
-                thread.setName("triage-ewsjf");
-                thread.setDaemon(true);
-                return thread;
-            });
+            learning = Executors.newSingleThreadExecutor(new DaemonThreadFactory("triage-ewsjf"));
         }
         return learning;
     }
@@ -109,8 +99,18 @@ public final class DispatchLoop implements AutoCloseable {
         }
     }
 
-    ScheduledFuture<?> schedule(Runnable task, Duration delay) {
-        return executor.schedule(() -> runLogged(task), delay.toNanos(), TimeUnit.NANOSECONDS);
+    /**
+     * Runs {@code task} on the loop once the clock reads {@code clockNanos}, or about then: the delay
+     * is measured on the injected clock and waited in real time, so the task checks the clock again
+     * rather than trust it. Null when the loop is closed.
+     */
+    ScheduledFuture<?> wakeAt(long clockNanos, Runnable task) {
+        long delay = Math.max(0, clockNanos - clock.nanoTime());
+        try {
+            return executor.schedule(() -> runLogged(task), delay, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            return null;
+        }
     }
 
     private static void runLogged(Runnable task) {

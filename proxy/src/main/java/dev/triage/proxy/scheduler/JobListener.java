@@ -1,8 +1,8 @@
 package dev.triage.proxy.scheduler;
 
 /**
- * Hears the fate of one submitted job. Called on the {@link DispatchLoop}'s thread, so
- * implementations only hand the news over to their own thread and return.
+ * Hears the fate of one submitted job, on the executor its submitter gave {@link BackendQueue#submit}
+ * (a connection's event loop), so that it may act on the news directly.
  */
 public interface JobListener {
 

@@ -1,8 +1,10 @@
 package dev.triage.proxy.scheduler;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -131,6 +133,35 @@ public final class Scheduler<T> {
             }
         }
         return ordered;
+    }
+
+    /**
+     * Removes the jobs that have waited {@code maxWaitNanos} or longer by the clock, oldest first, and
+     * returns them for the caller to refuse.
+     */
+    public List<Job<T>> removeOverdue(long maxWaitNanos) {
+        long now = clock.nanoTime();
+        List<Job<T>> overdue = new ArrayList<>();
+        Job<T> oldest;
+        while ((oldest = guard.oldest()) != null && oldest.waitedNanos(now) >= maxWaitNanos) {
+            cancel(oldest);
+            overdue.add(oldest);
+        }
+        return overdue;
+    }
+
+    /**
+     * The clock time at which the oldest waiting job will have waited {@code maxWaitNanos}: the next
+     * {@link #removeOverdue} deadline. Empty when no job waits.
+     */
+    public OptionalLong nextOverdueNanos(long maxWaitNanos) {
+        Job<T> oldest = guard.oldest();
+        return oldest == null ? OptionalLong.empty() : OptionalLong.of(oldest.arrivalNanos() + maxWaitNanos);
+    }
+
+    /** True when {@code job} has waited longer than the starvation timeout τ at {@code nowNanos}. */
+    public boolean isStarved(Job<T> job, long nowNanos) {
+        return guard.isStarved(job, nowNanos);
     }
 
     /** Expected seconds of work waiting, over the slots: a rough time until a new job would start. */

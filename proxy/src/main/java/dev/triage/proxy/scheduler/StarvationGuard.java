@@ -11,7 +11,8 @@ import java.util.List;
  * first. It bounds how long any job waits to τ plus the time until a slot frees. With τ off
  * ({@code timeoutNanos == 0}) it never promotes.
  *
- * <p>Jobs are kept in arrival order, so the oldest waiting job is found in O(1).
+ * <p>Jobs are kept in arrival order, so the oldest waiting job is found in O(1); the scheduler asks
+ * it for the oldest job's queue-wait deadline too.
  */
 final class StarvationGuard<T> {
 
@@ -30,21 +31,20 @@ final class StarvationGuard<T> {
         byArrival.remove(job);
     }
 
+    /** The job that has waited longest, or null when none waits. */
+    Job<T> oldest() {
+        return byArrival.isEmpty() ? null : byArrival.iterator().next();
+    }
+
     /** The oldest job that has waited longer than τ at {@code nowNanos}, or null. */
     Job<T> starved(long nowNanos) {
-        if (timeoutNanos == 0 || byArrival.isEmpty()) {
-            return null;
-        }
-        Job<T> oldest = byArrival.iterator().next();
-        return isStarved(oldest, nowNanos) ? oldest : null;
+        Job<T> oldest = oldest();
+        return oldest != null && isStarved(oldest, nowNanos) ? oldest : null;
     }
 
     /** The jobs that have waited longer than τ at {@code nowNanos}, oldest first. */
     List<Job<T>> allStarved(long nowNanos) {
         List<Job<T>> starved = new ArrayList<>();
-        if (timeoutNanos == 0) {
-            return starved;
-        }
         for (Iterator<Job<T>> it = byArrival.iterator(); it.hasNext(); ) {
             Job<T> job = it.next();
             if (!isStarved(job, nowNanos)) {
@@ -55,7 +55,8 @@ final class StarvationGuard<T> {
         return starved;
     }
 
-    private boolean isStarved(Job<T> job, long nowNanos) {
-        return job.waitedNanos(nowNanos) > timeoutNanos;
+    /** True when τ is on and {@code job} has waited longer than τ at {@code nowNanos}. */
+    boolean isStarved(Job<T> job, long nowNanos) {
+        return timeoutNanos > 0 && job.waitedNanos(nowNanos) > timeoutNanos;
     }
 }

@@ -1,5 +1,6 @@
 package dev.triage.proxy.server;
 
+import dev.triage.proxy.api.TriageError;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import java.net.InetSocketAddress;

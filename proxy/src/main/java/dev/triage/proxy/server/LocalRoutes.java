@@ -1,6 +1,7 @@
 package dev.triage.proxy.server;
 
-import dev.triage.proxy.estimators.ModelReloader;
+import dev.triage.proxy.api.TriageError;
+import dev.triage.proxy.sizing.ModelReloader;
 import dev.triage.proxy.metrics.TriageMetrics;
 import dev.triage.proxy.scheduler.BackendQueue;
 import dev.triage.proxy.scheduler.QueueSnapshot;

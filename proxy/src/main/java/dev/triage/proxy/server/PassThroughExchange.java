@@ -74,10 +74,7 @@ final class PassThroughExchange implements Exchange, UpstreamCall.Listener {
         switch (ending) {
             case OK -> { }
             case CANCELLED -> over = true;
-            case UNREACHABLE -> fail(TriageError.BACKEND_UNREACHABLE,
-                    "the backend at " + context.passThrough().config().url() + " is unreachable");
-            case TIMEOUT -> fail(TriageError.UPSTREAM_TIMEOUT, "the backend did not answer in time");
-            case BROKEN -> fail(TriageError.BACKEND_BROKE_OFF, "the backend closed the connection or sent a malformed response");
+            default -> fail(UpstreamFailure.of(ending));
         }
     }
 
@@ -98,13 +95,14 @@ final class PassThroughExchange implements Exchange, UpstreamCall.Listener {
         call.cancel();
     }
 
-    private void fail(TriageError error, String message) {
+    private void fail(UpstreamFailure failure) {
         over = true;
         if (call.responseStarted()) {
             ctx.close();
             return;
         }
-        FullHttpResponse response = Responses.error(ctx.alloc(), error, message, null);
+        FullHttpResponse response = Responses.error(ctx.alloc(), failure.error(), failure.message(context.passThrough().config()),
+                null);
         if (!requestComplete) {
             HttpUtil.setKeepAlive(response, false); // the unread rest of the body ends with the connection
         }

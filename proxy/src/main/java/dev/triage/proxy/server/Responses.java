@@ -2,6 +2,8 @@ package dev.triage.proxy.server;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.triage.proxy.api.Json;
+import dev.triage.proxy.api.TriageError;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;

@@ -1,6 +1,6 @@
 package dev.triage.proxy.server;
 
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.api.TriageError;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
 import dev.triage.proxy.metrics.ResponseTokenCounter;
@@ -8,8 +8,11 @@ import dev.triage.proxy.scheduler.JobCost;
 import dev.triage.proxy.scheduler.JobListener;
 import dev.triage.proxy.scheduler.JobTag;
 import dev.triage.proxy.scheduler.Refusal;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.scheduler.Slot;
 import dev.triage.proxy.scheduler.Ticket;
+import dev.triage.proxy.sizing.RequestRejectedException;
+import dev.triage.proxy.sizing.SizedJob;
 import dev.triage.proxy.upstream.UpstreamCall;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
@@ -24,7 +27,6 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,8 +36,8 @@ import org.slf4j.LoggerFactory;
  * whichever way the exchange ends; a client that leaves while queued is withdrawn and never sent.
  * Whatever happens is written down in a {@link RequestRecord} and reported once at the end.
  *
- * <p>State lives on the client connection's event loop; the scheduler's decisions arrive from the
- * dispatch thread and are handed over to it.
+ * <p>State lives on the client connection's event loop; the scheduler delivers its decisions there, and
+ * a sizer that works elsewhere completes back onto it.
  */
 final class ScheduledExchange extends BodyGatheringExchange implements JobListener, UpstreamCall.Listener {
 
@@ -85,7 +87,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             sized(sizing);
         } else {
             CompletableFuture<SizedJob> pending = sizing;
-            pending.whenComplete((result, error) -> onLoop(() -> sized(pending)));
+            pending.whenCompleteAsync((result, error) -> sized(pending), ctx.executor());
         }
     }
 
@@ -115,19 +117,12 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
                 serviceTime.seconds(job.promptTokens(), tokens));
         state = State.QUEUED;
         submittedNanos = System.nanoTime();
-        ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), cost, this);
+        ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), cost,
+                ctx.executor(), this);
     }
 
     @Override
     public void dispatched(Slot granted) {
-        try {
-            ctx.executor().execute(() -> onDispatched(granted));
-        } catch (RejectedExecutionException e) {
-            granted.release(); // the event loop is gone, so is the client
-        }
-    }
-
-    private void onDispatched(Slot granted) {
         if (state != State.QUEUED) {
             granted.release();
             return;
@@ -144,14 +139,6 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     @Override
     public void refused(Refusal refusal) {
-        try {
-            onLoop(() -> answerRefusal(refusal));
-        } catch (RejectedExecutionException e) {
-            // The connection's event loop has stopped, and the connection with it: no one to answer.
-        }
-    }
-
-    private void answerRefusal(Refusal refusal) {
         if (state != State.QUEUED) {
             return;
         }
@@ -186,11 +173,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         switch (ending) {
             case OK -> { } // relayed() follows once the client has the last byte
             case CANCELLED -> clientGone();
-            case UNREACHABLE -> failRelay(Outcome.UPSTREAM_ERROR, TriageError.BACKEND_UNREACHABLE,
-                    "the backend at " + target.backend().config().url() + " is unreachable");
-            case TIMEOUT -> failRelay(Outcome.TIMEOUT, TriageError.UPSTREAM_TIMEOUT, "the backend did not answer in time");
-            case BROKEN -> failRelay(Outcome.UPSTREAM_ERROR, TriageError.BACKEND_BROKE_OFF,
-                    "the backend closed the connection or sent a malformed response");
+            default -> failRelay(UpstreamFailure.of(ending));
         }
     }
 
@@ -220,14 +203,14 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     }
 
     /** After a backend failure: an error response if nothing was sent yet, else all we can do is close. */
-    private void failRelay(Outcome outcome, TriageError error, String message) {
+    private void failRelay(UpstreamFailure failure) {
         if (call.responseStarted()) {
-            end(outcome, null);
+            end(failure.outcome(), null);
             ctx.close();
         } else {
-            FullHttpResponse response = errorResponse(error, message, null);
+            FullHttpResponse response = errorResponse(failure.error(), failure.message(target.backend().config()), null);
             record.responded(response.status().code());
-            end(outcome, null);
+            end(failure.outcome(), null);
             receiver.respond(this, response);
         }
     }
@@ -264,14 +247,6 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         }
         if (record.end(outcome, reason, System.nanoTime())) {
             context.observer().finished(record);
-        }
-    }
-
-    private void onLoop(Runnable task) {
-        if (ctx.executor().inEventLoop()) {
-            task.run();
-        } else {
-            ctx.executor().execute(task);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.triage.proxy.server;
 
-import dev.triage.proxy.config.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
+import dev.triage.proxy.sizing.RequestSizer;
 
 /**
  * Where a kind of scheduled request goes and how it is read.

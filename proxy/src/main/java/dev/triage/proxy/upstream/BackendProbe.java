@@ -1,5 +1,6 @@
 package dev.triage.proxy.upstream;
 
+import dev.triage.proxy.concurrent.DaemonThreadFactory;
 import dev.triage.proxy.config.BackendConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -32,11 +33,7 @@ public final class BackendProbe implements AutoCloseable {
         this.target = target;
         this.timeout = timeout;
         this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "triage-probe");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.timer = Executors.newSingleThreadScheduledExecutor(new DaemonThreadFactory("triage-probe"));
         timer.scheduleWithFixedDelay(this::probe, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 

@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -21,17 +22,16 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Future;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One request relayed to a backend and its response relayed back to the client, chunk by chunk.
- * The response is never aggregated: each chunk is written to the client as it arrives, and the
- * backend connection is read again only once that write has succeeded, so a slow client slows the
- * backend's connection instead of filling memory.
+ * One request relayed to a backend and its response relayed back to the client, chunk by chunk:
+ * the connection from the pool, the request out, the response in, and how the call ended. The
+ * response goes to the client through a {@link ClientResponseWriter} (never aggregated, with
+ * backpressure), and an {@link UpstreamTimeout} fails a backend that stays silent.
  *
  * <p>Runs entirely on the client's event loop (the pool lends connections on that loop). The
  * listener hears {@link Listener#finished} exactly once, when the backend is done with the request
@@ -74,36 +74,46 @@ public final class UpstreamCall {
         void relayed();
     }
 
+    /** Where a call is. */
+    private enum State {
+        /** Waiting for a pooled connection; request body chunks are held until it comes. */
+        CONNECTING,
+        /** Holding the connection: the request goes out and the response comes back. */
+        EXCHANGING,
+        /** The backend is done with the call, however it ended; nothing more happens. */
+        FINISHED
+    }
+
     private final UpstreamPool pool;
     private final BackendConfig backend;
-    private final Channel client;
     private final EventLoop loop;
     private final HttpRequest request;
-    private final long timeoutNanos;
     private final Consumer<HttpResponse> responseDecorator;
     private final Listener listener;
-    private final ArrayDeque<Object[]> pendingBody = new ArrayDeque<>();
+    private final UpstreamTimeout timeout;
+    private final ClientResponseWriter writer;
+    private final ArrayDeque<PendingContent> pendingBody = new ArrayDeque<>();
 
+    private State state = State.CONNECTING;
     private Channel upstream;
     private OriginResponseReceiver receiver;
-    private boolean done;
-    private boolean responseStarted;
+    /** The request's last byte was written: with a keep-alive response, the connection can serve again. */
     private boolean requestSent;
     private boolean upstreamKeepAlive;
-    private boolean awaitingUpstream;
-    private long awaitingSinceNanos;
-    private ScheduledFuture<?> timeoutCheck;
+
+    /** A chunk of a streamed request body that arrived before the connection did. */
+    private record PendingContent(HttpContent content, Runnable whenWritten) {}
 
     private UpstreamCall(UpstreamPool pool, BackendConfig backend, Channel client, HttpRequest request, Duration timeout,
             Consumer<HttpResponse> responseDecorator, Listener listener) {
         this.pool = pool;
         this.backend = backend;
-        this.client = client;
         this.loop = client.eventLoop();
         this.request = request;
-        this.timeoutNanos = timeout.toNanos();
         this.responseDecorator = responseDecorator;
         this.listener = listener;
+        this.timeout = new UpstreamTimeout(loop, timeout, this::timedOut);
+        this.writer = new ClientResponseWriter(client, this::readUpstream, listener::relayed);
     }
 
     /**
@@ -125,7 +135,7 @@ public final class UpstreamCall {
 
     /** True once the backend's response head has been passed to the client. */
     public boolean responseStarted() {
-        return responseStarted;
+        return writer.headWritten();
     }
 
     /**
@@ -133,16 +143,14 @@ public final class UpstreamCall {
      * socket took it (the moment to read more from the client). Takes ownership of {@code content}.
      */
     public void sendContent(HttpContent content, Runnable whenWritten) {
-        if (done) {
-            content.release();
-            return;
+        switch (state) {
+            case CONNECTING -> pendingBody.add(new PendingContent(content, whenWritten));
+            case EXCHANGING -> {
+                writeBody(content, whenWritten);
+                upstream.flush();
+            }
+            case FINISHED -> content.release();
         }
-        if (upstream == null) {
-            pendingBody.add(new Object[] {content, whenWritten});
-            return;
-        }
-        writeBody(content, whenWritten);
-        upstream.flush();
     }
 
     /** The client went away: closes the backend connection so the backend stops generating. */
@@ -165,11 +173,12 @@ public final class UpstreamCall {
             return;
         }
         Channel channel = connection.getNow();
-        if (done) {
+        if (state == State.FINISHED) {
             // Cancelled while connecting: the connection is untouched and can serve someone else.
             pool.release(channel);
             return;
         }
+        state = State.EXCHANGING;
         upstream = channel;
         receiver = new OriginResponseReceiver();
         upstream.pipeline().addLast("origin-response", receiver);
@@ -179,13 +188,13 @@ public final class UpstreamCall {
             }
         });
         while (!pendingBody.isEmpty()) {
-            Object[] pending = pendingBody.poll();
-            writeBody((HttpContent) pending[0], (Runnable) pending[1]);
+            PendingContent pending = pendingBody.poll();
+            writeBody(pending.content(), pending.whenWritten());
         }
         upstream.flush();
         listener.connected();
         readUpstream();
-        scheduleTimeoutCheck(timeoutNanos);
+        timeout.start();
     }
 
     private void writeBody(HttpContent content, Runnable whenWritten) {
@@ -205,45 +214,24 @@ public final class UpstreamCall {
     private void requestWriteFailed(Throwable cause) {
         // A backend may answer and close before it has read the whole body (an early 4xx): then the
         // answer is what counts, and the connection is simply not reused.
-        if (!responseStarted) {
+        if (!writer.headWritten()) {
             log.debug("writing to backend {} failed: {}", backend.url(), cause.toString());
             fail(Ending.BROKEN);
         }
     }
 
     private void readUpstream() {
-        awaitingUpstream = true;
-        awaitingSinceNanos = System.nanoTime();
+        timeout.waiting();
         upstream.read();
     }
 
-    /**
-     * The upstream timeout counts only while the relay waits on the backend: time spent waiting for a
-     * slow client to take a chunk is the client's, not the backend's.
-     */
-    private void scheduleTimeoutCheck(long delayNanos) {
-        timeoutCheck = loop.schedule(this::checkTimeout, delayNanos, TimeUnit.NANOSECONDS);
-    }
-
-    private void checkTimeout() {
-        if (done) {
-            return;
-        }
-        if (!awaitingUpstream) {
-            scheduleTimeoutCheck(timeoutNanos);
-            return;
-        }
-        long waited = System.nanoTime() - awaitingSinceNanos;
-        if (waited >= timeoutNanos) {
-            log.debug("backend {} silent for {} ms", backend.url(), TimeUnit.NANOSECONDS.toMillis(waited));
-            fail(Ending.TIMEOUT);
-        } else {
-            scheduleTimeoutCheck(timeoutNanos - waited);
-        }
+    private void timedOut(long silentNanos) {
+        log.debug("backend {} silent for {} ms", backend.url(), TimeUnit.NANOSECONDS.toMillis(silentNanos));
+        fail(Ending.TIMEOUT);
     }
 
     private void relay(Object msg) {
-        awaitingUpstream = false;
+        timeout.answered();
         if (msg instanceof DecoderResultProvider decoded && decoded.decoderResult().isFailure()) {
             ReferenceCountUtil.release(msg);
             log.debug("malformed response from backend {}: {}", backend.url(), decoded.decoderResult().cause().toString());
@@ -258,7 +246,6 @@ public final class UpstreamCall {
                 readUpstream();
                 return;
             }
-            responseStarted = true;
             upstreamKeepAlive = HttpUtil.isKeepAlive(head);
             HopByHopHeaders.strip(head, responseHasBody(head));
             responseDecorator.accept(head);
@@ -267,20 +254,10 @@ public final class UpstreamCall {
         if (msg instanceof HttpContent content) {
             listener.responseContent(content.content());
         }
-        boolean last = msg instanceof LastHttpContent;
-        if (last) {
+        if (msg instanceof LastHttpContent) {
             finishOk();
         }
-        client.writeAndFlush(msg).addListener(f -> {
-            if (!f.isSuccess()) {
-                return; // The client is gone; its channel's closing ends the exchange.
-            }
-            if (last) {
-                listener.relayed();
-            } else if (!done) {
-                readUpstream();
-            }
-        });
+        writer.write((HttpObject) msg);
     }
 
     private boolean responseHasBody(HttpResponse head) {
@@ -289,8 +266,9 @@ public final class UpstreamCall {
     }
 
     private void finishOk() {
-        done = true;
-        stopTimeoutCheck();
+        state = State.FINISHED;
+        timeout.stop();
+        writer.stop(); // the connection goes back to the pool; chunks still being written must not read it
         detachReceiver();
         if (upstreamKeepAlive && requestSent) {
             pool.release(upstream);
@@ -301,15 +279,17 @@ public final class UpstreamCall {
     }
 
     private void fail(Ending ending) {
-        if (done) {
+        if (state == State.FINISHED) {
             return;
         }
-        done = true;
-        stopTimeoutCheck();
+        State was = state;
+        state = State.FINISHED;
+        timeout.stop();
+        writer.stop();
         while (!pendingBody.isEmpty()) {
-            ReferenceCountUtil.release(pendingBody.poll()[0]);
+            pendingBody.poll().content().release();
         }
-        if (upstream == null) {
+        if (was == State.CONNECTING) {
             ReferenceCountUtil.release(request); // never written, so never released by a write
         } else {
             detachReceiver();
@@ -324,18 +304,12 @@ public final class UpstreamCall {
         }
     }
 
-    private void stopTimeoutCheck() {
-        if (timeoutCheck != null) {
-            timeoutCheck.cancel(false);
-        }
-    }
-
     /** The handler on the backend connection while this call holds it. */
     private final class OriginResponseReceiver extends ChannelInboundHandlerAdapter {
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (done) {
+            if (state == State.FINISHED) {
                 ReferenceCountUtil.release(msg);
                 return;
             }
@@ -344,7 +318,7 @@ public final class UpstreamCall {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
-            if (!done) {
+            if (state != State.FINISHED) {
                 log.debug("backend {} closed the connection mid-response", backend.url());
                 fail(Ending.BROKEN);
             }

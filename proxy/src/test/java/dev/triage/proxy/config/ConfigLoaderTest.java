@@ -112,7 +112,7 @@ class ConfigLoaderTest {
         assertEquals("starvation-timeout: soon (expected: a duration such as 500ms, 60s, 2m or 1h)",
                 failure(Map.of(), "--starvation-timeout", "soon"));
         assertEquals("listen: localhost:99999 (expected: a port in 0-65535)", failure(Map.of(), "--listen", "localhost:99999"));
-        assertEquals("estimator: oracle (expected: one of classifier, ranker, baseline)", failure(Map.of(), "--estimator", "oracle"));
+        assertEquals("estimator: oracle (expected: one of classifier, ranker, lexical, baseline)", failure(Map.of(), "--estimator", "oracle"));
         assertEquals("estimator-fallback: yes (expected: off or baseline)", failure(Map.of(), "--estimator-fallback", "yes"));
         assertEquals("model-watch: true (expected: false unless --model names a file to watch)",
                 failure(Map.of(), "--model-watch", "true"));

@@ -33,6 +33,11 @@ class AudioSchedulingTest {
 
     private static final byte[] SHORT = AudioFixtures.named("pcm16-mono-16000.wav").bytes();
     private static final byte[] LONG = repeated(AudioFixtures.named("pcm16-mono-8000-list-chunk.wav").bytes(), 6);
+    /**
+     * The upload that holds the backend's one slot while the burst is queued, one at a time: 1 MB, so
+     * 2 s at 2 ms a kilobyte, time enough for six uploads to be read and queued on a loaded machine.
+     */
+    private static final byte[] BUSY = repeated(LONG, 5);
     private static final List<String> BURST = List.of("long-1.wav", "short-1.wav", "long-2.wav", "short-2.wav",
             "long-3.wav", "short-3.wav");
 
@@ -54,7 +59,7 @@ class AudioSchedulingTest {
                 RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--policy", policy,
                         "--starvation-timeout", "off")) {
             List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
-            responses.add(transcribe(triage, "busy.wav", LONG, "en"));
+            responses.add(transcribe(triage, "busy.wav", BUSY, "en"));
             Await.until("the busy clip is being transcribed", () -> backend.started().contains("busy.wav"));
             for (int i = 0; i < BURST.size(); i++) {
                 String name = BURST.get(i);

@@ -1,31 +1,52 @@
 package dev.triage.proxy.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.triage.features.ChatBody;
+import dev.triage.features.Prompt;
+import dev.triage.model.BaselineEstimator;
+import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.proxy.testing.ChatRequests;
 import dev.triage.proxy.testing.FakeOpenAiBackend;
 import dev.triage.proxy.testing.RunningTriage;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The shipped classifier, the default estimator, sizing real requests through the proxy. */
 class ClassifierEstimateTest {
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String BRIEF = "Summarize the history of jazz in one sentence.";
+    private static final String ESSAY = "Write a detailed, multi-part essay on the history of jazz, covering its origins, "
+            + "its major eras, its key musicians, and its influence on other genres.";
+
     @Test
-    void aOneSentenceAnswerIsEstimatedShorterThanADetailedMultiPartEssay() throws Exception {
+    void theEstimateHeaderIsTheClassifiersEstimateOfTheRequestsPrompt() throws Exception {
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
-                RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
-            long brief = estimate(triage, "Summarize the history of jazz in one sentence.");
-            long essay = estimate(triage, "Write a detailed, multi-part essay on the history of jazz, covering its origins, "
-                    + "its major eras, its key musicians, and its influence on other genres.");
+                RunningTriage triage = RunningTriage.start("--backend", backend.url());
+                ClassifierEstimator classifier = ClassifierEstimator.loadDefault()) {
+            BaselineEstimator baseline = new BaselineEstimator();
+            for (String prompt : List.of(BRIEF, ESSAY)) {
+                String body = ChatRequests.uncapped(prompt);
+                Prompt extracted = ChatBody.prompt(JSON.readTree(body));
+                long header = estimateHeader(triage, body);
+                assertEquals(Math.round(classifier.estimate(extracted).expectedTokens()), header, prompt);
+                assertNotEquals(Math.round(baseline.estimate(extracted).expectedTokens()), header,
+                        "the baseline's estimate, not the classifier's: " + prompt);
+            }
+            long brief = estimateHeader(triage, ChatRequests.uncapped(BRIEF));
+            long essay = estimateHeader(triage, ChatRequests.uncapped(ESSAY));
             assertTrue(brief < essay, brief + " tokens for one sentence, " + essay + " for the essay");
         }
     }
 
-    private static long estimate(RunningTriage triage, String prompt) throws Exception {
-        HttpResponse<String> response = triage.post("/v1/chat/completions", ChatRequests.uncapped(prompt));
+    private static long estimateHeader(RunningTriage triage, String body) throws Exception {
+        HttpResponse<String> response = triage.post("/v1/chat/completions", body);
         assertEquals(200, response.statusCode());
         return Long.parseLong(response.headers().firstValue("x-triage-estimate-tokens").orElseThrow());
     }

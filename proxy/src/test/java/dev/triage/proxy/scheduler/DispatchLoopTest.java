@@ -4,10 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.triage.proxy.concurrent.DaemonThreadFactory;
+import dev.triage.proxy.testing.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -18,25 +22,37 @@ class DispatchLoopTest {
     private static final JobTag TAG = new JobTag("id", "chat");
 
     private final DispatchLoop loop = new DispatchLoop(Clock.system());
+    /** Stands for a client connection's event loop: the submitter's own thread. */
+    private final ExecutorService connection = Executors.newSingleThreadExecutor(new DaemonThreadFactory("connection"));
 
     @AfterEach
     void close() {
         loop.close();
+        connection.shutdownNow();
     }
 
-    /** Records what happened to one job. */
+    /** Records what happened to one job; news heard anywhere but on the submitter's executor fails it. */
     private static final class Recorder implements JobListener {
         final CompletableFuture<Slot> slot = new CompletableFuture<>();
         final CompletableFuture<Refusal> refusal = new CompletableFuture<>();
 
         @Override
         public void dispatched(Slot s) {
-            slot.complete(s);
+            hear(slot, s);
         }
 
         @Override
         public void refused(Refusal r) {
-            refusal.complete(r);
+            hear(refusal, r);
+        }
+
+        private static <T> void hear(CompletableFuture<T> news, T value) {
+            String thread = Thread.currentThread().getName();
+            if (thread.startsWith("connection-")) {
+                news.complete(value);
+            } else {
+                news.completeExceptionally(new AssertionError("heard on " + thread + ", not on the submitter's executor"));
+            }
         }
     }
 
@@ -48,12 +64,12 @@ class DispatchLoopTest {
     void releasingASlotSendsTheNextJobInPolicyOrder() throws Exception {
         BackendQueue queue = serial(10, Duration.ZERO);
         Recorder first = new Recorder();
-        queue.submit(TAG, 0, 1000, 20, first);
+        queue.submit(TAG, 0, 1000, 20, connection, first);
         Slot running = first.slot.get(5, TimeUnit.SECONDS);
         BlockingQueue<String> order = new LinkedBlockingQueue<>();
         for (String name : List.of("long", "short", "medium")) {
             double seconds = switch (name) { case "short" -> 1; case "medium" -> 5; default -> 20; };
-            queue.submit(TAG, 0, seconds * 50, seconds, new JobListener() {
+            queue.submit(TAG, 0, seconds * 50, seconds, connection, new JobListener() {
                 @Override
                 public void dispatched(Slot slot) {
                     order.add(name);
@@ -74,14 +90,28 @@ class DispatchLoopTest {
     }
 
     @Test
+    void aSlotForASubmitterWhoseExecutorHasStoppedIsReleased() throws Exception {
+        BackendQueue queue = serial(10, Duration.ZERO);
+        ExecutorService stopped = Executors.newSingleThreadExecutor();
+        stopped.shutdown();
+        Recorder gone = new Recorder();
+        queue.submit(TAG, 0, 10, 1, stopped, gone);
+        Recorder next = new Recorder();
+        queue.submit(TAG, 0, 10, 1, connection, next);
+        next.slot.get(5, TimeUnit.SECONDS).release();
+        Await.until("every slot free", () -> queue.busySlots() == 0);
+        assertFalse(gone.slot.isDone());
+    }
+
+    @Test
     void fullQueueRefusesWithARetryHint() throws Exception {
         BackendQueue queue = serial(1, Duration.ZERO);
         Recorder running = new Recorder();
-        queue.submit(TAG, 0, 10, 1, running);
+        queue.submit(TAG, 0, 10, 1, connection, running);
         running.slot.get(5, TimeUnit.SECONDS);
-        queue.submit(TAG, 0, 100, 7.5, new Recorder());
+        queue.submit(TAG, 0, 100, 7.5, connection, new Recorder());
         Recorder third = new Recorder();
-        queue.submit(TAG, 0, 10, 1, third);
+        queue.submit(TAG, 0, 10, 1, connection, third);
         Refusal refusal = third.refusal.get(5, TimeUnit.SECONDS);
         assertEquals(Refusal.Reason.QUEUE_FULL, refusal.reason());
         assertEquals(8, refusal.retryAfterSeconds());
@@ -91,12 +121,12 @@ class DispatchLoopTest {
     void cancelledWaiterIsNeverDispatched() throws Exception {
         BackendQueue queue = serial(10, Duration.ZERO);
         Recorder running = new Recorder();
-        queue.submit(TAG, 0, 10, 1, running);
+        queue.submit(TAG, 0, 10, 1, connection, running);
         Slot slot = running.slot.get(5, TimeUnit.SECONDS);
         Recorder gone = new Recorder();
-        Ticket ticket = queue.submit(TAG, 0, 10, 1, gone);
+        Ticket ticket = queue.submit(TAG, 0, 10, 1, connection, gone);
         Recorder after = new Recorder();
-        queue.submit(TAG, 0, 500, 10, after);
+        queue.submit(TAG, 0, 500, 10, connection, after);
         ticket.cancel();
         slot.release();
         after.slot.get(5, TimeUnit.SECONDS);
@@ -108,33 +138,61 @@ class DispatchLoopTest {
     void waitBeyondTheLimitIsRefused() throws Exception {
         BackendQueue queue = serial(10, Duration.ofMillis(50));
         Recorder running = new Recorder();
-        queue.submit(TAG, 0, 10, 1, running);
+        queue.submit(TAG, 0, 10, 1, connection, running);
         running.slot.get(5, TimeUnit.SECONDS);
         Recorder waiting = new Recorder();
-        queue.submit(TAG, 0, 10, 1, waiting);
+        queue.submit(TAG, 0, 10, 1, connection, waiting);
         assertEquals(Refusal.Reason.QUEUE_TIMEOUT, waiting.refusal.get(5, TimeUnit.SECONDS).reason());
         assertFalse(waiting.slot.isDone());
+    }
+
+    @Test
+    void theQueueWaitLimitIsADeadlineOnTheInjectedClock() throws Exception {
+        ManualClock clock = new ManualClock();
+        try (DispatchLoop simulated = new DispatchLoop(clock)) {
+            // An hour on the manual clock: the loop's own wake-up, in real time, never comes during the test.
+            BackendQueue queue = simulated.addBackend("chat", new SchedulerSettings(Policy.SJF, Duration.ZERO, 10, 1),
+                    Duration.ofHours(1));
+            Recorder running = new Recorder();
+            queue.submit(TAG, 0, 10, 1, connection, running);
+            Slot slot = running.slot.get(5, TimeUnit.SECONDS);
+            Recorder overdue = new Recorder();
+            queue.submit(TAG, 0, 10, 1, connection, overdue);
+            queue.snapshot().get(5, TimeUnit.SECONDS); // admitted, its arrival stamped, before the clock moves
+            clock.advance(Duration.ofHours(1).minusNanos(1));
+            Recorder later = new Recorder();
+            queue.submit(TAG, 0, 10, 1, connection, later);
+            queue.snapshot().get(5, TimeUnit.SECONDS); // every task posted so far has run
+            assertFalse(overdue.refusal.isDone(), "refused before its hour was up");
+
+            clock.advance(Duration.ofNanos(1));
+            slot.release();
+            assertEquals(Refusal.Reason.QUEUE_TIMEOUT, overdue.refusal.get(5, TimeUnit.SECONDS).reason());
+            later.slot.get(5, TimeUnit.SECONDS); // the freed slot goes past the overdue job
+            assertFalse(overdue.slot.isDone());
+            assertEquals(0, queue.snapshot().get(5, TimeUnit.SECONDS).waiting().size());
+        }
     }
 
     @Test
     void refuseAllAnswersTheWaitingAndLaterJobs() throws Exception {
         BackendQueue queue = serial(10, Duration.ZERO);
         Recorder running = new Recorder();
-        queue.submit(TAG, 0, 10, 1, running);
+        queue.submit(TAG, 0, 10, 1, connection, running);
         running.slot.get(5, TimeUnit.SECONDS);
         Recorder waiting = new Recorder();
-        queue.submit(TAG, 0, 10, 1, waiting);
+        queue.submit(TAG, 0, 10, 1, connection, waiting);
         loop.refuseAll();
         assertEquals(Refusal.Reason.SHUTTING_DOWN, waiting.refusal.get(5, TimeUnit.SECONDS).reason());
         Recorder late = new Recorder();
-        queue.submit(TAG, 0, 10, 1, late);
+        queue.submit(TAG, 0, 10, 1, connection, late);
         assertEquals(Refusal.Reason.SHUTTING_DOWN, late.refusal.get(5, TimeUnit.SECONDS).reason());
     }
 
     @Test
     void aListenerThatThrowsDoesNotKeepTheSlot() throws Exception {
         BackendQueue queue = serial(10, Duration.ZERO);
-        queue.submit(TAG, 0, 10, 1, new JobListener() {
+        queue.submit(TAG, 0, 10, 1, connection, new JobListener() {
             @Override
             public void dispatched(Slot slot) {
                 throw new IllegalStateException("broken listener");
@@ -144,7 +202,7 @@ class DispatchLoopTest {
             public void refused(Refusal refusal) {}
         });
         Recorder next = new Recorder();
-        queue.submit(TAG, 0, 10, 1, next);
+        queue.submit(TAG, 0, 10, 1, connection, next);
         assertTrue(next.slot.get(5, TimeUnit.SECONDS) != null);
     }
 }

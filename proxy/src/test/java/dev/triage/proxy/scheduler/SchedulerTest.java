@@ -86,6 +86,42 @@ class SchedulerTest {
     }
 
     @Test
+    void jobsThatWaitedTheLimitAreRemovedOldestFirstAndTheNextDeadlineIsTheOldestJobs() {
+        Scheduler<String> s = scheduler(Policy.SJF, Duration.ZERO, 100, 1);
+        long limit = Duration.ofSeconds(30).toNanos();
+        assertTrue(s.nextOverdueNanos(limit).isEmpty());
+        s.submit("first", 0, 900, 20);
+        long firstArrival = clock.nanoTime();
+        clock.advance(Duration.ofSeconds(10));
+        s.submit("second", 0, 10, 0.2);
+        clock.advance(Duration.ofSeconds(10));
+        s.submit("third", 0, 500, 10);
+        assertEquals(firstArrival + limit, s.nextOverdueNanos(limit).getAsLong());
+        clock.advance(Duration.ofSeconds(10).minusNanos(1));
+        assertEquals(List.of(), s.removeOverdue(limit));
+        clock.advance(Duration.ofSeconds(10).plusNanos(1));
+        assertEquals(List.of("first", "second"), s.removeOverdue(limit).stream().map(Job::payload).toList());
+        assertEquals(1, s.waitingCount());
+        assertEquals(List.of("third"), drainOneByOne(s));
+        assertTrue(s.nextOverdueNanos(limit).isEmpty());
+    }
+
+    @Test
+    void aJobIsStarvedOnlyOnceItHasWaitedLongerThanTau() {
+        Scheduler<String> s = scheduler(Policy.SJF, Duration.ofSeconds(10), 100, 1);
+        Job<String> job = s.submit("waiting", 0, 100, 2).orElseThrow();
+        clock.advance(Duration.ofSeconds(10));
+        assertFalse(s.isStarved(job, clock.nanoTime()));
+        clock.advance(Duration.ofNanos(1));
+        assertTrue(s.isStarved(job, clock.nanoTime()));
+
+        Scheduler<String> off = scheduler(Policy.SJF, Duration.ZERO, 100, 1);
+        Job<String> never = off.submit("waiting", 0, 100, 2).orElseThrow();
+        clock.advance(Duration.ofDays(1));
+        assertFalse(off.isStarved(never, clock.nanoTime()));
+    }
+
+    @Test
     void starvedJobGoesFirstAtTheFirstFreeSlotAfterTau() {
         Duration tau = Duration.ofSeconds(10);
         Scheduler<String> s = scheduler(Policy.SJF, tau, 10_000, 1);

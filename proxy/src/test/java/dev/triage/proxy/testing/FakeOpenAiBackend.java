@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.triage.features.ChatBody;
+import dev.triage.proxy.concurrent.DaemonThreadFactory;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -48,11 +49,7 @@ public final class FakeOpenAiBackend implements AutoCloseable {
     private final ServerSocket server;
     private final Semaphore slots;
     private final Duration perToken;
-    private final ExecutorService connections = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "fake-backend");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService connections = Executors.newCachedThreadPool(new DaemonThreadFactory("fake-backend"));
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final List<String> started = new CopyOnWriteArrayList<>();
     private final List<String> finished = new CopyOnWriteArrayList<>();

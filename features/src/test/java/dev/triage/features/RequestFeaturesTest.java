@@ -1,0 +1,54 @@
+package dev.triage.features;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+class RequestFeaturesTest {
+
+    @Test
+    void lexicalColumnsFollowTheLexicalFeaturesWithTheLengthOnALogScale() {
+        String text = "Could you please explain, in detail, how a compiler parses a function?";
+        float[] features = RequestFeatures.of(new Prompt(text));
+        float[] lexical = LexicalFeatures.of(new Prompt(text));
+        assertEquals(RequestFeatures.COUNT, features.length);
+        assertEquals((float) Math.log1p(PromptTokens.approximate(text)), features[RequestFeatures.LOG_PROMPT_TOKENS]);
+        for (int i = 1; i < LexicalFeatures.COUNT; i++) {
+            assertEquals(lexical[i], features[i], LexicalFeatures.NAMES.get(i));
+        }
+        assertEquals("log_prompt_tokens", RequestFeatures.NAMES.get(RequestFeatures.LOG_PROMPT_TOKENS));
+    }
+
+    @Test
+    void shapeColumnsDescribeTheConversation() {
+        float[] single = RequestFeatures.of(new Prompt("Summarize this."));
+        assertEquals(1, single[RequestFeatures.USER_TURNS]);
+        assertEquals(0, single[RequestFeatures.LOG_SYSTEM_TOKENS]);
+        assertEquals(1, single[RequestFeatures.LAST_TURN_SHARE]);
+        assertEquals(single[RequestFeatures.LOG_PROMPT_TOKENS], single[RequestFeatures.LOG_CONVERSATION_TOKENS]);
+
+        float[] chat = RequestFeatures.of(new Prompt("Summarize this.", 3, 400, 4015));
+        assertEquals(3, chat[RequestFeatures.USER_TURNS]);
+        assertEquals((float) Math.log1p(100), chat[RequestFeatures.LOG_SYSTEM_TOKENS]);
+        assertEquals((float) Math.log1p(1004), chat[RequestFeatures.LOG_CONVERSATION_TOKENS]);
+        assertEquals(15f / 4015, chat[RequestFeatures.LAST_TURN_SHARE], 1e-7);
+    }
+
+    @Test
+    void extractWritesAtAnOffsetAndMatchesOf() {
+        Prompt prompt = new Prompt("List ten tips for a job interview", 2, 10, 100);
+        float[] rows = new float[2 * RequestFeatures.COUNT];
+        RequestFeatures.extract(prompt, rows, RequestFeatures.COUNT);
+        float[] second = java.util.Arrays.copyOfRange(rows, RequestFeatures.COUNT, rows.length);
+        assertArrayEquals(RequestFeatures.of(prompt), second);
+        assertArrayEquals(new float[RequestFeatures.COUNT], java.util.Arrays.copyOf(rows, RequestFeatures.COUNT));
+    }
+
+    @Test
+    void anImpossibleShapeIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new Prompt("text", 0, 0, 4));
+        assertThrows(IllegalArgumentException.class, () -> new Prompt("text", 1, 5, 6));
+    }
+}

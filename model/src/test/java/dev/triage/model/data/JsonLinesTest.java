@@ -1,0 +1,39 @@
+package dev.triage.model.data;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class JsonLinesTest {
+
+    private static List<Integer> read(String text) throws IOException {
+        return JsonLines.read(new BufferedReader(new StringReader(text)), "rows.jsonl", row -> {
+            if (!row.path("n").isInt()) {
+                throw new IllegalArgumentException("n: " + row.path("n") + " (expected: an integer)");
+            }
+            return row.path("n").asInt();
+        });
+    }
+
+    @Test
+    void eachLineIsOneRowAndBlankLinesAreSkipped() throws IOException {
+        assertEquals(List.of(1, 2, 3), read("{\"n\": 1}\n\n  \n{\"n\": 2}\r\n{\"n\": 3}"));
+    }
+
+    @Test
+    void aLineThatIsNotJsonIsNamedWithItsNumber() {
+        IOException e = assertThrows(IOException.class, () -> read("{\"n\": 1}\n\n{\"n\": \n"));
+        assertEquals("rows.jsonl:3: not a JSON line", e.getMessage().substring(0, e.getMessage().indexOf(" (")));
+    }
+
+    @Test
+    void aRowTheReaderRefusesIsNamedWithItsNumberAndReason() {
+        IOException e = assertThrows(IOException.class, () -> read("{\"n\": 1}\n{\"n\": \"two\"}\n"));
+        assertEquals("rows.jsonl:2: n: \"two\" (expected: an integer)", e.getMessage());
+    }
+}

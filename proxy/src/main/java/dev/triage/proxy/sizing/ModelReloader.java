@@ -1,0 +1,84 @@
+package dev.triage.proxy.sizing;
+
+import dev.triage.features.Prompt;
+import dev.triage.model.Estimate;
+import dev.triage.model.JobEstimator;
+import dev.triage.model.SwappableEstimator;
+import dev.triage.proxy.concurrent.DaemonThreadFactory;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Replaces the serving model with a fresh load of its file: loads it off the network threads,
+ * checks that it estimates, and only then swaps it in. A model that fails either step is closed and
+ * the serving one stays; the result says why. Reloads run one at a time.
+ */
+public final class ModelReloader implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ModelReloader.class);
+
+    /** Prompts every new model must estimate, finitely, before it serves. */
+    private static final List<Prompt> CANARIES = List.of(new Prompt(""), new Prompt("What is 2 + 2?"),
+            new Prompt("Write a detailed, multi-part essay on the history of queueing theory, with examples and code."));
+
+    /** What a reload did. */
+    public record Result(boolean reloaded, String model, String message) {}
+
+    private final SwappableEstimator<Prompt> target;
+    private final Supplier<JobEstimator<Prompt>> loader;
+    private final String location;
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(new DaemonThreadFactory("triage-model-reload"));
+
+    /** @param location where the loader reads the model, for messages */
+    public ModelReloader(SwappableEstimator<Prompt> target, Supplier<JobEstimator<Prompt>> loader, String location) {
+        this.target = target;
+        this.loader = loader;
+        this.location = location;
+    }
+
+    public CompletableFuture<Result> reload() {
+        return CompletableFuture.supplyAsync(this::reloadNow, worker);
+    }
+
+    private Result reloadNow() {
+        JobEstimator<Prompt> fresh;
+        try {
+            fresh = loader.get();
+        } catch (RuntimeException e) {
+            log.warn("model reload failed, keeping the serving model: {}", e.getMessage());
+            return new Result(false, location, e.getMessage());
+        }
+        String problem = check(fresh);
+        if (problem != null) {
+            fresh.close();
+            log.warn("model reload failed, keeping the serving model: {}: {}", location, problem);
+            return new Result(false, location, location + ": " + problem);
+        }
+        target.swap(fresh);
+        log.info("model reloaded from {}", location);
+        return new Result(true, location, "reloaded");
+    }
+
+    private static String check(JobEstimator<Prompt> fresh) {
+        try {
+            for (Estimate estimate : fresh.estimateAll(CANARIES)) {
+                if (!Double.isFinite(estimate.expectedTokens())) {
+                    return "it estimates " + estimate.expectedTokens() + " tokens";
+                }
+            }
+            return null;
+        } catch (RuntimeException e) {
+            return "estimating failed: " + e.getMessage();
+        }
+    }
+
+    @Override
+    public void close() {
+        worker.shutdownNow();
+    }
+}

@@ -1,0 +1,75 @@
+package dev.triage.proxy.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import dev.triage.model.Estimate;
+import dev.triage.proxy.testing.PrometheusText;
+import java.time.Duration;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class TriageMetricsTest {
+
+    private final TriageMetrics metrics = new TriageMetrics();
+
+    @AfterEach
+    void close() {
+        metrics.close();
+    }
+
+    private static RequestRecord completed(String backend, double estimate, long actual) {
+        RequestRecord record = new RequestRecord("id", "/v1/chat/completions", "chat", backend, 0);
+        record.sized(Estimate.ofTokens(estimate), 0);
+        record.dispatched(2_000_000, false);
+        record.firstByte(5_000_000);
+        record.responded(200);
+        record.actualTokens(OptionalLong.of(actual));
+        record.end(Outcome.OK, null, 9_000_000);
+        return record;
+    }
+
+    private static RequestRecord rejected(String reason) {
+        RequestRecord record = new RequestRecord("id", "/v1/chat/completions", "chat", "chat", 0);
+        record.responded(429);
+        record.end(Outcome.REJECTED, reason, 1_000_000);
+        return record;
+    }
+
+    private double sum(String name, Map<String, String> labels) {
+        return PrometheusText.sum(metrics.scrape(null).body(), name, labels);
+    }
+
+    @Test
+    void everyRequestCountsInTheSeriesOfItsLabels() {
+        String shortClass = Estimate.ofTokens(10).lengthClass().label();
+        metrics.finished(completed("chat", 10, 12));
+        metrics.finished(completed("chat", 10, 8));
+        metrics.finished(completed("audio", 10, 3));
+        metrics.finished(rejected("queue_full"));
+        metrics.finished(rejected("queue_full"));
+        metrics.finished(rejected("invalid_request"));
+
+        assertEquals(2, sum("triage_request_seconds_count", Map.of("backend", "chat", "class", shortClass, "outcome", "ok")));
+        assertEquals(1, sum("triage_request_seconds_count", Map.of("backend", "audio", "outcome", "ok")));
+        assertEquals(3, sum("triage_request_seconds_count", Map.of("class", "unknown", "outcome", "rejected")));
+        assertEquals(2, sum("triage_queue_wait_seconds_count", Map.of("backend", "chat", "class", shortClass)));
+        assertEquals(0.004, sum("triage_queue_wait_seconds_sum", Map.of("backend", "chat")), 1e-9);
+        assertEquals(2, sum("triage_time_to_first_byte_seconds_count", Map.of("backend", "chat")));
+        assertEquals(2, sum("triage_rejected_total", Map.of("reason", "queue_full")));
+        assertEquals(1, sum("triage_rejected_total", Map.of("reason", "invalid_request")));
+        assertEquals(20, sum("triage_estimate_tokens_sum", Map.of("backend", "chat")));
+        assertEquals(20, sum("triage_actual_tokens_sum", Map.of("backend", "chat")));
+        assertEquals(3, sum("triage_actual_tokens_sum", Map.of("backend", "audio")));
+    }
+
+    @Test
+    void anEstimatorsTimerIsResolvedOnce() {
+        assertSame(metrics.estimatorTimer("classifier"), metrics.estimatorTimer("classifier"));
+        metrics.estimatorTimer("classifier").record(Duration.ofMillis(1));
+        metrics.estimatorTimer("ranker").record(Duration.ofMillis(1));
+        assertEquals(1, sum("triage_estimator_seconds_count", Map.of("estimator", "classifier")));
+    }
+}
