@@ -17,6 +17,8 @@ import java.util.OptionalInt;
  */
 public final class ChatBody {
 
+    private static final long NO_LIMIT = 0;
+
     private ChatBody() {}
 
     /**
@@ -60,19 +62,25 @@ public final class ChatBody {
      * and are ignored.
      */
     public static OptionalInt maxOutputTokens(JsonNode body) {
-        long limit = Long.MAX_VALUE;
+        long limit = NO_LIMIT;
         limit = smallerPositive(limit, body.path("max_completion_tokens"));
         limit = smallerPositive(limit, body.path("max_tokens"));
         limit = smallerPositive(limit, body.path("n_predict"));
         limit = smallerPositive(limit, body.path("options").path("num_predict"));
-        return limit == Long.MAX_VALUE ? OptionalInt.empty() : OptionalInt.of((int) Math.min(limit, Integer.MAX_VALUE));
+        return limit == NO_LIMIT ? OptionalInt.empty() : OptionalInt.of((int) Math.min(limit, Integer.MAX_VALUE));
     }
 
     private static long smallerPositive(long current, JsonNode value) {
-        if (value.isIntegralNumber() && value.asLong() > 0) {
-            return Math.min(current, value.asLong());
+        if (!value.isIntegralNumber()) {
+            return current;
         }
-        return current;
+        // Past 64 bits asLong() keeps only the low bits, which may read as a small limit (2^64 + 1 as 1)
+        // and put a request that set no real limit at the head of the queue.
+        long limit = value.canConvertToLong() ? value.asLong() : value.bigIntegerValue().signum() > 0 ? Long.MAX_VALUE : 0;
+        if (limit <= 0) {
+            return current;
+        }
+        return current == NO_LIMIT ? limit : Math.min(current, limit);
     }
 
     private static String contentText(JsonNode content) {

@@ -89,4 +89,12 @@ class ChatBodyTest {
         assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"options\":{\"num_predict\":-1}}")));
         assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":\"50\"}")));
     }
+
+    @Test
+    void aLimitPastSixtyFourBitsIsNoSmallLimit() throws Exception {
+        // 2^64 + 1, whose low 64 bits read as 1.
+        assertEquals(OptionalInt.of(Integer.MAX_VALUE), ChatBody.maxOutputTokens(body("{\"max_tokens\":18446744073709551617}")));
+        assertEquals(OptionalInt.of(40), ChatBody.maxOutputTokens(body("{\"max_tokens\":18446744073709551617,\"n_predict\":40}")));
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":-18446744073709551615}")));
+    }
 }

@@ -4,8 +4,6 @@ import dev.triage.features.audio.AudioDuration;
 import dev.triage.features.audio.AudioDurationReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -16,12 +14,10 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Duration extraction per container for an upload already in memory, as the proxy pays it:
- * detection, then the container's reader. For FLAC and MP4 that includes writing and deleting the
- * temporary file jaudiotagger reads ({@link AudioSpoolBenchmark} splits that cost).
+ * detection, then the container's reader.
  *
  * <p>{@code java -cp "bench/target/triage-bench.jar:bench/target/lib/*" org.openjdk.jmh.Main AudioDurationBenchmark}
  */
@@ -35,20 +31,12 @@ public class AudioDurationBenchmark {
             "speech.m4a", "spoken-faststart.mp4"})
     public String fixture;
 
+    private final AudioDurationReader reader = new AudioDurationReader();
     private ByteBuffer audio;
-    private Path spool;
-    private AudioDurationReader reader;
 
     @Setup(Level.Trial)
     public void load() throws IOException {
         audio = ByteBuffer.wrap(AudioFixtureFiles.read(fixture)).asReadOnlyBuffer();
-        spool = Files.createTempDirectory("triage-bench-audio");
-        reader = new AudioDurationReader(spool);
-    }
-
-    @TearDown(Level.Trial)
-    public void clean() throws IOException {
-        Files.deleteIfExists(spool);
     }
 
     @Benchmark

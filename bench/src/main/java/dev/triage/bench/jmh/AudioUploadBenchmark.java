@@ -11,8 +11,6 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -27,8 +25,8 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * A whole upload read as the proxy reads it off the event loop: the multipart decoder (which copies
- * the body once), then the duration. A small Opus clip, a FLAC clip (spooled), and a 25 MB WAV (the
- * limit), with voice-activity detection off and on.
+ * the body once), then the duration. A small Opus clip, a FLAC clip, and a 25 MB WAV (the limit),
+ * with voice-activity detection off and on.
  *
  * <p>{@code java -cp "bench/target/triage-bench.jar:bench/target/lib/*" org.openjdk.jmh.Main AudioUploadBenchmark}
  */
@@ -47,7 +45,6 @@ public class AudioUploadBenchmark {
 
     private final HttpHeaders headers = new DefaultHttpHeaders().set("content-type", TranscriptionForm.CONTENT_TYPE);
     private ByteBuf body;
-    private Path spool;
     private AudioUploadReader reader;
 
     @Setup(Level.Trial)
@@ -55,14 +52,12 @@ public class AudioUploadBenchmark {
         byte[] audio = file.equals(LARGEST_WAV) ? PcmWav.of(new short[(25 * 1024 * 1024 - 1024) / 2], 16_000) : AudioFixtureFiles.read(file);
         byte[] form = TranscriptionForm.body("whisper-1", file, audio);
         body = PooledByteBufAllocator.DEFAULT.directBuffer(form.length).writeBytes(form);
-        spool = Files.createTempDirectory("triage-bench-upload");
-        reader = new AudioUploadReader(new AudioDurationReader(spool), AudioUploadReader.DEFAULT_MAX_BODY_BYTES, vad);
+        reader = new AudioUploadReader(new AudioDurationReader(), AudioUploadReader.DEFAULT_MAX_BODY_BYTES, vad);
     }
 
     @TearDown(Level.Trial)
-    public void clean() throws IOException {
+    public void clean() {
         body.release();
-        Files.deleteIfExists(spool);
     }
 
     @Benchmark

@@ -1,7 +1,6 @@
 package dev.triage.features.audio;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The audio containers Triage reads a duration from: those OpenAI's transcription API accepts
@@ -68,13 +67,13 @@ public enum AudioFormat {
         return UNKNOWN;
     }
 
+    /** True when the ASCII text {@code ascii} is at {@code offset}; allocates nothing, as readers call it in loops. */
     static boolean startsWith(ByteBuffer bytes, int offset, String ascii) {
-        byte[] expected = ascii.getBytes(StandardCharsets.US_ASCII);
-        if (offset < 0 || offset > bytes.limit() - expected.length) {
+        if (offset < 0 || offset > bytes.limit() - ascii.length()) {
             return false;
         }
-        for (int i = 0; i < expected.length; i++) {
-            if (bytes.get(offset + i) != expected[i]) {
+        for (int i = 0; i < ascii.length(); i++) {
+            if (bytes.get(offset + i) != (byte) ascii.charAt(i)) {
                 return false;
             }
         }

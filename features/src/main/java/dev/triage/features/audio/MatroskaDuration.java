@@ -27,7 +27,7 @@ final class MatroskaDuration {
 
     private MatroskaDuration() {}
 
-    static double seconds(ByteBuffer audio) throws UnreadableAudioException {
+    static double seconds(ByteBuffer audio, Deadline deadline) throws UnreadableAudioException {
         ByteBuffer mkv = audio.slice();
         long nanosPerTick = 1_000_000;
         double duration = Double.NaN;
@@ -37,6 +37,7 @@ final class MatroskaDuration {
         long lastTick = -1;
         int position = 0;
         while (position < mkv.limit()) {
+            deadline.step();
             int[] idLength = new int[1];
             long id = readVint(mkv, position, idLength, false);
             if (id < 0) {
@@ -80,10 +81,12 @@ final class MatroskaDuration {
             throw new UnreadableAudioException("TimecodeScale " + nanosPerTick);
         }
         double ticks = !Double.isNaN(duration) ? duration : lastTick;
-        if (!(ticks >= 0) || Double.isInfinite(ticks)) {
-            throw new UnreadableAudioException("no Duration and no blocks");
+        // Scaled, a finite Duration can still overflow: 1e308 ticks of a millisecond is infinite.
+        double seconds = ticks * nanosPerTick / 1e9;
+        if (!(seconds >= 0) || Double.isInfinite(seconds)) {
+            throw new UnreadableAudioException("no Duration and no blocks, or a Duration of " + ticks + " ticks");
         }
-        return ticks * nanosPerTick / 1e9;
+        return seconds;
     }
 
     /**

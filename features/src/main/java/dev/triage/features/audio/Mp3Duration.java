@@ -22,9 +22,9 @@ final class Mp3Duration {
 
     private Mp3Duration() {}
 
-    static double seconds(ByteBuffer audio) throws UnreadableAudioException {
+    static double seconds(ByteBuffer audio, Deadline deadline) throws UnreadableAudioException {
         ByteBuffer mp3 = audio.slice();
-        int position = nextFrame(mp3, Id3v2.length(mp3, 0));
+        int position = nextFrame(mp3, Id3v2.length(mp3, 0), deadline);
         if (position < 0) {
             throw new UnreadableAudioException("no MPEG audio frame");
         }
@@ -32,6 +32,7 @@ final class Mp3Duration {
         long samples = 0;
         boolean first = true;
         while (position >= 0) {
+            deadline.step();
             int header = mp3.getInt(position);
             // The Xing/Info/VBRI frame at the start carries the encoder's table of contents, not audio.
             if (!(first && isEncoderInfoFrame(mp3, position, header))) {
@@ -39,7 +40,7 @@ final class Mp3Duration {
             }
             first = false;
             int next = position + frameLength(header);
-            position = isFrameHeader(mp3, next) ? next : nextFrame(mp3, next);
+            position = isFrameHeader(mp3, next) ? next : nextFrame(mp3, next, deadline);
         }
         return (double) samples / sampleRate;
     }
@@ -61,8 +62,9 @@ final class Mp3Duration {
     }
 
     /** The first position at or after {@code from} where {@link #startsFrames} holds, or -1. */
-    private static int nextFrame(ByteBuffer bytes, int from) {
+    private static int nextFrame(ByteBuffer bytes, int from, Deadline deadline) throws UnreadableAudioException {
         for (int position = Math.max(from, 0); position <= bytes.limit() - 4; position++) {
+            deadline.step();
             if ((bytes.get(position) & 0xFF) == 0xFF && startsFrames(bytes, position)) {
                 return position;
             }

@@ -17,14 +17,14 @@ final class OggDuration {
 
     private OggDuration() {}
 
-    static double seconds(ByteBuffer audio) throws UnreadableAudioException {
+    static double seconds(ByteBuffer audio, Deadline deadline) throws UnreadableAudioException {
         ByteBuffer ogg = audio.slice().order(ByteOrder.LITTLE_ENDIAN);
         if (ogg.limit() < PAGE_HEADER || ogg.limit() < pageLength(ogg, 0)) {
             throw new UnreadableAudioException("first Ogg page is incomplete");
         }
         int packet = PAGE_HEADER + (ogg.get(26) & 0xFF);
         int serial = ogg.getInt(14);
-        long lastGranule = lastGranule(ogg, serial);
+        long lastGranule = lastGranule(ogg, serial, deadline);
         if (AudioFormat.startsWith(ogg, packet, "OpusHead") && ogg.limit() >= packet + 12) {
             int preSkip = ogg.getShort(packet + 10) & 0xFFFF;
             return Math.max(0, lastGranule - preSkip) / OPUS_RATE;
@@ -43,8 +43,9 @@ final class OggDuration {
      * The granule position of the last complete page of the logical stream {@code serial}, searched
      * backwards from the end, so a truncated upload counts only the audio it holds.
      */
-    private static long lastGranule(ByteBuffer ogg, int serial) throws UnreadableAudioException {
+    private static long lastGranule(ByteBuffer ogg, int serial, Deadline deadline) throws UnreadableAudioException {
         for (int page = ogg.limit() - PAGE_HEADER; page >= 0; page--) {
+            deadline.step();
             if (ogg.get(page) == 'O' && AudioFormat.startsWith(ogg, page, "OggS") && ogg.get(page + 4) == 0
                     && ogg.getInt(page + 14) == serial && page + pageLength(ogg, page) <= ogg.limit()) {
                 long granule = ogg.getLong(page + 6);

@@ -21,8 +21,11 @@ import java.util.OptionalDouble;
  * {@value #DIGITAL_SILENCE_DBFS} dBFS, as in padding an editor inserted) are never speech and leave
  * the floor alone: the floor is the recording's background, which digital silence says nothing about.
  *
- * <p>Only uncompressed audio is measured (8/16/24/32-bit integer and 32-bit float PCM); anything else
- * would need a decoder, and gets no answer.
+ * <p>Only uncompressed audio is measured (8/16/24/32-bit integer and 32-bit float PCM) at
+ * {@value #MIN_SAMPLE_RATE} Hz or more; anything else would need a decoder, or is not speech, and gets
+ * no answer. The rate floor also bounds the work: a header claiming 1 Hz would otherwise make every
+ * byte a frame of its own, and a 25 MB upload cost seconds and hundreds of megabytes. Past a
+ * second ({@link Deadline#PER_FILE}) the measurement is abandoned.
  */
 public final class SpeechActivity {
 
@@ -32,26 +35,28 @@ public final class SpeechActivity {
     static final int HANGOVER_FRAMES = 10;
     static final double FLOOR_RISE_DB_PER_FRAME = 0.06;
     static final double DIGITAL_SILENCE_DBFS = -90;
+    /** Telephone speech, the lowest rate speech is recorded at. */
+    static final int MIN_SAMPLE_RATE = 8_000;
     private static final double SILENCE_DBFS = -120;
 
     private SpeechActivity() {}
 
     /**
      * Seconds of speech in the WAV file between {@code audio}'s position and limit, or empty when it is
-     * not a PCM WAV file. The buffer is not moved.
+     * not a PCM WAV file or takes too long to measure. The buffer is not moved.
      */
     public static OptionalDouble speechSeconds(ByteBuffer audio) {
-        WavHeader header;
+        Deadline deadline = Deadline.after(Deadline.PER_FILE);
         try {
-            header = WavHeader.parse(audio);
+            WavHeader header = WavHeader.parse(audio, deadline);
+            if (!header.linearSamples() || header.sampleRate() < MIN_SAMPLE_RATE) {
+                return OptionalDouble.empty();
+            }
+            double[] energies = frameEnergies(audio.slice().order(ByteOrder.LITTLE_ENDIAN), header, deadline);
+            return OptionalDouble.of(speechFrames(energies) * FRAME_SECONDS);
         } catch (UnreadableAudioException e) {
             return OptionalDouble.empty();
         }
-        if (!header.linearSamples()) {
-            return OptionalDouble.empty();
-        }
-        double[] energies = frameEnergies(audio.slice().order(ByteOrder.LITTLE_ENDIAN), header);
-        return OptionalDouble.of(speechFrames(energies) * FRAME_SECONDS);
     }
 
     static int speechFrames(double[] energies) {
@@ -80,7 +85,7 @@ public final class SpeechActivity {
     }
 
     /** Mean power of each whole frame, all channels together, in dBFS. */
-    private static double[] frameEnergies(ByteBuffer wav, WavHeader header) {
+    private static double[] frameEnergies(ByteBuffer wav, WavHeader header, Deadline deadline) throws UnreadableAudioException {
         int bytesPerSample = header.blockAlign() / header.channels();
         int frameBlocks = Math.max(1, (int) Math.round(header.sampleRate() * FRAME_SECONDS));
         long frameBytes = (long) frameBlocks * header.blockAlign();
@@ -89,6 +94,7 @@ public final class SpeechActivity {
         int position = header.dataOffset();
         int samplesPerFrame = frameBlocks * header.channels();
         for (int frame = 0; frame < frames; frame++) {
+            deadline.step();
             double sumOfSquares = 0;
             for (int i = 0; i < samplesPerFrame; i++) {
                 double sample = sample(wav, position, bytesPerSample, header.encoding());

@@ -23,7 +23,7 @@ record WavHeader(int encoding, int channels, int sampleRate, long byteRate, int 
     private static final long UNKNOWN_SIZE = 0xFFFFFFFFL;
 
     /** Reads the header of the WAV file that starts at {@code audio.position()}. */
-    static WavHeader parse(ByteBuffer audio) throws UnreadableAudioException {
+    static WavHeader parse(ByteBuffer audio, Deadline deadline) throws UnreadableAudioException {
         ByteBuffer wav = audio.slice().order(ByteOrder.LITTLE_ENDIAN);
         if (!AudioFormat.startsWith(wav, 0, "RIFF") || !AudioFormat.startsWith(wav, 8, "WAVE")) {
             throw new UnreadableAudioException("not a RIFF/WAVE file");
@@ -31,6 +31,7 @@ record WavHeader(int encoding, int channels, int sampleRate, long byteRate, int 
         int position = 12;
         ByteBuffer format = null;
         while (position <= wav.limit() - 8) {
+            deadline.step();
             long size = Integer.toUnsignedLong(wav.getInt(position + 4));
             int body = position + 8;
             if (AudioFormat.startsWith(wav, position, "data")) {

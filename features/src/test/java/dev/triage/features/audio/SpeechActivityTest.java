@@ -67,7 +67,7 @@ class SpeechActivityTest {
         ByteBuffer wav = ByteBuffer.wrap(AudioFixtures.named(fixture).bytes()).order(ByteOrder.LITTLE_ENDIAN);
         WavHeader header;
         try {
-            header = WavHeader.parse(wav);
+            header = WavHeader.parse(wav, Deadline.after(Deadline.PER_FILE));
         } catch (UnreadableAudioException e) {
             throw new AssertionError(e);
         }

@@ -18,9 +18,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Sizes speech-to-text requests: reads the multipart upload and the audio's duration on a bounded
- * executor (it takes milliseconds and may spool a temporary file), then estimates transcript tokens
- * from the duration and language. An upload whose duration cannot be read is still scheduled, by
- * its size, and counted.
+ * executor (it takes milliseconds), then estimates transcript tokens from the duration and language.
+ * An upload whose duration cannot be read is still scheduled, by its size, and counted.
  */
 public final class AudioSizer implements RequestSizer, AutoCloseable {
 

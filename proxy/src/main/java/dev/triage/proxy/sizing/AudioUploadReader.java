@@ -29,9 +29,9 @@ import java.util.OptionalDouble;
  * {@code language}, {@code response_format}, {@code stream}) with Netty's multipart decoder, and
  * measures the audio's duration.
  *
- * <p>Threading: {@link #read} takes milliseconds (it copies the body once, and FLAC and MP4 files
- * are spooled to a temporary file for their header reader), so run it on a bounded executor, never on
- * an event loop, and hand the result back to the channel's loop. Instances are thread-safe.
+ * <p>Threading: {@link #read} takes milliseconds (it copies the body once, and counts an MP3's
+ * frames), so run it on a bounded executor, never on an event loop, and hand the result back to the
+ * channel's loop. Instances are thread-safe.
  *
  * <p>Buffers: the caller keeps ownership of {@code body}. It is neither released nor retained, and
  * its indexes and bytes are left as they were, so the caller can forward it byte for byte afterwards
@@ -105,7 +105,9 @@ public final class AudioUploadReader {
         try {
             decoder = new HttpPostMultipartRequestDecoder(new DefaultHttpDataFactory(false, StandardCharsets.UTF_8), request,
                     StandardCharsets.UTF_8, MAX_FIELDS, MAX_BUFFERED_BYTES);
-        } catch (DecoderException e) {
+        } catch (DecoderException | IllegalArgumentException e) {
+            // Netty wraps an illegal charset name in a DecoderException, but lets an unknown one
+            // (UnsupportedCharsetException) through; a part's Content-Type does the reverse.
             throw new AudioUploadException(AudioUploadProblem.MALFORMED_MULTIPART, e.getMessage());
         }
         try {
@@ -116,7 +118,7 @@ public final class AudioUploadReader {
                 throw new AudioUploadException(AudioUploadProblem.MALFORMED_MULTIPART, "a part is not closed by the boundary");
             }
             return readForm(decoder);
-        } catch (DecoderException e) {
+        } catch (DecoderException | IllegalArgumentException e) {
             throw new AudioUploadException(AudioUploadProblem.MALFORMED_MULTIPART, e.getMessage());
         } finally {
             // destroy() releases the finished parts but not an in-memory part left open by a body

@@ -19,7 +19,6 @@ import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -27,12 +26,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 class AudioSizerTest {
-
-    @TempDir
-    Path spool;
 
     /** An estimator that holds the only reader thread until released. */
     private static final class HeldEstimator implements JobEstimator<AudioClip> {
@@ -70,7 +65,7 @@ class AudioSizerTest {
     void uploadsWaitingForAReaderAtShutdownAreReleasedAndRefused() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         HeldEstimator estimator = new HeldEstimator();
-        AudioSizer sizer = new AudioSizer(new AudioUploadReader(new AudioDurationReader(spool), 1 << 20, false), estimator,
+        AudioSizer sizer = new AudioSizer(new AudioUploadReader(new AudioDurationReader(), 1 << 20, false), estimator,
                 registry.timer("t"), registry.counter("c"), 1, 4);
         List<ByteBuf> bodies = new ArrayList<>();
         List<CompletableFuture<SizedJob>> sized = new ArrayList<>();
@@ -98,7 +93,7 @@ class AudioSizerTest {
     void aFullReaderQueueAnswersQueueFullAndKeepsNothing() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         HeldEstimator estimator = new HeldEstimator();
-        AudioSizer sizer = new AudioSizer(new AudioUploadReader(new AudioDurationReader(spool), 1 << 20, false), estimator,
+        AudioSizer sizer = new AudioSizer(new AudioUploadReader(new AudioDurationReader(), 1 << 20, false), estimator,
                 registry.timer("t"), registry.counter("c"), 1, 1);
         ByteBuf reading = upload();
         ByteBuf waiting = upload();
