@@ -1,5 +1,6 @@
 package dev.triage.bench.load;
 
+import dev.triage.bench.relay.AnswerLengthRelay;
 import dev.triage.bench.replay.AnswerBook;
 import dev.triage.bench.replay.ReplayBackend;
 import dev.triage.bench.replay.ReplayBackendSettings;
@@ -20,8 +21,9 @@ import java.util.SplittableRandom;
  * Latency against load through the real proxy: requests drawn from the workload arrive as a Poisson
  * process at the rate that loads the backend to utilisation ρ ({@code λ = ρ × slots / E[S]}, E[S] the
  * workload's mean service time at the backend's speed), the same arrivals for every variant at a given
- * seed. The backend is the replay backend, or a real server ({@code realBackend}), which is then told
- * each answer's length as the request's limit (see {@link LoadGenerator}); {@code speed} then describes
+ * seed. The backend is the replay backend, or a real server ({@code realBackend}) behind an
+ * {@link AnswerLengthRelay} that sets each request's limit to its answer's length where Triage cannot
+ * read it (OpenAI's chat API only; oracle variants rank by that length); {@code speed} then describes
  * that server, for the arrival rate only. Gives the points the latency-vs-load charts draw: end to end
  * per class, and the time to first token as classes {@code ttft-short}, {@code ttft-long}, ...
  *
@@ -35,22 +37,24 @@ public final class PoissonBenchmark {
     private PoissonBenchmark() {}
 
     public static List<LoadPoint> run(Settings settings) throws IOException, InterruptedException {
-        AnswerBook answers = AnswerBook.of(settings.workload());
         if (settings.realBackend() != null) {
-            return sweep(settings, answers, settings.realBackend().toString());
+            try (AnswerLengthRelay relay = AnswerLengthRelay.start(settings.realBackend())) {
+                return sweep(settings, (variant, requests) -> LoadSession.run(relay, variant, requests, settings.triageFlags()));
+            }
         }
+        AnswerBook answers = AnswerBook.of(settings.workload());
         try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder()
                 .answers(answers).slots(settings.slots()).speed(settings.speed()).build())) {
-            return sweep(settings, answers, "http://127.0.0.1:" + backend.port());
+            return sweep(settings, (variant, requests) ->
+                    LoadSession.run(backend, answers, variant, requests, settings.triageFlags(), settings.api()));
         }
     }
 
-    private static List<LoadPoint> sweep(Settings settings, AnswerBook answers, String backendUrl)
+    private static List<LoadPoint> sweep(Settings settings, LoadSession.Runner runner)
             throws IOException, InterruptedException {
         double meanService = settings.workload().stream()
                 .mapToDouble(e -> settings.speed().seconds(PromptTokens.approximate(e.prompt()), e.answerTokens()))
                 .average().orElseThrow();
-        LoadGenerator generator = new LoadGenerator(settings.api(), settings.realBackend() != null);
         List<LoadPoint> points = new ArrayList<>();
         // Each run lasts about as long as its arrivals take to come: requests over the arrival rate.
         int runsPerRho = settings.variants().size() * settings.seeds();
@@ -64,8 +68,7 @@ public final class PoissonBenchmark {
             for (LoadVariant variant : settings.variants()) {
                 RunSummaries summaries = new RunSummaries(variant.name());
                 for (int seed = 0; seed < settings.seeds(); seed++) {
-                    summaries.add(LoadSession.run(backendUrl, answers, variant, arrivals(settings.workload(), settings.requests(), rate, seed),
-                            settings.triageFlags(), generator));
+                    summaries.add(runner.run(variant, arrivals(settings.workload(), settings.requests(), rate, seed)));
                     progress.step();
                 }
                 rows.addAll(summaries.endToEnd());
