@@ -24,8 +24,7 @@ record Conditions(List<Sizes> sizes, List<EstimateModel> estimates, List<Long> s
     record Sizes(String name, BiFunction<EstimateModel, Long, Workload> workload) {}
 
     /** A resume that finds its KV cache: every paused job's cache survives. */
-    static final SimBackend FREE_RESUMES = new SimBackend(1, LapsStudy.SERVICE_TIME, LapsStudy.BACKEND.prefillTokensPerSecond(),
-            Integer.MAX_VALUE);
+    static final SimulatedBackend FREE_RESUMES = LapsStudy.BACKEND.withSpareSlots(Integer.MAX_VALUE);
 
     /**
      * The table: for each kind of sizes and estimate model, sjf's mean, and for each {@code laps} setting

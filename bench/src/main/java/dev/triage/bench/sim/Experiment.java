@@ -16,21 +16,16 @@ import java.util.function.LongFunction;
  * deviation (the papers' method: per-seed percentiles, averaged).
  *
  * <pre>{@code
- * List<SummaryRow> rows = new Experiment(variants, 1, List.of(0L, 1L, 2L, 3L, 4L),
+ * List<SummaryRow> rows = new Experiment(variants, SimulatedBackend.slots(1), List.of(0L, 1L, 2L, 3L, 4L),
  *         seed -> Workload.synthetic(arrivals, sizes, estimates, 2000, seed)).run();
  * }</pre>
  *
  * @param variants the policies, in report order
- * @param backend the simulated backend: its slots, and what tokens and resumes cost
+ * @param backend the backend the jobs run on
  * @param seeds one run per seed and policy
  * @param workloads the workload for a seed
  */
-public record Experiment(List<PolicyVariant> variants, SimBackend backend, List<Long> seeds, LongFunction<Workload> workloads) {
-
-    /** An experiment on {@code slots} slots of the default backend. */
-    public Experiment(List<PolicyVariant> variants, int slots, List<Long> seeds, LongFunction<Workload> workloads) {
-        this(variants, SimBackend.of(slots), seeds, workloads);
-    }
+public record Experiment(List<PolicyVariant> variants, SimulatedBackend backend, List<Long> seeds, LongFunction<Workload> workloads) {
 
     public Experiment {
         variants = List.copyOf(variants);

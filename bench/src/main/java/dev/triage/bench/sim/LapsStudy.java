@@ -63,8 +63,8 @@ public final class LapsStudy {
     static final int BURST_EACH = 12;
     static final List<Long> TUNING_SEEDS = List.of(0L, 1L, 2L, 3L, 4L);
     static final List<Long> REPORT_SEEDS = List.of(5L, 6L, 7L, 8L, 9L);
-    static final ServiceTimeModel SERVICE_TIME = SimBackend.DEFAULT_SERVICE_TIME;
-    static final SimBackend BACKEND = SimBackend.of(1);
+    static final ServiceTimeModel SERVICE_TIME = SimulatedBackend.DEFAULT_SERVICE_TIME;
+    static final SimulatedBackend BACKEND = SimulatedBackend.of(1);
 
     /** Where tuning starts: one pause per job, early levels preemptive, γ = 0. */
     static final LapsSettings START = new LapsSettings(4, 4, 2, 16, 0, 0.2, 2, 2);
@@ -187,7 +187,8 @@ public final class LapsStudy {
         List<JobSize> longs = new ArrayList<>();
         for (PromptAnswer answer : answers) {
             LengthClass cls = LengthClass.of(answer.answerTokens());
-            JobSize size = new JobSize(cls.label(), SERVICE_TIME.seconds(answer.answerTokens()), answer.prompt());
+            double seconds = SERVICE_TIME.seconds(answer.answerTokens());
+            JobSize size = new JobSize(cls.label(), seconds, answer.prompt(), 0, 0, seconds);
             if (cls == LengthClass.SHORT) {
                 shorts.add(size);
             } else if (cls == LengthClass.LONG) {
@@ -247,13 +248,13 @@ public final class LapsStudy {
         variants.add(new Contender(laps, BACKEND));
         variants.add(new Contender(laps.withLaps("laps γ=" + PAPER_GAMMA, tuned.with("stable-windows=" + PAPER_GAMMA)), BACKEND));
         variants.add(new Contender(laps.withLaps("laps + spare KV slot", tuned),
-                new SimBackend(BACKEND.slots(), BACKEND.serviceTime(), BACKEND.prefillTokensPerSecond(), 1)));
+                BACKEND.withSpareSlots(1)));
         variants.add(new Contender(laps.withLaps("laps, heavy-tail settings", heavyTail), BACKEND));
         return variants;
     }
 
     /** A policy and the backend it runs on. */
-    record Contender(PolicyVariant variant, SimBackend backend) {}
+    record Contender(PolicyVariant variant, SimulatedBackend backend) {}
 
     private static String table(Case c, List<Contender> contenders, List<SummaryRow> rows) {
         StringBuilder md = new StringBuilder();

@@ -22,7 +22,7 @@ public final class LoadSweep {
     private LoadSweep() {}
 
     public static List<LoadPoint> run(DoubleFunction<LongFunction<Workload>> workloadAt, List<PolicyVariant> variants,
-            SimBackend backend, List<Double> rhos, List<Long> seeds) {
+            SimulatedBackend backend, List<Double> rhos, List<Long> seeds) {
         List<LoadPoint> points = new ArrayList<>();
         for (double rho : rhos) {
             points.add(new LoadPoint(rho, new Experiment(variants, backend, seeds, workloadAt.apply(rho)).run()));

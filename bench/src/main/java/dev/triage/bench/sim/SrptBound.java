@@ -16,7 +16,7 @@ final class SrptBound {
 
     private SrptBound() {}
 
-    static SimulationRun run(Workload workload, PolicyVariant variant, SimBackend backend) {
+    static SimulationRun run(Workload workload, PolicyVariant variant, SimulatedBackend backend) {
         List<SimRequest> requests = workload.requests();
         PriorityQueue<Present> present = new PriorityQueue<>(
                 Comparator.comparingLong((Present p) -> p.remainingNanos).thenComparingInt(p -> p.request.id()));
@@ -48,8 +48,10 @@ final class SrptBound {
             now = event;
             for (Present job : served) {
                 if (job.remainingNanos <= 0) {
-                    completed.add(new CompletedRequest(job.request, Simulation.nanos(job.request.arrivalSeconds()) / 1e9, job.startNanos / 1e9,
-                            now / 1e9, false));
+                    double start = job.startNanos / 1e9;
+                    double finish = now / 1e9;
+                    completed.add(new CompletedRequest(job.request, Simulation.nanos(job.request.arrivalSeconds()) / 1e9, start,
+                            Math.min(finish, start + job.request.size().prefillSeconds()), finish, false));
                 } else {
                     present.add(job);
                 }
@@ -60,7 +62,7 @@ final class SrptBound {
             }
             servedBefore = served;
         }
-        return new SimulationRun(variant, backend.slots(), completed, 0, pauses, pauses, 0);
+        return new SimulationRun(variant, backend.slots(), completed, 0, pauses, pauses, 0, List.of(), null);
     }
 
     private static final class Present {

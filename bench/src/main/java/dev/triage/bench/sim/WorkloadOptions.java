@@ -21,14 +21,17 @@ import java.util.function.LongFunction;
  *       service seconds {@code normal:MEAN:SD} or {@code gamma:SHAPE:SCALE}, a mix of classes
  *       {@code short@0.8=normal:2:0.5,long@0.2=gamma:4:5}, or real lengths {@code workload:FILE} /
  *       {@code trace:FILE} in tokens.</li>
- *   <li>{@code --service-base} and {@code --service-per-token}: seconds = base + per-token × tokens, for
- *       sizes in tokens (defaults 0.1 s and 0.02 s).</li>
+ *   <li>{@code --service-base}, {@code --service-per-prompt-token} and {@code --service-per-token}:
+ *       seconds = base + per-prompt-token × prompt tokens + per-token × tokens, for sizes in tokens
+ *       (defaults 0.1 s, 0 and 0.02 s).</li>
+ *   <li>{@code --slots} (default 1) and {@code --batch-slowdown} (default 0): the backend, see
+ *       {@link SimulatedBackend}.</li>
  *   <li>{@code --estimate exact} (default), {@code lognormal:SIGMA}, {@code classifier:SIGMA}, or
  *       {@code baseline} (the baseline estimator on the workload file's prompts).</li>
- *   <li>{@code --requests} per run (default 2000), {@code --slots} (default 1).</li>
+ *   <li>{@code --requests} per run (default 2000).</li>
  *   <li>{@code --prefill-rate} (tokens a second a resume re-reads, default 1000) and
  *       {@code --kv-spare-slots} (KV caches kept for paused jobs, default 0): what preemption costs
- *       (see {@link SimBackend}).</li>
+ *       (see {@link SimulatedBackend}).</li>
  * </ul>
  */
 public final class WorkloadOptions {
@@ -41,23 +44,25 @@ public final class WorkloadOptions {
     private final ServiceTimeModel serviceTime;
     private final EstimateModel estimates;
     private final int requests;
-    private final SimBackend backend;
+    private final SimulatedBackend backend;
     private final double rate;
 
     private WorkloadOptions(Flags flags) throws IOException {
-        this.serviceTime = new ServiceTimeModel(flags.number("service-base", 0.1), flags.number("service-per-token", 0.02));
+        this.serviceTime = new ServiceTimeModel(flags.number("service-base", 0.1), flags.number("service-per-prompt-token", 0),
+                flags.number("service-per-token", 0.02));
         this.requests = flags.integer("requests", 2000);
         int slots = flags.integer("slots", 1);
         if (requests < 1 || slots < 1) {
             throw new IllegalArgumentException("--requests " + requests + ", --slots " + slots + " (expected: both >= 1)");
         }
-        double prefillRate = flags.number("prefill-rate", SimBackend.DEFAULT_PREFILL_RATE);
+        double prefillRate = flags.number("prefill-rate", SimulatedBackend.DEFAULT_PREFILL_RATE);
         int spareSlots = flags.integer("kv-spare-slots", 0);
         if (!(prefillRate > 0) || spareSlots < 0) {
             throw new IllegalArgumentException("--prefill-rate " + prefillRate + ", --kv-spare-slots " + spareSlots
                     + " (expected: > 0 tokens/s, >= 0)");
         }
-        this.backend = new SimBackend(slots, serviceTime, prefillRate, spareSlots);
+        this.backend = new SimulatedBackend(slots, serviceTime.secondsPerToken(), flags.number("batch-slowdown", 0),
+                serviceTime.baseSeconds(), prefillRate, spareSlots);
         this.rate = flags.number("rate", Double.NaN);
         this.arrivals = flags.string("arrivals", "poisson");
         String sizeSpec = flags.optional("sizes").orElse(null);
@@ -81,14 +86,14 @@ public final class WorkloadOptions {
         return new WorkloadOptions(flags);
     }
 
-    /** The simulated backend: slots, service-time model, and what a resume costs. */
-    public SimBackend backend() {
+    /** The simulated backend: slots, decoding speed, batch slowdown, and what a resume costs. */
+    public SimulatedBackend backend() {
         return backend;
     }
 
     /** The workload in a line, without its load: {@code poisson arrivals, 2000 requests, 1 slot(s), estimate exact}. */
     public String describe() {
-        return arrivals + " arrivals, " + requests + " requests, " + backend.slots() + " slot(s), estimate " + estimates.label();
+        return arrivals + " arrivals, " + requests + " requests, " + backend.describe() + ", estimate " + estimates.label();
     }
 
     /** The load {@link #at} gives for ρ, in words. */

@@ -15,8 +15,8 @@ class PreemptionSimulationTest {
     private static final LapsSettings TWO_LEVELS = new LapsSettings(2, 2, 1, 4, 0, 0.2, 2, 1);
 
     /** 0.1 s + 20 ms per token; resumes re-read 1,000 tokens a second. */
-    private static SimBackend backend(int spareSlots) {
-        return new SimBackend(1, SimBackend.DEFAULT_SERVICE_TIME, 1000, spareSlots);
+    private static SimulatedBackend backend(int spareSlots) {
+        return SimulatedBackend.of(1).withSpareSlots(spareSlots);
     }
 
     private static PolicyVariant laps(LapsSettings settings) {
@@ -73,12 +73,12 @@ class PreemptionSimulationTest {
 
     @Test
     void srptRunsTheShortestRemainingJobAtEveryMoment() {
-        SimulationRun run = Simulation.run(LONG_THEN_SHORT, PolicyVariant.parse(PolicyVariant.SRPT, Duration.ZERO), 1);
+        SimulationRun run = Simulation.run(LONG_THEN_SHORT, PolicyVariant.parse(PolicyVariant.SRPT, Duration.ZERO), SimulatedBackend.of(1));
         assertEquals(3.1, finish(run, 1), 1e-9);
         assertEquals(11.2, finish(run, 0), 1e-9, "free preemption: A loses nothing");
         assertEquals(1, run.pauses());
         Workload newcomerIsLonger = new Workload(List.of(new SimRequest(0, 0, "a", 3, 3), new SimRequest(1, 2, "b", 2, 2)));
-        SimulationRun noPause = Simulation.run(newcomerIsLonger, PolicyVariant.parse(PolicyVariant.SRPT, Duration.ZERO), 1);
+        SimulationRun noPause = Simulation.run(newcomerIsLonger, PolicyVariant.parse(PolicyVariant.SRPT, Duration.ZERO), SimulatedBackend.of(1));
         assertEquals(3, finish(noPause, 0), 1e-9, "1 s left beats 2 s");
         assertEquals(0, noPause.pauses());
     }
@@ -89,8 +89,8 @@ class PreemptionSimulationTest {
             for (long seed = 0; seed < 3; seed++) {
                 Workload workload = Workload.synthetic(ArrivalProcess.Poisson.atUtilisation(0.9, ClairvoyantTable9.sizes().meanServiceSeconds(),
                         slots), ClairvoyantTable9.sizes(), new EstimateModel.Exact(), 2_000, seed);
-                double srpt = Simulation.run(workload, PolicyVariant.parse(PolicyVariant.SRPT, Duration.ZERO), slots).meanSojournSeconds();
-                double sjf = Simulation.run(workload, PolicyVariant.parse("oracle-sjf", Duration.ZERO), slots).meanSojournSeconds();
+                double srpt = Simulation.run(workload, PolicyVariant.parse(PolicyVariant.SRPT, Duration.ZERO), SimulatedBackend.of(slots)).meanSojournSeconds();
+                double sjf = Simulation.run(workload, PolicyVariant.parse("oracle-sjf", Duration.ZERO), SimulatedBackend.of(slots)).meanSojournSeconds();
                 assertTrue(srpt <= sjf + 1e-9, slots + " slot(s), seed " + seed + ": srpt " + srpt + " vs oracle-sjf " + sjf);
             }
         }
@@ -101,7 +101,7 @@ class PreemptionSimulationTest {
         LapsSettings settings = new LapsSettings(4, 2, 1, 16, 2, 0.3, 3, 2);
         Workload workload = Workload.synthetic(ArrivalProcess.Poisson.atUtilisation(0.85, ClairvoyantTable9.sizes().meanServiceSeconds(), 2),
                 ClairvoyantTable9.sizes(), new EstimateModel.LogNormalNoise(0.5), 3_000, 11);
-        SimulationRun run = Simulation.run(workload, laps(settings), new SimBackend(2, SimBackend.DEFAULT_SERVICE_TIME, 1000, 0));
+        SimulationRun run = Simulation.run(workload, laps(settings), SimulatedBackend.of(2));
         assertEquals(3_000, run.completed().stream().map(c -> c.request().id()).distinct().count());
         assertEquals(3_000, run.completed().size());
         assertTrue(run.pauses() > 0, "some jobs were paused");

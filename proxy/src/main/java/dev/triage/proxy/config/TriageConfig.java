@@ -5,6 +5,7 @@ import dev.triage.proxy.scheduler.LapsSettings;
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.SchedulerSettings;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Collections;
@@ -17,11 +18,12 @@ import java.util.Map;
  *
  * @param listen where the proxy accepts clients (unresolved; resolved when binding)
  * @param backend the chat/completions backend
- * @param serviceTime the chat backend's seconds per request and per output token
+ * @param serviceTime the chat backend's seconds per request, per prompt token and per output token
  * @param audio how speech-to-text requests are scheduled
  * @param policy the order of waiting requests
  * @param laps the levels and pause rules of the {@code laps} policy
  * @param preemption how the chat backend continues a paused answer; {@link PreemptionDialect#OFF} never pauses
+ * @param ewsjf how EWSJF runs, when the policy is ewsjf
  * @param starvationTimeout τ; {@link Duration#ZERO} when off
  * @param maxQueue how many requests may wait per backend
  * @param maxQueueWait how long a request may wait before a 504; {@link Duration#ZERO} for no limit
@@ -31,6 +33,7 @@ import java.util.Map;
  * @param adminToken the bearer token of the admin API, or empty for local-only access
  * @param healthPath the backend path the readiness probe asks
  * @param shutdownGrace how long in-flight requests may run on after a stop signal
+ * @param vllmMetrics whether the chat queue is also exported under vLLM's metric names
  * @param settings every option's effective value, as text, secrets redacted
  */
 public record TriageConfig(
@@ -41,6 +44,7 @@ public record TriageConfig(
         Policy policy,
         LapsSettings laps,
         PreemptionDialect preemption,
+        EwsjfSettings ewsjf,
         Duration starvationTimeout,
         int maxQueue,
         Duration maxQueueWait,
@@ -50,6 +54,7 @@ public record TriageConfig(
         String adminToken,
         String healthPath,
         Duration shutdownGrace,
+        boolean vllmMetrics,
         Map<String, String> settings) {
 
     public TriageConfig {

@@ -1,8 +1,11 @@
 package dev.triage.proxy.scheduler;
 
+import dev.triage.proxy.scheduler.ewsjf.EwsjfQueues;
+import dev.triage.proxy.scheduler.ewsjf.EwsjfStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -28,6 +31,7 @@ public final class BackendQueue {
     private final Scheduler<Waiter> scheduler;
     private final long maxQueueWaitNanos;
     private final RankingWindow rankingWindow = new RankingWindow(RANKING_WINDOW);
+    private final EwsjfQueues<Waiter> ewsjf;
     private boolean refusing;
     /** The pending wake-up at the oldest waiting job's wait deadline; null when none is set. */
     private ScheduledFuture<?> wakeUp;
@@ -41,11 +45,16 @@ public final class BackendQueue {
     private volatile long reprefilledTokens;
     private volatile double rankingAccuracy = Double.NaN;
 
-    BackendQueue(DispatchLoop loop, Clock clock, String name, Scheduler<Waiter> scheduler, Duration maxQueueWait) {
+    /**
+     * @param ewsjf the scheduler's waiting jobs when its policy is ewsjf, else null
+     */
+    BackendQueue(DispatchLoop loop, Clock clock, String name, Scheduler<Waiter> scheduler, EwsjfQueues<Waiter> ewsjf,
+            Duration maxQueueWait) {
         this.loop = loop;
         this.clock = clock;
         this.name = name;
         this.scheduler = scheduler;
+        this.ewsjf = ewsjf;
         this.maxQueueWaitNanos = maxQueueWait.toNanos();
     }
 
@@ -107,6 +116,22 @@ public final class BackendQueue {
         });
     }
 
+    /**
+     * EWSJF's queues when the policy is ewsjf. Off the loop thread only their {@code theta()},
+     * {@code queueCount()}, {@code trialCount()} and {@code lastTrial()} may be read; the rest is
+     * {@link #ewsjfStatus()}.
+     */
+    public Optional<EwsjfQueues<?>> ewsjf() {
+        return Optional.ofNullable(ewsjf);
+    }
+
+    /** EWSJF's queues, parameters and trials as they stand, computed on the loop thread; empty for other policies. */
+    public CompletableFuture<Optional<EwsjfStatus>> ewsjfStatus() {
+        CompletableFuture<Optional<EwsjfStatus>> status = new CompletableFuture<>();
+        loop.execute(() -> status.complete(ewsjf().map(queues -> queues.status(clock.nanoTime()))));
+        return status;
+    }
+
     /** The queue as it stands, in dispatch order; computed on the loop thread. */
     public CompletableFuture<QueueSnapshot> snapshot() {
         CompletableFuture<QueueSnapshot> snapshot = new CompletableFuture<>();
@@ -130,36 +155,45 @@ public final class BackendQueue {
     }
 
     /**
+     * Queues a job whose prompt is unknown: {@link #submit(JobTag, int, JobCost, Executor, JobListener)}
+     * with {@link JobCost#ofAnswer}.
+     *
+     * @param expectedSeconds expected service time, positive
+     */
+    public Ticket submit(JobTag tag, int priority, double expectedTokens, double expectedSeconds, Executor callbacks,
+            JobListener listener) {
+        return submit(tag, priority, JobCost.ofAnswer(expectedTokens, expectedSeconds), callbacks, listener);
+    }
+
+    /**
      * Queues a job. The listener hears, on {@code callbacks}, either {@code dispatched} (once a slot is
      * free and the job's turn has come) or {@code refused}; never both, and nothing after the returned
      * ticket is cancelled while the job still waits. A slot that {@code callbacks} refuses to take (its
      * event loop has stopped) is released at once.
      *
      * <pre>{@code
-     * Ticket ticket = queue.submit(tag, priority, tokens, seconds, ctx.executor(), listener);
+     * Ticket ticket = queue.submit(tag, priority, cost, ctx.executor(), listener);
      * }</pre>
      *
-     * @param expectedSeconds expected service time, positive
      * @param callbacks where the listener is called: the submitter's own thread, such as its
      *     connection's event loop, so that the listener needs no hand-over of its own
      */
-    public Ticket submit(JobTag tag, int priority, double expectedTokens, double expectedSeconds, Executor callbacks,
-            JobListener listener) {
-        return submit(tag, priority, expectedTokens, expectedSeconds, false, callbacks, listener);
+    public Ticket submit(JobTag tag, int priority, JobCost cost, Executor callbacks, JobListener listener) {
+        return submit(tag, priority, cost, false, callbacks, listener);
     }
 
     /**
-     * Queues a job, as {@link #submit(JobTag, int, double, double, Executor, JobListener)}, that its
-     * holder can pause when asked ({@link JobListener#pauseRequested}): a paused job waits again, hears
+     * Queues a job, as {@link #submit(JobTag, int, JobCost, Executor, JobListener)}, that its holder can
+     * pause when asked ({@link JobListener#pauseRequested}): a paused job waits again, hears
      * {@code dispatched} again when it may resume, is withdrawn by its ticket while it waits, and is
      * never refused for its wait once it has run.
      *
      * @param pausable true when the listener can pause the job and resume it
      */
-    public Ticket submit(JobTag tag, int priority, double expectedTokens, double expectedSeconds, boolean pausable,
-            Executor callbacks, JobListener listener) {
+    public Ticket submit(JobTag tag, int priority, JobCost cost, boolean pausable, Executor callbacks,
+            JobListener listener) {
         Waiter waiter = new Waiter(tag, callbacks, listener);
-        loop.execute(() -> admit(waiter, priority, expectedTokens, expectedSeconds, pausable));
+        loop.execute(() -> admit(waiter, priority, cost, pausable));
         return waiter;
     }
 
@@ -203,7 +237,7 @@ public final class BackendQueue {
         });
     }
 
-    private void admit(Waiter waiter, int priority, double expectedTokens, double expectedSeconds, boolean pausable) {
+    private void admit(Waiter waiter, int priority, JobCost cost, boolean pausable) {
         if (waiter.cancelled) {
             return;
         }
@@ -212,7 +246,7 @@ public final class BackendQueue {
             return;
         }
         refuseOverdue();
-        var job = scheduler.submit(waiter, priority, expectedTokens, expectedSeconds, pausable);
+        var job = scheduler.submit(waiter, priority, cost, pausable);
         if (job.isEmpty()) {
             long retryAfter = Math.max(1, (long) Math.ceil(scheduler.expectedBacklogSeconds()));
             waiter.refuse(new Refusal(Refusal.Reason.QUEUE_FULL, retryAfter));

@@ -17,6 +17,9 @@ import java.util.Locale;
  *       first (see {@link LapsSettings}); within a level, jobs with a perceptible rate by predicted
  *       remaining time, then the others in the order they joined the level. A waiting job's key is
  *       fixed while it waits: it changes only while the job runs.</li>
+ *   <li>{@code ewsjf}: jobs of similar size share a queue, the queues are learnt from the traffic, and
+ *       the queue whose oldest job scores highest goes next ({@code scheduler.ewsjf.EwsjfQueues}).
+ *       It is not one order over jobs, so it comes with the queues that keep it.</li>
  * </ul>
  */
 public enum Policy {
@@ -58,6 +61,23 @@ public enum Policy {
             return pa.perceptible() ? Double.compare(pa.remainingSeconds(), pb.remainingSeconds())
                     : Long.compare(pa.levelEntry(), pb.levelEntry());
         }
+    },
+    EWSJF {
+        /** Within one of ewsjf's queues, jobs go in arrival order; which queue goes next is the queues' choice. */
+        @Override
+        int compareWithinPriority(Job<?> a, Job<?> b, long nowNanos) {
+            return 0;
+        }
+
+        @Override
+        public boolean dependsOnTime() {
+            return true;
+        }
+
+        @Override
+        public boolean isOrder() {
+            return false;
+        }
     };
 
     /** HRRN's order key, w / S (in nanoseconds per second): monotone in the response ratio. */
@@ -70,6 +90,14 @@ public enum Policy {
     /** True when the order of two waiting jobs can change while they wait. */
     public boolean dependsOnTime() {
         return false;
+    }
+
+    /**
+     * True when the policy is one order over jobs, which {@link Scheduler#Scheduler(SchedulerSettings, Clock)}
+     * keeps by itself; false for a policy that brings its own {@link WaitingJobs}.
+     */
+    public boolean isOrder() {
+        return true;
     }
 
     /**
@@ -92,7 +120,10 @@ public enum Policy {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** Parses a configuration value: {@code fcfs}, {@code sjf}, {@code hrrn} or {@code laps}, any case. */
+    /**
+     * Parses a configuration value: {@code fcfs}, {@code sjf}, {@code hrrn}, {@code laps} or {@code ewsjf},
+     * any case.
+     */
     public static Policy parse(String value) {
         for (Policy policy : values()) {
             if (policy.label().equalsIgnoreCase(value.trim())) {

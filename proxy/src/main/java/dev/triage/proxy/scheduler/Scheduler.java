@@ -53,38 +53,55 @@ public final class Scheduler<T> {
     private long resumes;
     private long reprefilledTokens;
 
+    /** A scheduler for a policy that is one order over jobs: {@code fcfs}, {@code sjf}, {@code hrrn} or {@code laps}. */
     public Scheduler(SchedulerSettings settings, Clock clock) {
+        this(settings, clock, WaitingJobs.forPolicy(settings.policy()));
+    }
+
+    /**
+     * A scheduler whose waiting jobs are kept by a policy with state of its own (ewsjf's queues), which
+     * must be the policy the settings name.
+     */
+    public Scheduler(SchedulerSettings settings, Clock clock, WaitingJobs<T> waiting) {
+        if (waiting.policy != settings.policy()) {
+            throw new IllegalArgumentException("waiting jobs kept for " + waiting.policy.label() + " (expected: "
+                    + settings.policy().label() + ", the policy of the settings)");
+        }
         this.settings = settings;
         this.clock = clock;
-        this.waiting = WaitingJobs.forPolicy(settings.policy());
+        this.waiting = waiting;
         this.guard = new StarvationGuard<>(settings.starvationTimeout().toNanos());
+    }
+
+    /**
+     * Adds a job whose prompt is unknown, stamped with the clock's time as its arrival: {@link
+     * #submit(Object, int, JobCost)} with {@link JobCost#ofAnswer}.
+     *
+     * @param expectedSeconds the expected service time S; must be positive (HRRN divides by it)
+     */
+    public Optional<Job<T>> submit(T payload, int priority, double expectedTokens, double expectedSeconds) {
+        return submit(payload, priority, JobCost.ofAnswer(expectedTokens, expectedSeconds));
     }
 
     /**
      * Adds a job, stamped with the clock's time as its arrival. Empty when the queue is full: the
      * caller refuses the request.
-     *
-     * @param expectedSeconds the expected service time S; must be positive (HRRN divides by it)
      */
-    public Optional<Job<T>> submit(T payload, int priority, double expectedTokens, double expectedSeconds) {
-        return submit(payload, priority, expectedTokens, expectedSeconds, false);
+    public Optional<Job<T>> submit(T payload, int priority, JobCost cost) {
+        return submit(payload, priority, cost, false);
     }
 
     /**
-     * Adds a job, as {@link #submit(Object, int, double, double)}, that its holder may be able to pause.
+     * Adds a job, as {@link #submit(Object, int, JobCost)}, that its holder may be able to pause.
      *
      * @param pausable true when the holder can pause the job and resume it later
      */
-    public Optional<Job<T>> submit(T payload, int priority, double expectedTokens, double expectedSeconds, boolean pausable) {
-        if (!(expectedSeconds > 0) || Double.isInfinite(expectedSeconds)) {
-            throw new IllegalArgumentException("expectedSeconds: " + expectedSeconds + " (expected: finite, > 0)");
-        }
+    public Optional<Job<T>> submit(T payload, int priority, JobCost cost, boolean pausable) {
         if (waiting.size() >= settings.maxQueue()) {
             return Optional.empty();
         }
         JobProgress progress = new JobProgress(settings.laps().stableWindows(), nextLevelEntry++);
-        Job<T> job = new Job<>(payload, nextSequence++, clock.nanoTime(), priority, expectedTokens, expectedSeconds,
-                pausable, progress);
+        Job<T> job = new Job<>(payload, nextSequence++, clock.nanoTime(), priority, cost, pausable, progress);
         enqueue(job);
         return Optional.of(job);
     }
@@ -127,7 +144,7 @@ public final class Scheduler<T> {
             return null;
         }
         long now = clock.nanoTime();
-        Job<T> head = waiting.best(now);
+        Job<T> head = waiting.best(now, settings.slots() - busySlots);
         Job<T> starved = guard.starved(now);
         Job<T> job = starved != null ? starved : head;
         boolean promoted = starved != null && starved != head;
@@ -159,6 +176,7 @@ public final class Scheduler<T> {
         busySlots--;
         running.remove(dispatch);
         dispatch.job().progress().stopped(clock.nanoTime());
+        waiting.released(dispatch, clock.nanoTime());
     }
 
     /**
@@ -202,7 +220,7 @@ public final class Scheduler<T> {
         }
         long now = clock.nanoTime();
         Job<T> starved = guard.starved(now);
-        Job<T> next = starved != null ? starved : waiting.best(now);
+        Job<T> next = starved != null ? starved : waiting.best(now, 1);
         LapsSettings laps = settings.laps();
         Dispatch<T> victim = null;
         for (Dispatch<T> dispatch : running) {

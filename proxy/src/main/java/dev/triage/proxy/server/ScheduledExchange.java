@@ -7,9 +7,11 @@ import dev.triage.proxy.metrics.ResponseTokenCounter;
 import dev.triage.proxy.preemption.ResumableRequest;
 import dev.triage.proxy.preemption.StreamSplicer;
 import dev.triage.proxy.scheduler.BackendQueue;
+import dev.triage.proxy.scheduler.JobCost;
 import dev.triage.proxy.scheduler.JobListener;
 import dev.triage.proxy.scheduler.JobTag;
 import dev.triage.proxy.scheduler.Refusal;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.scheduler.Slot;
 import dev.triage.proxy.scheduler.Ticket;
 import dev.triage.proxy.sizing.RequestRejectedException;
@@ -136,13 +138,15 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         }
         record.sized(job.estimate(), job.priority());
         double tokens = job.estimate().expectedTokens();
-        double seconds = target.serviceTime().seconds(tokens);
+        ServiceTimeModel serviceTime = target.serviceTime();
+        JobCost cost = new JobCost(job.promptTokens(), tokens, serviceTime.prefillSeconds(job.promptTokens()),
+                serviceTime.seconds(job.promptTokens(), tokens));
         resumable = ResumableRequest.of(target.preemption(), record.path(), body.bytes()).orElse(null);
         splicer = resumable == null ? null : new StreamSplicer(resumable.format());
         state = State.QUEUED;
         submittedNanos = System.nanoTime();
-        ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), tokens,
-                seconds, resumable != null, ctx.executor(), this);
+        ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), cost,
+                resumable != null, ctx.executor(), this);
     }
 
     @Override

@@ -40,7 +40,7 @@ class LapsSchedulerTest {
     @Test
     void aJobMovesDownAsItIsServed() {
         Scheduler<String> s = scheduler(LAPS, Duration.ZERO, 1);
-        s.submit("a", 0, 100, 2, true);
+        s.submit("a", 0, JobCost.ofAnswer(100, 2), true);
         Dispatch<String> a = s.dispatchNext();
         assertEquals(1, a.job().progress().level());
         run(s, a, 0.9, 0.1);
@@ -57,8 +57,8 @@ class LapsSchedulerTest {
     @Test
     void withoutAPerceptibleRateNewJobsGoFirstComeFirstServed() {
         Scheduler<String> s = scheduler(LAPS, Duration.ZERO, 1);
-        s.submit("long", 0, 1000, 20, true);
-        s.submit("short", 0, 10, 0.2, true);
+        s.submit("long", 0, JobCost.ofAnswer(1000, 20), true);
+        s.submit("short", 0, JobCost.ofAnswer(10, 0.2), true);
         assertEquals(List.of("long", "short"), waitingNames(s));
     }
 
@@ -66,17 +66,17 @@ class LapsSchedulerTest {
     void withGammaZeroNewJobsGoByPredictedLength() {
         LapsSettings trusting = new LapsSettings(3, 2, 1, 4, 0, 0.1, 2, 1);
         Scheduler<String> s = scheduler(trusting, Duration.ZERO, 1);
-        s.submit("long", 0, 1000, 20, true);
-        s.submit("medium", 0, 300, 6, true);
-        s.submit("short", 0, 10, 0.2, true);
+        s.submit("long", 0, JobCost.ofAnswer(1000, 20), true);
+        s.submit("medium", 0, JobCost.ofAnswer(300, 6), true);
+        s.submit("short", 0, JobCost.ofAnswer(10, 0.2), true);
         assertEquals(List.of("short", "medium", "long"), waitingNames(s));
     }
 
     @Test
     void aSteadyRateBecomesPerceptibleAndAnUnsteadyOneDoesNot() {
         Scheduler<String> s = scheduler(new LapsSettings(3, 2, 100, 4, 2, 0.1, 2, 1), Duration.ZERO, 2);
-        s.submit("steady", 0, 100, 2, true);
-        s.submit("jumpy", 0, 100, 2, true);
+        s.submit("steady", 0, JobCost.ofAnswer(100, 2), true);
+        s.submit("jumpy", 0, JobCost.ofAnswer(100, 2), true);
         Dispatch<String> steady = s.dispatchNext();
         Dispatch<String> jumpy = s.dispatchNext();
         s.progress(steady, 1);
@@ -92,7 +92,7 @@ class LapsSchedulerTest {
     @Test
     void aPrefillDoesNotCountAsASlowWindow() {
         Scheduler<String> s = scheduler(new LapsSettings(3, 2, 100, 4, 2, 0.1, 2, 1), Duration.ZERO, 1);
-        s.submit("a", 0, 100, 2, true);
+        s.submit("a", 0, JobCost.ofAnswer(100, 2), true);
         Dispatch<String> a = s.dispatchNext();
         clock.advanceSeconds(3); // time to the first token
         s.progress(a, 1);
@@ -103,11 +103,11 @@ class LapsSchedulerTest {
     @Test
     void aDemotedJobIsPausedForANewOneAndResumesWithWhatItHad() {
         Scheduler<String> s = scheduler(LAPS, Duration.ZERO, 1);
-        s.submit("long", 0, 50, 1, true);
+        s.submit("long", 0, JobCost.ofAnswer(50, 1), true);
         Dispatch<String> first = s.dispatchNext();
         s.progress(first, 1);
         run(s, first, 0.5, 0.1);
-        s.submit("new", 0, 50, 1, true);
+        s.submit("new", 0, JobCost.ofAnswer(50, 1), true);
         assertNull(s.pauseDue(), "same level: no pause");
         run(s, first, 0.6, 0.1);
         assertEquals(2, first.job().progress().level());
@@ -136,10 +136,10 @@ class LapsSchedulerTest {
     @Test
     void aJobThatFinishesBeforeItsPauseIsSimplyReleased() {
         Scheduler<String> s = scheduler(LAPS, Duration.ZERO, 1);
-        s.submit("long", 0, 50, 1, true);
+        s.submit("long", 0, JobCost.ofAnswer(50, 1), true);
         Dispatch<String> first = s.dispatchNext();
         run(s, first, 1.2, 0.1);
-        s.submit("new", 0, 50, 1, true);
+        s.submit("new", 0, JobCost.ofAnswer(50, 1), true);
         assertSame(first, s.pauseDue());
         s.release(first);
         assertThrows(IllegalStateException.class, () -> s.pause(first, 12));
@@ -151,24 +151,24 @@ class LapsSchedulerTest {
     @Test
     void deepLevelsRunToTheEnd() {
         Scheduler<String> s = scheduler(new LapsSettings(3, 2, 1, 4, 2, 0.1, 1, 5), Duration.ZERO, 1);
-        s.submit("long", 0, 50, 1, true);
+        s.submit("long", 0, JobCost.ofAnswer(50, 1), true);
         Dispatch<String> first = s.dispatchNext();
         run(s, first, 1.2, 0.1);
-        s.submit("new", 0, 50, 1, true);
+        s.submit("new", 0, JobCost.ofAnswer(50, 1), true);
         assertNull(s.pauseDue(), "level 2 is beyond the preemptive levels");
     }
 
     @Test
     void aJobIsPausedAtMostMaxPreemptionsTimes() {
         Scheduler<String> s = scheduler(new LapsSettings(3, 2, 1, 4, 2, 0.1, 3, 1), Duration.ZERO, 1);
-        s.submit("long", 0, 50, 1, true);
+        s.submit("long", 0, JobCost.ofAnswer(50, 1), true);
         Dispatch<String> first = s.dispatchNext();
         run(s, first, 1.2, 0.1);
-        s.submit("new-1", 0, 50, 1, true);
+        s.submit("new-1", 0, JobCost.ofAnswer(50, 1), true);
         s.pause(s.pauseDue(), 12);
         s.release(s.dispatchNext());
         Dispatch<String> resumed = s.dispatchNext();
-        s.submit("new-2", 0, 50, 1, true);
+        s.submit("new-2", 0, JobCost.ofAnswer(50, 1), true);
         run(s, resumed, 1.0, 0.1);
         assertEquals(3, resumed.job().progress().level());
         assertNull(s.pauseDue(), "paused once already, the limit");
@@ -177,15 +177,15 @@ class LapsSchedulerTest {
     @Test
     void aRunIsNotCutShortBeforeItMovesDownALevel() {
         Scheduler<String> s = scheduler(new LapsSettings(3, 2, 1, 4, 2, 0.1, 3, 3), Duration.ZERO, 1);
-        s.submit("long", 0, 50, 1, true);
+        s.submit("long", 0, JobCost.ofAnswer(50, 1), true);
         Dispatch<String> first = s.dispatchNext();
         run(s, first, 1.2, 0.1);
-        s.submit("new-1", 0, 50, 1, true);
+        s.submit("new-1", 0, JobCost.ofAnswer(50, 1), true);
         s.pause(s.pauseDue(), 12);
         s.release(s.dispatchNext());
         Dispatch<String> resumed = s.dispatchNext();
         assertEquals(2, resumed.job().progress().level());
-        s.submit("new-2", 0, 50, 1, true);
+        s.submit("new-2", 0, JobCost.ofAnswer(50, 1), true);
         run(s, resumed, 0.5, 0.1);
         assertNull(s.pauseDue(), "resumed in level 2, and still there: its level-2 quantum is not used up");
         run(s, resumed, 0.4, 0.1);
@@ -195,22 +195,22 @@ class LapsSchedulerTest {
     @Test
     void aJobItsHolderCannotPauseIsNeverAsked() {
         Scheduler<String> s = scheduler(LAPS, Duration.ZERO, 1);
-        s.submit("long", 0, 50, 1, false);
+        s.submit("long", 0, JobCost.ofAnswer(50, 1), false);
         Dispatch<String> first = s.dispatchNext();
         run(s, first, 1.2, 0.1);
-        s.submit("new", 0, 50, 1, true);
+        s.submit("new", 0, JobCost.ofAnswer(50, 1), true);
         assertNull(s.pauseDue());
     }
 
     @Test
     void aJobInTheSystemLongerThanTauIsNotPausedAndGoesFirstWhenPaused() {
         Scheduler<String> s = scheduler(new LapsSettings(3, 2, 1, 4, 2, 0.1, 3, 5), Duration.ofSeconds(5), 1);
-        s.submit("old", 0, 50, 1, true);
+        s.submit("old", 0, JobCost.ofAnswer(50, 1), true);
         Dispatch<String> old = s.dispatchNext();
         run(s, old, 1.2, 0.1);
-        s.submit("young", 0, 50, 1, true);
+        s.submit("young", 0, JobCost.ofAnswer(50, 1), true);
         s.pause(s.pauseDue(), 12);
-        s.submit("younger", 0, 50, 1, true);
+        s.submit("younger", 0, JobCost.ofAnswer(50, 1), true);
         Dispatch<String> young = s.dispatchNext();
         clock.advanceSeconds(5);
         // "old" arrived first and has been in the system longer than τ: it goes before "younger",
@@ -220,7 +220,7 @@ class LapsSchedulerTest {
         Dispatch<String> resumed = s.dispatchNext();
         assertEquals("old", resumed.job().payload());
         assertTrue(resumed.starvationPromoted());
-        s.submit("newest", 0, 50, 1, true);
+        s.submit("newest", 0, JobCost.ofAnswer(50, 1), true);
         run(s, resumed, 1.0, 0.1);
         assertEquals(3, resumed.job().progress().level());
         assertNull(s.pauseDue(), "past τ, never paused again");
@@ -229,9 +229,9 @@ class LapsSchedulerTest {
     @Test
     void clientPriorityRanksAboveLevels() {
         Scheduler<String> s = scheduler(LAPS, Duration.ZERO, 1);
-        s.submit("background", 5, 50, 1, true);
+        s.submit("background", 5, JobCost.ofAnswer(50, 1), true);
         Dispatch<String> background = s.dispatchNext();
-        s.submit("urgent", 0, 50, 1, true);
+        s.submit("urgent", 0, JobCost.ofAnswer(50, 1), true);
         assertNull(s.pauseDue(), "not before the running job moves down a level");
         run(s, background, 1.2, 0.1);
         assertSame(background, s.pauseDue());
@@ -248,14 +248,14 @@ class LapsSchedulerTest {
             Scheduler<String> s = scheduler(new LapsSettings(4, 2, 1, 4, 2, 0.1, preemptiveLevels, 2), Duration.ZERO, 3);
             List<Dispatch<String>> running = new ArrayList<>();
             for (String name : List.of("a", "b", "c")) {
-                s.submit(name, 0, 50, 1, true);
+                s.submit(name, 0, JobCost.ofAnswer(50, 1), true);
                 running.add(s.dispatchNext());
                 clock.advanceSeconds(1);
             }
             clock.advanceSeconds(1);
             // Served 4, 3 and 2 s: levels 4, 3 and 3 (thresholds 1, 2, 4 s).
             running.forEach(dispatch -> s.progress(dispatch, 20));
-            s.submit("new", 0, 50, 1, true);
+            s.submit("new", 0, JobCost.ofAnswer(50, 1), true);
             String expected = preemptiveLevels == 4 ? "a" : "b";
             assertEquals(expected, s.pauseDue().job().payload(), "preemptive levels " + preemptiveLevels);
         }
@@ -264,8 +264,8 @@ class LapsSchedulerTest {
     @Test
     void aPausedJobWaitsInItsLevelByPredictedRemainingTime() {
         Scheduler<String> s = scheduler(new LapsSettings(3, 2, 1, 4, 2, 0.1, 3, 3), Duration.ZERO, 2);
-        s.submit("nearly-done", 0, 30, 1, true);
-        s.submit("far-from-done", 0, 500, 10, true);
+        s.submit("nearly-done", 0, JobCost.ofAnswer(30, 1), true);
+        s.submit("far-from-done", 0, JobCost.ofAnswer(500, 10), true);
         Dispatch<String> near = s.dispatchNext();
         Dispatch<String> far = s.dispatchNext();
         s.progress(near, 1);
@@ -276,11 +276,11 @@ class LapsSchedulerTest {
             s.progress(far, token);
         }
         assertTrue(near.job().progress().perceptible());
-        s.submit("new-1", 0, 50, 1, true);
+        s.submit("new-1", 0, JobCost.ofAnswer(50, 1), true);
         assertSame(near, s.pauseDue());
         s.pause(near, 12);
         assertEquals("new-1", s.dispatchNext().job().payload());
-        s.submit("new-2", 0, 50, 1, true);
+        s.submit("new-2", 0, JobCost.ofAnswer(50, 1), true);
         assertSame(far, s.pauseDue());
         s.pause(far, 12);
         List<String> order = waitingNames(s);
@@ -292,10 +292,10 @@ class LapsSchedulerTest {
     void otherPoliciesNeverPauseAndKeepTheirLevel() {
         for (Policy policy : List.of(Policy.FCFS, Policy.SJF, Policy.HRRN)) {
             Scheduler<String> s = new Scheduler<>(new SchedulerSettings(policy, Duration.ZERO, 100, 1, LAPS), clock);
-            s.submit("a", 0, 50, 1, true);
+            s.submit("a", 0, JobCost.ofAnswer(50, 1), true);
             Dispatch<String> a = s.dispatchNext();
             run(s, a, 5, 0.1);
-            s.submit("b", 0, 50, 1, true);
+            s.submit("b", 0, JobCost.ofAnswer(50, 1), true);
             assertNull(s.pauseDue(), policy.label());
             assertEquals(1, a.job().progress().level(), policy.label());
             assertEquals(50, a.job().progress().tokens(), policy.label());
@@ -305,7 +305,7 @@ class LapsSchedulerTest {
     @Test
     void progressAfterTheEndIsIgnored() {
         Scheduler<String> s = scheduler(LAPS, Duration.ZERO, 1);
-        s.submit("a", 0, 50, 1, true);
+        s.submit("a", 0, JobCost.ofAnswer(50, 1), true);
         Dispatch<String> a = s.dispatchNext();
         s.progress(a, 3);
         s.release(a);
@@ -316,10 +316,10 @@ class LapsSchedulerTest {
     @Test
     void aPausedJobCanBeWithdrawn() {
         Scheduler<String> s = scheduler(LAPS, Duration.ZERO, 1);
-        s.submit("long", 0, 50, 1, true);
+        s.submit("long", 0, JobCost.ofAnswer(50, 1), true);
         Dispatch<String> first = s.dispatchNext();
         run(s, first, 1.2, 0.1);
-        s.submit("new", 0, 50, 1, true);
+        s.submit("new", 0, JobCost.ofAnswer(50, 1), true);
         s.pause(s.pauseDue(), 12);
         assertTrue(s.cancel(first.job()));
         assertEquals(List.of("new"), waitingNames(s));
