@@ -43,7 +43,7 @@ final class ClientFaults {
             connection.write(request.head(op, mark), request.body());
             HttpConnection.Response head = connection.readHead();
             if (head == null || head.status() != 200) {
-                return Verdict.not(head == null ? "closed before the answer" : BackendFaults.describe(head));
+                return notStarted(head);
             }
             connection.readSome(op.between(1, 4_000));
         } finally {
@@ -63,14 +63,10 @@ final class ClientFaults {
      */
     static Verdict stopsReading(Op op) throws IOException {
         ChatRequest request = ChatRequest.of(op, ChatRequest.Route.CHAT, true, 20_000);
-        String mark = op.mark(0);
-        op.target.ledger().expect(mark, request.body());
-        try (HttpConnection connection = HttpConnection.openWithSmallBuffer(op.target.port(), op.target.settings().readTimeout(),
-                SMALL_RECEIVE_BUFFER)) {
-            connection.write(request.head(op, mark), request.body());
+        try (HttpConnection connection = sendWithSmallBuffer(op, request)) {
             HttpConnection.Response head = connection.readHead();
             if (head == null || head.status() != 200) {
-                return Verdict.not(head == null ? "closed before the answer" : BackendFaults.describe(head));
+                return notStarted(head);
             }
             pause(ChaosSettings.CLIENT_WRITE_TIMEOUT.multipliedBy(3).toMillis());
             HttpConnection.Response rest = connection.readBody(head);
@@ -82,14 +78,10 @@ final class ClientFaults {
     /** Reads a stream in small pieces with pauses: slow, but steady, so it must get all of it. */
     static Verdict readsSlowly(Op op) throws IOException {
         ChatRequest request = ChatRequest.random(op, true, op.between(100, 300));
-        String mark = op.mark(0);
-        op.target.ledger().expect(mark, request.body());
-        try (HttpConnection connection = HttpConnection.openWithSmallBuffer(op.target.port(), op.target.settings().readTimeout(),
-                SMALL_RECEIVE_BUFFER)) {
-            connection.write(request.head(op, mark), request.body());
+        try (HttpConnection connection = sendWithSmallBuffer(op, request)) {
             HttpConnection.Response head = connection.readHead();
             if (head == null || head.status() != 200) {
-                return Verdict.not(head == null ? "closed before the answer" : BackendFaults.describe(head));
+                return notStarted(head);
             }
             HttpConnection.Response whole = connection.readBodySlowly(head, 1024, () -> pause(5));
             if (!whole.complete() || !request.wellEnded(whole.text())) {
@@ -97,6 +89,25 @@ final class ClientFaults {
             }
             return Verdict.as("200 complete, read slowly");
         }
+    }
+
+    /** Sends a request on a connection whose receive buffer is small, expecting its body at the backend. */
+    private static HttpConnection sendWithSmallBuffer(Op op, ChatRequest request) throws IOException {
+        op.target.ledger().expect(op.mark(0), request.body());
+        HttpConnection connection = HttpConnection.openWithSmallBuffer(op.target.port(), op.target.settings().readTimeout(),
+                SMALL_RECEIVE_BUFFER);
+        try {
+            connection.write(request.head(op, op.mark(0)), request.body());
+        } catch (IOException e) {
+            connection.close();
+            throw e;
+        }
+        return connection;
+    }
+
+    /** A stream that did not start: Triage closed, or answered something else than 200. */
+    private static Verdict notStarted(HttpConnection.Response head) {
+        return Verdict.not(head == null ? "closed before the answer" : BackendFaults.describe(head));
     }
 
     /** A client's own dawdling: the fault it injects, not a wait for something to happen. */
