@@ -68,6 +68,11 @@ final class ForwardingLedger implements RequestListener {
         }
     }
 
+    /** Whether the request marked {@code mark} has reached the backend. */
+    boolean arrived(String mark) {
+        return arrived.contains(mark);
+    }
+
     /** The counts so far. */
     Tally tally() {
         return new Tally(checked.sum(), altered.sum(), duplicated.sum(), leaked.sum());

@@ -92,10 +92,10 @@ final class RouteFaults {
         try (HttpConnection connection = op.connect()) {
             connection.write(op.head("GET", spelling, "HTTP/1.1", mark));
             HttpConnection.Response response = connection.readResponse();
-            if (response == null) {
-                return Verdict.as("closed");
+            if (op.target.ledger().arrived(mark)) {
+                return Verdict.not(spelling + ": forwarded to the backend");
             }
-            return Verdict.as(response.status() + " from Triage");
+            return Verdict.as(response == null ? "closed" : response.status() + " from Triage");
         }
     }
 
