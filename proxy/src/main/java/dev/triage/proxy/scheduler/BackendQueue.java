@@ -13,7 +13,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One backend's queue as the rest of the proxy sees it: a thread-safe front for a {@link Scheduler}
- * that lives on the {@link DispatchLoop}'s thread. Every method posts a task to that thread.
+ * that lives on the {@link DispatchLoop}'s thread. A request that finds a slot free and nobody
+ * waiting takes it at once on its own thread ({@link #takeIdleSlot}); every other decision is a task
+ * on the loop. Both take slots from one {@link SlotPermits}, which keeps them consistent.
  */
 public final class BackendQueue {
 
@@ -28,13 +30,13 @@ public final class BackendQueue {
     private final Scheduler<Waiter> scheduler;
     private final long maxQueueWaitNanos;
     private final RankingWindow rankingWindow = new RankingWindow(RANKING_WINDOW);
-    private boolean refusing;
+    private final SlotPermits permits;
+    /** Set on the loop when the queue stops; read by {@link #takeIdleSlot} on any thread. */
+    private volatile boolean refusing;
     /** The pending wake-up at the oldest waiting job's wait deadline; null when none is set. */
     private ScheduledFuture<?> wakeUp;
 
     // Written on the loop thread after each change, read by anyone (metrics, health).
-    private volatile int waitingCount;
-    private volatile int busySlots;
     private volatile long starvationPromotions;
     private volatile double rankingAccuracy = Double.NaN;
 
@@ -44,6 +46,7 @@ public final class BackendQueue {
         this.name = name;
         this.scheduler = scheduler;
         this.maxQueueWaitNanos = maxQueueWait.toNanos();
+        this.permits = new SlotPermits(scheduler.settings().slots());
     }
 
     public String name() {
@@ -54,12 +57,13 @@ public final class BackendQueue {
         return scheduler.settings();
     }
 
+    /** Jobs submitted that have neither a slot nor an answer yet. */
     public int waitingCount() {
-        return waitingCount;
+        return permits.queued();
     }
 
     public int busySlots() {
-        return busySlots;
+        return permits.busy();
     }
 
     /** How many jobs the starvation timeout has sent ahead of the policy's choice. */
@@ -101,7 +105,7 @@ public final class BackendQueue {
                     scheduler.isStarved(job, now)));
         }
         return new QueueSnapshot(name, scheduler.settings().policy().label(), scheduler.settings().slots(),
-                scheduler.busySlots(), Double.isNaN(rankingAccuracy) ? null : rankingAccuracy, entries);
+                permits.busy(), Double.isNaN(rankingAccuracy) ? null : rankingAccuracy, entries);
     }
 
     /**
@@ -121,13 +125,34 @@ public final class BackendQueue {
     public Ticket submit(JobTag tag, int priority, double expectedTokens, double expectedSeconds, Executor callbacks,
             JobListener listener) {
         Waiter waiter = new Waiter(tag, callbacks, listener);
+        permits.enqueue();
         loop.execute(() -> admit(waiter, priority, expectedTokens, expectedSeconds));
         return waiter;
     }
 
-    void release(Dispatch<Waiter> dispatch) {
+    /**
+     * A slot taken at once, on the caller's thread, when one is free and no job waits for one (or is on
+     * its way to the queue); null otherwise, and the caller {@link #submit submits} the job instead. A
+     * job that takes its slot this way is never seen by the scheduler: it overtakes no one, since
+     * nobody waits, and it needs no estimate to go.
+     */
+    public Slot takeIdleSlot() {
+        if (refusing || !permits.takeIdle()) {
+            return null;
+        }
+        return new Slot(this::releaseIdle, 0, false);
+    }
+
+    private void releaseIdle() {
+        if (permits.release()) {
+            loop.execute(this::drain);
+        }
+    }
+
+    private void release(Dispatch<Waiter> dispatch) {
         loop.execute(() -> {
             scheduler.release(dispatch);
+            permits.release();
             refuseOverdue();
             drain();
         });
@@ -138,17 +163,19 @@ public final class BackendQueue {
             refusing = true;
             for (Job<Waiter> job : scheduler.waitingInDispatchOrder()) {
                 scheduler.cancel(job);
+                permits.dequeue();
                 job.payload().refuse(new Refusal(Refusal.Reason.SHUTTING_DOWN, 0));
             }
-            publish();
         });
     }
 
     private void admit(Waiter waiter, int priority, double expectedTokens, double expectedSeconds) {
         if (waiter.cancelled) {
+            permits.dequeue();
             return;
         }
         if (refusing) {
+            permits.dequeue();
             waiter.refuse(new Refusal(Refusal.Reason.SHUTTING_DOWN, 0));
             return;
         }
@@ -156,6 +183,7 @@ public final class BackendQueue {
         var job = scheduler.submit(waiter, priority, expectedTokens, expectedSeconds);
         if (job.isEmpty()) {
             long retryAfter = Math.max(1, (long) Math.ceil(scheduler.expectedBacklogSeconds()));
+            permits.dequeue();
             waiter.refuse(new Refusal(Refusal.Reason.QUEUE_FULL, retryAfter));
             return;
         }
@@ -170,10 +198,10 @@ public final class BackendQueue {
             return;
         }
         List<Job<Waiter>> overdue = scheduler.removeOverdue(maxQueueWaitNanos);
-        if (!overdue.isEmpty()) {
-            publish();
-            overdue.forEach(job -> job.payload().refuse(new Refusal(Refusal.Reason.QUEUE_TIMEOUT, 0)));
-        }
+        overdue.forEach(job -> {
+            permits.dequeue();
+            job.payload().refuse(new Refusal(Refusal.Reason.QUEUE_TIMEOUT, 0));
+        });
     }
 
     /**
@@ -194,21 +222,20 @@ public final class BackendQueue {
     private void withdraw(Waiter waiter) {
         waiter.cancelled = true;
         if (waiter.job != null && scheduler.cancel(waiter.job)) {
-            publish();
+            permits.dequeue();
         }
     }
 
+    /**
+     * Grants free slots to waiting jobs. The scheduler's own slot count stays within the permits taken,
+     * so with a permit in hand and a job waiting it always has one to dispatch.
+     */
     private void drain() {
-        Dispatch<Waiter> dispatch;
-        while ((dispatch = scheduler.dispatchNext()) != null) {
-            dispatch.job().payload().dispatch(new Slot(this, dispatch));
+        while (scheduler.waitingCount() > 0 && permits.takeForQueued()) {
+            Dispatch<Waiter> dispatch = scheduler.dispatchNext();
+            dispatch.job().payload().dispatch(new Slot(() -> release(dispatch), dispatch.queuedNanos(),
+                    dispatch.starvationPromoted()));
         }
-        publish();
-    }
-
-    private void publish() {
-        waitingCount = scheduler.waitingCount();
-        busySlots = scheduler.busySlots();
         starvationPromotions = scheduler.starvationPromotions();
     }
 

@@ -26,7 +26,8 @@ import java.util.function.Function;
  * estimator about the prompt, caps the estimate by the request's own output limit, and reads the
  * client's {@code priority}. A body that is not a JSON object is rejected with a 400 and never
  * forwarded. Parsing and a microsecond estimator run on the event loop; an expensive estimator runs
- * on its {@link BatchingEstimator}'s thread.
+ * on its {@link BatchingEstimator}'s thread. A request {@link #check checked} before it is sized is
+ * read at once and estimated later.
  */
 public final class ChatSizer implements RequestSizer {
 
@@ -49,10 +50,20 @@ public final class ChatSizer implements RequestSizer {
 
     @Override
     public CompletableFuture<SizedJob> size(HttpRequest head, ByteBuf body) {
+        return check(head, body).size();
+    }
+
+    @Override
+    public CheckedRequest check(HttpRequest head, ByteBuf body) {
         JsonNode json = parse(body);
         Prompt prompt = ChatBody.prompt(json);
         OptionalInt cap = ChatBody.maxOutputTokens(json);
         int priority = priority(json);
+        return () -> size(prompt, cap, priority);
+    }
+
+    /** Estimates a checked chat: the prompt, the request's own output limit and its priority. */
+    private CompletableFuture<SizedJob> size(Prompt prompt, OptionalInt cap, int priority) {
         Timer timer = estimatorTimers.apply(estimator.name());
         if (batcher == null) {
             Estimate estimate = timer.record(() -> estimator.estimate(prompt));
