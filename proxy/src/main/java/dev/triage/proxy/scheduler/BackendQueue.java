@@ -3,11 +3,14 @@ package dev.triage.proxy.scheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +33,9 @@ public final class BackendQueue {
     private final Scheduler<Waiter> scheduler;
     private final long maxQueueWaitNanos;
     private final RankingWindow rankingWindow = new RankingWindow(RANKING_WINDOW);
+    /** Completed requests' (estimated, actual) lengths on their way to the ranking window. */
+    private final Queue<double[]> completed = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean feedbackPosted = new AtomicBoolean();
     private final SlotPermits permits;
     /** Set on the loop when the queue stops; read by {@link #takeIdleSlot} on any thread. */
     private volatile boolean refusing;
@@ -81,10 +87,21 @@ public final class BackendQueue {
      * feedback that keeps the live ranking accuracy.
      */
     public void feedback(double expectedTokens, double actualTokens) {
-        loop.execute(() -> {
-            rankingWindow.add(expectedTokens, actualTokens);
-            rankingAccuracy = rankingWindow.accuracy();
-        });
+        completed.add(new double[] {expectedTokens, actualTokens});
+        // One loop task takes whatever has come in by the time it runs, so that requests ending
+        // together wake the loop once, not once each.
+        if (feedbackPosted.compareAndSet(false, true)) {
+            loop.execute(this::takeFeedback);
+        }
+    }
+
+    private void takeFeedback() {
+        feedbackPosted.set(false);
+        double[] lengths;
+        while ((lengths = completed.poll()) != null) {
+            rankingWindow.add(lengths[0], lengths[1]);
+        }
+        rankingAccuracy = rankingWindow.accuracy();
     }
 
     /** The queue as it stands, in dispatch order; computed on the loop thread. */
