@@ -26,6 +26,8 @@ public final class BackendQueue {
 
     /** Completed requests the live ranking accuracy looks back over. */
     static final int RANKING_WINDOW = 500;
+    /** How long ranking feedback may wait to be counted, gathering more. */
+    private static final long FEEDBACK_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final DispatchLoop loop;
     private final Clock clock;
@@ -88,10 +90,10 @@ public final class BackendQueue {
      */
     public void feedback(double expectedTokens, double actualTokens) {
         completed.add(new double[] {expectedTokens, actualTokens});
-        // One loop task takes whatever has come in by the time it runs, so that requests ending
-        // together wake the loop once, not once each.
+        // One loop task, a moment later, takes all that came in meanwhile: under load the loop wakes
+        // a hundred times a second for the feedback, not once per request.
         if (feedbackPosted.compareAndSet(false, true)) {
-            loop.execute(this::takeFeedback);
+            loop.wakeAt(clock.nanoTime() + FEEDBACK_DELAY_NANOS, this::takeFeedback);
         }
     }
 
@@ -112,6 +114,7 @@ public final class BackendQueue {
     }
 
     private QueueSnapshot takeSnapshot() {
+        takeFeedback();
         long now = clock.nanoTime();
         List<QueueSnapshot.Waiting> entries = new ArrayList<>();
         for (Job<Waiter> job : scheduler.waitingInDispatchOrder()) {
