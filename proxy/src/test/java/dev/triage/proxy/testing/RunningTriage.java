@@ -36,7 +36,7 @@ public final class RunningTriage implements AutoCloseable {
         return new RunningTriage(Triage.start(config(flags)));
     }
 
-    /** Starts Triage with this chat estimator in place of the configured one. */
+    /** Starts Triage with these flags, its chat requests sized by {@code chatEstimator} instead of the configured one. */
     public static RunningTriage start(JobEstimator<Prompt> chatEstimator, String... flags) throws InterruptedException {
         return new RunningTriage(Triage.start(config(flags), chatEstimator));
     }
