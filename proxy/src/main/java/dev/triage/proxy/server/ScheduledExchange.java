@@ -26,6 +26,8 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,18 +95,23 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             sendBeforeSized(idle, checked);
             return;
         }
+        // A sizer that reads the body after returning holds its own reference to it.
+        size(() -> checked != null ? checked.size() : target.sizer().size(head, body.bytes()), this::sized);
+    }
+
+    /** Starts a sizing and hands it to {@code then} on the event loop once done: at once if it already is. */
+    private void size(Supplier<CompletableFuture<SizedJob>> start, Consumer<CompletableFuture<SizedJob>> then) {
         CompletableFuture<SizedJob> sizing;
         try {
-            // A sizer that reads the body after returning holds its own reference to it.
-            sizing = checked != null ? checked.size() : target.sizer().size(head, body.bytes());
+            sizing = start.get();
         } catch (RuntimeException e) {
             sizing = CompletableFuture.failedFuture(e);
         }
         if (sizing.isDone()) {
-            sized(sizing);
+            then.accept(sizing);
         } else {
             CompletableFuture<SizedJob> pending = sizing;
-            pending.whenCompleteAsync((result, error) -> sized(pending), ctx.executor());
+            pending.whenCompleteAsync((result, error) -> then.accept(pending), ctx.executor());
         }
     }
 
@@ -143,18 +150,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     private void sendBeforeSized(Slot idle, CheckedRequest checked) {
         sizingAfterSend = true;
         relay(idle);
-        CompletableFuture<SizedJob> sizing;
-        try {
-            sizing = checked.size();
-        } catch (RuntimeException e) {
-            sizing = CompletableFuture.failedFuture(e);
-        }
-        if (sizing.isDone()) {
-            sizedAfterSend(sizing);
-        } else {
-            CompletableFuture<SizedJob> pending = sizing;
-            pending.whenCompleteAsync((result, error) -> sizedAfterSend(pending), ctx.executor());
-        }
+        size(checked::size, this::sizedAfterSend);
     }
 
     private void sizedAfterSend(CompletableFuture<SizedJob> sizing) {
