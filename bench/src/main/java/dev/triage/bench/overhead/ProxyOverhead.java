@@ -1,5 +1,6 @@
 package dev.triage.bench.overhead;
 
+import dev.triage.bench.load.LoadSession;
 import dev.triage.bench.replay.ReplayBackend;
 import dev.triage.bench.replay.ReplayBackendSettings;
 import dev.triage.bench.stats.LatencyStats;
@@ -8,6 +9,7 @@ import dev.triage.proxy.Triage;
 import dev.triage.proxy.concurrent.DaemonThreadFactory;
 import dev.triage.proxy.config.ConfigLoader;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -63,6 +65,7 @@ public final class ProxyOverhead {
                         "--backend", "http://127.0.0.1:" + backend.port(), "--max-concurrency", String.valueOf(SLOTS),
                         "--estimator", estimator}, Map.of()))) {
             int triagePort = triage.address().getPort();
+            LoadSession.awaitReady(URI.create("http://127.0.0.1:" + triagePort));
             if (mode.equals("throughput")) {
                 measureThroughput(backend.port(), triagePort, estimator, connections, seconds, rounds);
             } else {
