@@ -19,9 +19,12 @@ import dev.triage.model.ranker.SentenceEncoder;
  * @param weightDecay AdamW's decoupled weight decay
  * @param seed random seed
  * @param maxTokens where the encoder cuts prompts, in its tokens
+ * @param lengthPrior w ≥ 0 in {@code score = head + w · z}, z the standardized log prompt length, added
+ *     after training ({@link RankingHead#withPrior}); 0 leaves the score to the head
  */
 public record RankerSettings(RankingObjective objective, double minLengthDifference, double margin, int hiddenUnits,
-        double learningRate, int steps, int batchSize, int listSize, double weightDecay, long seed, int maxTokens) {
+        double learningRate, int steps, int batchSize, int listSize, double weightDecay, long seed, int maxTokens,
+        double lengthPrior) {
 
     /**
      * PARS's loss, margin and δ; the rest chosen on the validation split (mean τ_b over three seeds:
@@ -29,7 +32,7 @@ public record RankerSettings(RankingObjective objective, double minLengthDiffere
      * 0.399; texts cut at 128 tokens instead of 256 cost about 0.01).
      */
     public static final RankerSettings DEFAULTS = new RankerSettings(RankingObjective.PAIRWISE, 0.2, 1.0, 128, 3e-4, 3000,
-            256, 32, 0.0, 42, 256);
+            256, 32, 0.0, 42, 256, 0.0);
 
     public RankerSettings {
         if (!(minLengthDifference >= 0 && minLengthDifference < 1)) {
@@ -59,17 +62,26 @@ public record RankerSettings(RankingObjective objective, double minLengthDiffere
         if (maxTokens < 2 || maxTokens > SentenceEncoder.MAX_POSITIONS) {
             throw new IllegalArgumentException("maxTokens: " + maxTokens + " (expected: 2 to " + SentenceEncoder.MAX_POSITIONS + ")");
         }
+        if (!(lengthPrior >= 0) || Double.isInfinite(lengthPrior)) {
+            throw new IllegalArgumentException("lengthPrior: " + lengthPrior + " (expected: finite, >= 0)");
+        }
     }
 
     /** These settings with another objective and δ, for the comparison PARS makes. */
     public RankerSettings with(RankingObjective otherObjective, double otherMinLengthDifference) {
         return new RankerSettings(otherObjective, otherMinLengthDifference, margin, hiddenUnits, learningRate, steps, batchSize,
-                listSize, weightDecay, seed, maxTokens);
+                listSize, weightDecay, seed, maxTokens, lengthPrior);
     }
 
     /** These settings with another seed. */
     public RankerSettings withSeed(long otherSeed) {
         return new RankerSettings(objective, minLengthDifference, margin, hiddenUnits, learningRate, steps, batchSize, listSize,
-                weightDecay, otherSeed, maxTokens);
+                weightDecay, otherSeed, maxTokens, lengthPrior);
+    }
+
+    /** These settings with another length prior. */
+    public RankerSettings withLengthPrior(double otherLengthPrior) {
+        return new RankerSettings(objective, minLengthDifference, margin, hiddenUnits, learningRate, steps, batchSize, listSize,
+                weightDecay, seed, maxTokens, otherLengthPrior);
     }
 }
