@@ -143,7 +143,8 @@ final class RankerEvaluateCommand {
         }, Duration.ofMinutes(8));
         heldOut.ties(shippedEstimates);
         heldOut.latency(latency);
-        String prior = LengthPriorSelection.run(corpus, embeddings, settings).markdown(settings.lengthPrior());
+        String prior = LengthPriorSelection.run(corpus, embeddings, settings)
+                .markdown(new LengthPriorSelection.Prior(settings.lengthPrior(), settings.lengthPriorThreshold()));
         return report.markdown() + "\n" + prior + heldOut.markdown();
     }
 
@@ -176,7 +177,8 @@ final class RankerEvaluateCommand {
         RankerMetadata.Training training = metadata.training();
         return new RankerSettings(RankingObjective.of(metadata.objective()), metadata.minLengthDifference(), metadata.margin(),
                 training.hiddenUnits(), training.learningRate(), training.steps(), training.batchSize(), training.listSize(),
-                training.weightDecay(), training.seed(), metadata.maxTokens(), training.lengthPrior());
+                training.weightDecay(), training.seed(), metadata.maxTokens(), training.lengthPrior(),
+                training.lengthPriorThreshold());
     }
 
     private static List<LabeledPrompt> testPrompts(PromptCorpus corpus, String scope) {

@@ -64,12 +64,12 @@ public final class RankerTrainer {
             float[][] validationEmbeddings, RankerSettings settings) {
         FeatureScaling scaling = FeatureScaling.fit(LexicalTrainer.featureRows(train));
         RankingHead head = trainHead(train, scaling.inputs(trainEmbeddings, LexicalTrainer.featureRows(train)), settings)
-                .withPrior(LENGTH_INPUT, settings.lengthPrior()).roundedToFloat();
+                .withPrior(LENGTH_INPUT, settings.lengthPrior(), settings.lengthPriorThreshold()).roundedToFloat();
         ScoreCalibration calibration = calibrate(head, validation,
                 scaling.inputs(validationEmbeddings, LexicalTrainer.featureRows(validation)));
         RankerMetadata.Training training = new RankerMetadata.Training(settings.hiddenUnits(), settings.learningRate(),
                 settings.steps(), settings.batchSize(), settings.listSize(), settings.weightDecay(), settings.seed(),
-                settings.lengthPrior(), train.size(), train.stream().mapToInt(p -> p.answers().size()).sum(), PAIRING, validation.size(),
+                settings.lengthPrior(), settings.lengthPriorThreshold(), train.size(), train.stream().mapToInt(p -> p.answers().size()).sum(), PAIRING, validation.size(),
                 TargetModels.EXCLUDED);
         RankerMetadata metadata = new RankerMetadata(SentenceEncoder.NAME, SentenceEncoder.POOLING, settings.maxTokens(),
                 SentenceEncoder.TRUNCATION, RequestFeatures.SCHEMA_VERSION, RequestFeatures.NAMES,

@@ -114,7 +114,7 @@ class RankerTrainerTest {
         }
         TrainedRanker template = RankerTrainer.train(train, trainEmbeddings, heldOut, heldOutEmbeddings, TinyModels.RANKER_SETTINGS);
         for (RankingHead head : List.of(trainedHead, randomHead.roundedToFloat(),
-                randomHead.withPrior(RankerTrainer.LENGTH_INPUT, 0.7).roundedToFloat())) {
+                randomHead.withPrior(RankerTrainer.LENGTH_INPUT, 0.7, 0.5).roundedToFloat())) {
             TrainedRanker exported = new TrainedRanker(OnnxRankingHeadWriter.write(head, scaling), template.metadata());
             try (RankerModel model = exported.model("parity")) {
                 float[] scores = model.scores(embeddings, features);
