@@ -34,6 +34,9 @@ final class Backends implements AutoCloseable {
     Backends(TriageConfig config, DispatchLoop dispatchLoop, TriageMetrics metrics) {
         chat = open("chat", config.backend(), config, dispatchLoop, metrics);
         audio = config.audio().backend().map(b -> open("audio", b, config, dispatchLoop, metrics)).orElse(chat);
+        if (config.vllmMetrics()) {
+            metrics.bindVllmNames(chat.queue());
+        }
     }
 
     private Backend open(String name, BackendConfig backend, TriageConfig config, DispatchLoop dispatchLoop,
@@ -42,7 +45,7 @@ final class Backends implements AutoCloseable {
         UpstreamPool pool = new UpstreamPool(backend, connectTimeout, UPSTREAM_IDLE);
         pools.add(pool);
         probes.add(BackendProbe.start(backend, config.healthPath(), PROBE_INTERVAL));
-        BackendQueue queue = dispatchLoop.addBackend(name, config.schedulerSettings(backend), config.maxQueueWait());
+        BackendQueue queue = dispatchLoop.addBackend(name, config.schedulerSettings(backend), config.ewsjf(), config.maxQueueWait());
         metrics.bindQueue(queue);
         return new Backend(name, backend, pool, queue);
     }

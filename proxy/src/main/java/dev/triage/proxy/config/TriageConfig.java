@@ -3,6 +3,7 @@ package dev.triage.proxy.config;
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.SchedulerSettings;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Collections;
@@ -15,9 +16,10 @@ import java.util.Map;
  *
  * @param listen where the proxy accepts clients (unresolved; resolved when binding)
  * @param backend the chat/completions backend
- * @param serviceTime the chat backend's seconds per request and per output token
+ * @param serviceTime the chat backend's seconds per request, per prompt token and per output token
  * @param audio how speech-to-text requests are scheduled
  * @param policy the order of waiting requests
+ * @param ewsjf how EWSJF runs, when the policy is ewsjf
  * @param starvationTimeout τ; {@link Duration#ZERO} when off
  * @param maxQueue how many requests may wait per backend
  * @param maxQueueWait how long a request may wait before a 504; {@link Duration#ZERO} for no limit
@@ -27,6 +29,7 @@ import java.util.Map;
  * @param adminToken the bearer token of the admin API, or empty for local-only access
  * @param healthPath the backend path the readiness probe asks
  * @param shutdownGrace how long in-flight requests may run on after a stop signal
+ * @param vllmMetrics whether the chat queue is also exported under vLLM's metric names
  * @param settings every option's effective value, as text, secrets redacted
  */
 public record TriageConfig(
@@ -35,6 +38,7 @@ public record TriageConfig(
         ServiceTimeModel serviceTime,
         AudioConfig audio,
         Policy policy,
+        EwsjfSettings ewsjf,
         Duration starvationTimeout,
         int maxQueue,
         Duration maxQueueWait,
@@ -44,6 +48,7 @@ public record TriageConfig(
         String adminToken,
         String healthPath,
         Duration shutdownGrace,
+        boolean vllmMetrics,
         Map<String, String> settings) {
 
     public TriageConfig {
