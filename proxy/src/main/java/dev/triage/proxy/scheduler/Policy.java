@@ -93,6 +93,14 @@ public enum Policy {
     }
 
     /**
+     * True when no job may take a slot without the scheduler: ewsjf's queues learn from the size and
+     * the completion of every job, and laps ranks running jobs by their progress and pauses them.
+     */
+    public boolean seesEveryJob() {
+        return this == LAPS || this == EWSJF;
+    }
+
+    /**
      * True when the policy is one order over jobs, which {@link Scheduler#Scheduler(SchedulerSettings, Clock)}
      * keeps by itself; false for a policy that brings its own {@link WaitingJobs}.
      */

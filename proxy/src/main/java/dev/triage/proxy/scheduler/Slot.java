@@ -10,11 +10,26 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class Slot {
 
+    private final Runnable free;
+    /** The queue and the dispatch of a slot the dispatch loop granted; null for a slot taken at once. */
     private final BackendQueue queue;
     private final Dispatch<BackendQueue.Waiter> dispatch;
     private final AtomicBoolean released = new AtomicBoolean();
 
+    /**
+     * A slot taken at once, without the scheduler: it never waited, and never pauses.
+     *
+     * @param free gives the slot back to its queue; run once
+     */
+    Slot(Runnable free) {
+        this.free = free;
+        this.queue = null;
+        this.dispatch = null;
+    }
+
+    /** A slot the dispatch loop granted to a queued job. */
     Slot(BackendQueue queue, Dispatch<BackendQueue.Waiter> dispatch) {
+        this.free = () -> queue.release(dispatch);
         this.queue = queue;
         this.dispatch = dispatch;
     }
@@ -22,15 +37,20 @@ public final class Slot {
     /** Frees the slot; the next waiting job may go. Only the first call (of this or {@link #pause}) has an effect. */
     public void release() {
         if (released.compareAndSet(false, true)) {
-            queue.release(dispatch);
+            free.run();
         }
     }
 
     /**
      * The job stopped with {@code tokensSoFar} generated over all its runs: the slot frees and the job
      * waits to resume. Has no effect after the slot was released or paused.
+     *
+     * @throws IllegalStateException for a slot taken at once, which the scheduler never asks to pause
      */
     public void pause(long tokensSoFar) {
+        if (dispatch == null) {
+            throw new IllegalStateException("a slot taken at once is never paused");
+        }
         if (released.compareAndSet(false, true)) {
             queue.pause(dispatch, tokensSoFar);
         }
@@ -38,28 +58,33 @@ public final class Slot {
 
     /** The job cannot pause: it is never asked again. */
     public void declinePause() {
-        queue.declinePause(dispatch);
+        if (dispatch != null) {
+            queue.declinePause(dispatch);
+        }
     }
 
-    /** Reports the tokens the job has generated so far, over all its runs (see {@link BackendQueue#reportsProgress}). */
+    /**
+     * Reports the tokens the job has generated so far, over all its runs (see {@link BackendQueue#reportsProgress});
+     * a slot taken at once has no scheduler to tell.
+     */
     public void progress(long tokensSoFar) {
-        if (!released.get()) {
+        if (dispatch != null && !released.get()) {
             queue.progress(dispatch, tokensSoFar);
         }
     }
 
     /** True when this slot resumes a paused job. */
     public boolean resumes() {
-        return dispatch.resumes();
+        return dispatch != null && dispatch.resumes();
     }
 
-    /** How long the job waited in the queue, in nanoseconds. */
+    /** How long the job waited in the queue, in nanoseconds: 0 for a job that never waited. */
     public long queuedNanos() {
-        return dispatch.queuedNanos();
+        return dispatch == null ? 0 : dispatch.queuedNanos();
     }
 
     /** True when the starvation timeout, not the policy, sent this job. */
     public boolean starvationPromoted() {
-        return dispatch.starvationPromoted();
+        return dispatch != null && dispatch.starvationPromoted();
     }
 }

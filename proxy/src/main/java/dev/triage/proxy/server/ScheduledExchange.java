@@ -14,6 +14,7 @@ import dev.triage.proxy.scheduler.Refusal;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.scheduler.Slot;
 import dev.triage.proxy.scheduler.Ticket;
+import dev.triage.proxy.sizing.CheckedRequest;
 import dev.triage.proxy.sizing.RequestRejectedException;
 import dev.triage.proxy.sizing.SizedJob;
 import dev.triage.proxy.upstream.UpstreamCall;
@@ -37,6 +38,8 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,6 +55,11 @@ import org.slf4j.LoggerFactory;
  * spliced into the client's ({@link StreamSplicer}), which sees one answer. A client that leaves
  * while paused is withdrawn; a continuation that fails ends the client's stream the way any failure
  * after the response has started does, by closing the connection.
+ *
+ * <p>A request that finds a slot free and nobody waiting is sent at once and sized after: its estimate
+ * then serves the response headers (when known by the time the answer starts), the record and the
+ * ranking feedback, and the record is reported once both the exchange and its sizing have ended. Such
+ * a request has no place in the queue, so it is never paused.
  *
  * <p>State lives on the client connection's event loop; the scheduler delivers its decisions there, and
  * a sizer that works elsewhere completes back onto it.
@@ -81,6 +89,8 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     private boolean resumeFailed;
     private boolean reportedThisRun;
     private long reportedTokens;
+    /** Sent before it was sized, and the size is not known yet: the record waits for it. */
+    private boolean sizingAfterSend;
 
     ScheduledExchange(ClientRequestReceiver receiver, ChannelHandlerContext ctx, HttpRequest head,
             RouteKind kind, ServerContext context) {
@@ -102,18 +112,35 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     @Override
     void bodyComplete() {
         state = State.SIZING;
+        CheckedRequest checked;
+        try {
+            checked = target.sizer().check(head, body.bytes());
+        } catch (RuntimeException e) {
+            sized(CompletableFuture.failedFuture(e));
+            return;
+        }
+        Slot idle = checked == null ? null : target.backend().queue().takeIdleSlot();
+        if (idle != null) {
+            sendBeforeSized(idle, checked);
+            return;
+        }
+        // A sizer that reads the body after returning holds its own reference to it.
+        size(() -> checked != null ? checked.size() : target.sizer().size(head, body.bytes()), this::sized);
+    }
+
+    /** Starts a sizing and hands it to {@code then} on the event loop once done: at once if it already is. */
+    private void size(Supplier<CompletableFuture<SizedJob>> start, Consumer<CompletableFuture<SizedJob>> then) {
         CompletableFuture<SizedJob> sizing;
         try {
-            // A sizer that reads the body after returning holds its own reference to it.
-            sizing = target.sizer().size(head, body.bytes());
+            sizing = start.get();
         } catch (RuntimeException e) {
             sizing = CompletableFuture.failedFuture(e);
         }
         if (sizing.isDone()) {
-            sized(sizing);
+            then.accept(sizing);
         } else {
             CompletableFuture<SizedJob> pending = sizing;
-            pending.whenCompleteAsync((result, error) -> sized(pending), ctx.executor());
+            pending.whenCompleteAsync((result, error) -> then.accept(pending), ctx.executor());
         }
     }
 
@@ -149,21 +176,51 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
                 resumable != null, ctx.executor(), this);
     }
 
+    /**
+     * Relays the request in the slot it found free, and only then sizes it: a microsecond estimator
+     * runs while the backend works, an expensive one on its own thread.
+     */
+    private void sendBeforeSized(Slot idle, CheckedRequest checked) {
+        sizingAfterSend = true;
+        relay(idle);
+        size(checked::size, this::sizedAfterSend);
+    }
+
+    private void sizedAfterSend(CompletableFuture<SizedJob> sizing) {
+        sizingAfterSend = false;
+        try {
+            job = sizing.join();
+            record.sized(job.estimate(), job.priority());
+        } catch (CompletionException e) {
+            log.debug("a {} request sent before it was sized could not be sized", record.path(), e.getCause());
+        }
+        if (state == State.OVER) {
+            report();
+        }
+    }
+
     @Override
     public void dispatched(Slot granted) {
-        ByteBuf requestBody;
         if (state == State.QUEUED) {
-            record.dispatched(granted.queuedNanos(), granted.starvationPromoted());
-            requestBody = body.bytes().retainedDuplicate();
+            relay(granted);
         } else if (state == State.PAUSED) {
             // Resuming: ask for the rest of the answer the client has part of (all of it if none yet).
             splicer.startRun();
-            requestBody = splicer.tokens() == 0 ? body.bytes().retainedDuplicate()
-                    : Unpooled.wrappedBuffer(resumable.continuation(splicer.text(), splicer.tokens()));
+            send(granted, splicer.tokens() == 0 ? body.bytes().retainedDuplicate()
+                    : Unpooled.wrappedBuffer(resumable.continuation(splicer.text(), splicer.tokens())));
         } else {
             granted.release();
-            return;
         }
+    }
+
+    /** Sends the request as the client sent it, in its first slot. */
+    private void relay(Slot granted) {
+        record.dispatched(granted.queuedNanos(), granted.starvationPromoted());
+        send(granted, body.bytes().retainedDuplicate());
+    }
+
+    /** Starts a run of the request in {@code granted}, with {@code requestBody} as what the backend is asked. */
+    private void send(Slot granted, ByteBuf requestBody) {
         slot = granted;
         state = State.RELAYING;
         upstreamDone = false;
@@ -209,7 +266,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             if (message instanceof HttpContent content) {
                 tokenCounter.accept(content.content());
             }
-            return ctx.channel().writeAndFlush(message);
+            return ctx.channel().write(message);
         }
         if (message instanceof HttpResponse head) {
             if (clientHeadSent) {
@@ -218,7 +275,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             }
             addTriageHeaders(head);
             clientHeadSent = true;
-            return ctx.channel().writeAndFlush(head);
+            return ctx.channel().write(head);
         }
         HttpContent content = (HttpContent) message;
         if (resumeFailed) {
@@ -244,7 +301,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             out.release();
             return ctx.channel().newSucceededFuture();
         }
-        return ctx.channel().writeAndFlush(last ? new DefaultLastHttpContent(out) : new DefaultHttpContent(out));
+        return ctx.channel().write(last ? new DefaultLastHttpContent(out) : new DefaultHttpContent(out));
     }
 
     /** Tells the scheduler how far the answer has got: at a run's first token, then every window of tokens. */
@@ -324,10 +381,6 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         }
         record.actualTokens(tokenCounter.tokens());
         end(record.status() >= 500 ? Outcome.UPSTREAM_ERROR : Outcome.OK, null);
-        if (record.status() < 400) {
-            record.actualTokens().ifPresent(actual ->
-                    target.backend().queue().feedback(job.estimate().expectedTokens(), actual));
-        }
         receiver.exchangeDone(this);
     }
 
@@ -367,19 +420,22 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     private FullHttpResponse errorResponse(TriageError error, String message, String param) {
         FullHttpResponse response = Responses.error(ctx.alloc(), error, message, param);
         response.headers().set(TriageHeaders.REQUEST_ID, record.id());
-        if (job != null) {
+        if (job != null || slot != null) {
             addTriageHeaders(response);
         }
         return response;
     }
 
+    /** The estimate header is left out when the request was sent before its estimate was known. */
     private void addTriageHeaders(HttpResponse response) {
         long queuedNanos = slot != null ? record.queuedNanos() : System.nanoTime() - submittedNanos;
         response.headers()
                 .set(TriageHeaders.REQUEST_ID, record.id())
-                .set(TriageHeaders.ESTIMATE_TOKENS, Math.round(job.estimate().expectedTokens()))
                 .set(TriageHeaders.QUEUE_MS, Math.round(queuedNanos / 1e6))
                 .set(TriageHeaders.POLICY, context.policy().label());
+        if (job != null) {
+            response.headers().set(TriageHeaders.ESTIMATE_TOKENS, Math.round(job.estimate().expectedTokens()));
+        }
     }
 
     /** The one way an exchange ends: its body freed, its record reported. */
@@ -388,8 +444,17 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         if (body != null) {
             body.release();
         }
-        if (record.end(outcome, reason, System.nanoTime())) {
-            context.observer().finished(record);
+        if (record.end(outcome, reason, System.nanoTime()) && !sizingAfterSend) {
+            report();
+        }
+    }
+
+    /** Reports the ended record, and a completed answer's real length against its estimate. */
+    private void report() {
+        context.observer().finished(record);
+        if (job != null && record.status() < 400) {
+            record.actualTokens().ifPresent(actual ->
+                    target.backend().queue().feedback(job.estimate().expectedTokens(), actual));
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.triage.proxy.upstream;
 
+import io.netty.channel.Channel;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -15,6 +16,7 @@ import io.netty.handler.codec.http.LastHttpContent;
  */
 final class ClientResponseWriter {
 
+    private final Channel client;
     private final UpstreamCall.ResponseRelay relay;
     private final Runnable readMore;
     private final Runnable relayed;
@@ -22,10 +24,12 @@ final class ClientResponseWriter {
     private boolean stopped;
 
     /**
+     * @param client the channel the relay writes to, flushed here
      * @param readMore asks the backend for its next message
      * @param relayed runs once the client's socket took the response's last message
      */
-    ClientResponseWriter(UpstreamCall.ResponseRelay relay, Runnable readMore, Runnable relayed) {
+    ClientResponseWriter(Channel client, UpstreamCall.ResponseRelay relay, Runnable readMore, Runnable relayed) {
+        this.client = client;
         this.relay = relay;
         this.readMore = readMore;
         this.relayed = relayed;
@@ -36,7 +40,11 @@ final class ClientResponseWriter {
         return headWritten;
     }
 
-    /** Passes one message of the response on; takes ownership of it. */
+    /**
+     * Passes one message of the response on; takes ownership of it. The last is flushed at once;
+     * the others when {@link #flush} is called at the end of the backend read that brought them, so
+     * that a response read at one go reaches the client in one write.
+     */
     void write(HttpObject message) {
         if (message instanceof HttpResponse) {
             headWritten = true;
@@ -52,6 +60,14 @@ final class ClientResponseWriter {
                 readMore.run();
             }
         });
+        if (last) {
+            client.flush();
+        }
+    }
+
+    /** Sends what {@link #write} has left unflushed. */
+    void flush() {
+        client.flush();
     }
 
     /**

@@ -56,12 +56,14 @@ public final class UpstreamCall {
 
     /**
      * Writes what the backend sends to the client: each message of the response in turn (the head,
-     * then the body's chunks), hop-by-hop headers already removed. It owns the message, and returns
-     * the future of the write it made, or a succeeded one when it wrote nothing: the backend is read
-     * again only once that future succeeds. Called on the client's event loop.
+     * then the body's chunks), hop-by-hop headers already removed. It owns the message, writes
+     * without flushing (the call flushes the client at the end of each backend read, and after the
+     * last message), and returns the future of the write it made, or a succeeded one when it wrote
+     * nothing: the backend is read again only once that future succeeds. Called on the client's
+     * event loop.
      *
      * <pre>{@code
-     * UpstreamCall.ResponseRelay asItComes = client::writeAndFlush;
+     * UpstreamCall.ResponseRelay asItComes = client::write;
      * }</pre>
      */
     @FunctionalInterface
@@ -122,7 +124,7 @@ public final class UpstreamCall {
         this.request = request;
         this.listener = listener;
         this.timeout = new UpstreamTimeout(loop, timeout, this::timedOut);
-        this.writer = new ClientResponseWriter(relay, this::readUpstream, listener::relayed);
+        this.writer = new ClientResponseWriter(client, relay, this::readUpstream, listener::relayed);
     }
 
     /**
@@ -131,7 +133,7 @@ public final class UpstreamCall {
      * request's headers are rewritten for the backend (hop-by-hop headers removed, {@code Host} set,
      * the backend's path prefix added). Call on the client's event loop.
      *
-     * @param relay writes the response to the client ({@code client::writeAndFlush} relays it as it comes)
+     * @param relay writes the response to the client ({@code client::write} relays it as it comes)
      */
     public static UpstreamCall start(UpstreamPool pool, BackendConfig backend, Channel client, HttpRequest request,
             Duration timeout, ResponseRelay relay, Listener listener) {
@@ -319,6 +321,11 @@ public final class UpstreamCall {
                 return;
             }
             relay(msg);
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            writer.flush();
         }
 
         @Override

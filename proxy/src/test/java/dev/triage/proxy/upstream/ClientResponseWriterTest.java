@@ -25,18 +25,30 @@ class ClientResponseWriterTest {
     /** Holds every write's promise until the test lets it complete, as a slow client's socket would. */
     private static final class HeldWrites extends ChannelOutboundHandlerAdapter {
         final List<ChannelPromise> pending = new ArrayList<>();
+        /** How many writes each flush sent: a relay writes, and the writer decides when they go. */
+        final List<Integer> flushed = new ArrayList<>();
+        private int unflushed;
 
         @Override
         public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
             ReferenceCountUtil.release(msg);
             pending.add(promise);
+            unflushed++;
+        }
+
+        @Override
+        public void flush(ChannelHandlerContext ctx) {
+            if (unflushed > 0) {
+                flushed.add(unflushed);
+                unflushed = 0;
+            }
         }
     }
 
     private final HeldWrites socket = new HeldWrites();
     private final EmbeddedChannel client = new EmbeddedChannel(socket);
     private final List<String> events = new ArrayList<>();
-    private final ClientResponseWriter writer = new ClientResponseWriter(client::writeAndFlush, () -> events.add("read more"),
+    private final ClientResponseWriter writer = new ClientResponseWriter(client, client::write, () -> events.add("read more"),
             () -> events.add("relayed"));
 
     private static DefaultHttpContent chunk(String text) {
@@ -76,6 +88,18 @@ class ClientResponseWriterTest {
         socket.pending.get(1).setSuccess();
         assertEquals(List.of(), events);
         assertFalse(writer.headWritten());
+        assertFalse(client.finishAndReleaseAll());
+    }
+
+    @Test
+    void theMessagesOfOneBackendReadGoInOneFlushAndTheLastAtOnce() {
+        writer.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK));
+        writer.write(chunk("data: 1\n\n"));
+        assertEquals(List.of(), socket.flushed, "flushed before the backend read ended");
+        writer.flush();
+        writer.write(chunk("data: 2\n\n"));
+        writer.write(new DefaultLastHttpContent());
+        assertEquals(List.of(2, 2), socket.flushed);
         assertFalse(client.finishAndReleaseAll());
     }
 }
