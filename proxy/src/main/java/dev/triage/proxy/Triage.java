@@ -123,7 +123,7 @@ public final class Triage implements AutoCloseable {
                 .admin(HttpMethod.POST, "/triage/reload", LocalRoutes.reload(modelReloader))
                 .build();
         ServerContext context = new ServerContext(routes, Map.of(RouteKind.CHAT, chatTarget(), RouteKind.AUDIO, audioTarget()),
-                backends.chat(), config.policy(), config.upstreamTimeout(), metrics.andThen(new RequestLog()),
+                backends.chat(), config.policy(), config.upstreamTimeout(), config.clientLimits(), metrics.andThen(new RequestLog()),
                 new AdminAccess(config.adminToken()), openExchanges, clients);
         acceptors = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("triage-accept"), NioIoHandler.newFactory());
         workers = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory("triage-io"), NioIoHandler.newFactory());

@@ -51,6 +51,7 @@ public final class ConfigLoader {
             new ConfigOption("audio-service-time-per-token", "0.01", "audio backend seconds per transcript token"),
             new ConfigOption("speech-token-rates", "", "transcript tokens per second of speech, e.g. es=4.2,fr=3.6"),
             new ConfigOption("upstream-timeout", "600s", "longest the backend may stay silent before a 504"),
+            new ConfigOption("client-write-timeout", "60s", "longest a client may take no response bytes before it is disconnected"),
             new ConfigOption("max-body", "4MB", "largest request body on a scheduled route; beyond, 413"),
             new ConfigOption("admin-token", "", "bearer token for /triage/...; unset, the admin API answers local clients only"),
             new ConfigOption("health-path", "/v1/models", "backend path the readiness probe asks; any answer below 500 is up"),
@@ -150,11 +151,18 @@ public final class ConfigLoader {
                 ValueParsers.durationOrOff("max-queue-wait", v.get("max-queue-wait")),
                 estimator,
                 upstreamTimeout,
+                clientLimits(v),
                 maxBody,
                 v.get("admin-token"),
                 healthPath,
                 shutdownGrace,
                 redacted(v));
+    }
+
+    private static ClientLimits clientLimits(Map<String, String> v) {
+        Duration writeTimeout = ValueParsers.duration("client-write-timeout", v.get("client-write-timeout"));
+        require(!writeTimeout.isZero(), "client-write-timeout", v, "a duration > 0");
+        return new ClientLimits(writeTimeout);
     }
 
     private static EstimatorConfig estimator(Map<String, String> v) {

@@ -29,9 +29,14 @@ final class TriageServerInitializer extends ChannelInitializer<SocketChannel> {
     @Override
     protected void initChannel(SocketChannel channel) {
         ChannelPipeline pipeline = channel.pipeline();
+        addTimeoutHandlers(pipeline);
         addHttpHandlers(pipeline);
         addIdleHandler(pipeline);
         pipeline.addLast("client-request-receiver", new ClientRequestReceiver(context));
+    }
+
+    private void addTimeoutHandlers(ChannelPipeline pipeline) {
+        pipeline.addLast("client-write-timeout", new ClientWriteTimeout(context.clientLimits().writeTimeout()));
     }
 
     private static void addHttpHandlers(ChannelPipeline pipeline) {

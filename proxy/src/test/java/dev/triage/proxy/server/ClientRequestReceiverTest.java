@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.model.BaselineEstimator;
 import dev.triage.proxy.config.BackendConfig;
+import dev.triage.proxy.config.ClientLimits;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
@@ -63,7 +64,8 @@ class ClientRequestReceiverTest {
         ServerContext context = new ServerContext(routes,
                 Map.of(RouteKind.CHAT, new ScheduledTarget(backend, new ChatSizer(new BaselineEstimator(), null, registry::timer), 256,
                         new ServiceTimeModel(0.5, 0.02))),
-                backend, Policy.SJF, Duration.ofSeconds(5), records::add, new AdminAccess("s3cret"), openExchanges,
+                backend, Policy.SJF, Duration.ofSeconds(5), new ClientLimits(Duration.ofSeconds(5)), records::add,
+                new AdminAccess("s3cret"), openExchanges,
                 new DefaultChannelGroup(GlobalEventExecutor.INSTANCE));
         channel = new EmbeddedChannel(new HttpServerCodec(), new HttpServerKeepAliveHandler(),
                 new ClientRequestReceiver(context));
