@@ -11,6 +11,8 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -177,9 +179,19 @@ final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
         ctx.close();
     }
 
+    /** The client is gone: requests it pipelined behind the current one will never be answered. */
     private void releasePipelined() {
+        List<String> dropped = new ArrayList<>();
         while (!pipelined.isEmpty()) {
-            ReferenceCountUtil.release(pipelined.poll());
+            Object msg = pipelined.poll();
+            if (msg instanceof HttpRequest request) {
+                dropped.add(request.method() + " " + RouteTable.pathOf(request.uri()));
+            }
+            ReferenceCountUtil.release(msg);
+        }
+        if (!dropped.isEmpty()) {
+            log.info("client {} left with {} pipelined request{} unanswered: {}", ctx.channel().remoteAddress(),
+                    dropped.size(), dropped.size() == 1 ? "" : "s", String.join(", ", dropped));
         }
     }
 }
