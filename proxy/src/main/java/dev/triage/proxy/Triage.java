@@ -130,7 +130,8 @@ public final class Triage implements AutoCloseable {
         metrics.bindEventLoops(workers);
         try {
             server = TriageServer.bind(config.listen(), context, acceptors, workers);
-        } catch (RuntimeException | InterruptedException e) {
+        } catch (RuntimeException | Error | InterruptedException e) {
+            // The event loops' threads are not daemons: left running, they would keep a failed process alive.
             releaseResources();
             throw e;
         }
