@@ -54,7 +54,7 @@ public final class ConfigLoader {
             new ConfigOption("client-write-timeout", "60s", "longest a client may take no response bytes before it is disconnected"),
             new ConfigOption("max-body", "4MB", "largest request body on a scheduled route; beyond, 413"),
             new ConfigOption("admin-token", "", "bearer token for /triage/...; unset, the admin API answers local clients only"),
-            new ConfigOption("health-path", "/v1/models", "backend path the readiness probe asks; any answer below 500 is up"),
+            new ConfigOption("health-path", "/v1/models", "backend path the readiness probe asks; up when it answers 2xx"),
             new ConfigOption("shutdown-grace", "30s", "on SIGTERM, how long in-flight requests may finish"),
             new ConfigOption(CONFIG_KEY, "", "YAML file with any of these keys"));
 
@@ -139,7 +139,7 @@ public final class ConfigLoader {
         String healthPath = v.get("health-path").trim();
         require(healthPath.startsWith("/"), "health-path", v, "a path starting with /");
         Duration shutdownGrace = ValueParsers.duration("shutdown-grace", v.get("shutdown-grace"));
-        BackendConfig backend = new BackendConfig(ValueParsers.httpUrl("backend", v.get("backend")), maxConcurrency);
+        BackendConfig backend = new BackendConfig(ValueParsers.backendUrl("backend", v.get("backend")), maxConcurrency);
         return new TriageConfig(
                 ValueParsers.listenAddress("listen", v.get("listen")),
                 backend,
@@ -182,7 +182,7 @@ public final class ConfigLoader {
         int concurrency = ValueParsers.integer("audio-max-concurrency", v.get("audio-max-concurrency"));
         require(concurrency >= 1, "audio-max-concurrency", v, ">= 1");
         Optional<BackendConfig> backend = url.isEmpty() ? Optional.empty()
-                : Optional.of(new BackendConfig(ValueParsers.httpUrl("audio-backend", url), concurrency));
+                : Optional.of(new BackendConfig(ValueParsers.backendUrl("audio-backend", url), concurrency));
         long maxBody = ValueParsers.size("max-audio-body", v.get("max-audio-body"));
         require(maxBody > 0 && maxBody <= Integer.MAX_VALUE, "max-audio-body", v, "a size > 0 and < 2GB");
         return new AudioConfig(backend, maxBody, ValueParsers.bool("audio-vad", v.get("audio-vad")),

@@ -147,4 +147,22 @@ final class ValueParsers {
         }
         return uri;
     }
+
+    /**
+     * A backend's {@link #httpUrl}, refused when its path ends where an API's root does ({@code /v1},
+     * {@code /api}): Triage forwards each client's own path, which starts with that root already, so
+     * an OpenAI base URL copied here would send every request to {@code /v1/v1/...}.
+     */
+    static URI backendUrl(String key, String value) {
+        URI uri = httpUrl(key, value);
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath().replaceAll("/+$", "");
+        int lastSlash = path.lastIndexOf('/');
+        String root = path.substring(lastSlash + 1);
+        if (root.equalsIgnoreCase("v1") || root.equalsIgnoreCase("api")) {
+            String server = uri.getScheme() + "://" + uri.getRawAuthority() + path.substring(0, lastSlash);
+            throw ConfigException.invalid(key, value, "the server's URL without /" + root
+                    + ", as Triage forwards each client's own path (/" + root + "/...): here " + server);
+        }
+        return uri;
+    }
 }

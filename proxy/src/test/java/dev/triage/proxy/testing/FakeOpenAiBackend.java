@@ -38,7 +38,8 @@ import java.util.concurrent.TimeUnit;
  * {@code [die]} gets two SSE events and then a closed connection, {@code [garbage]} gets bytes that
  * are not HTTP, {@code [reject]} gets the backend's own 422 error, {@code [bulky]} streams tokens of
  * 16 KB each (a few hundred fill the sockets between a backend and a client that does not read). Audio transcriptions take time in
- * proportion to the upload's size. {@code GET /v1/models} is answered at once, without a slot.
+ * proportion to the upload's size. {@code GET /v1/models} is answered at once, without a slot; any
+ * other {@code GET}, 404.
  */
 public final class FakeOpenAiBackend implements AutoCloseable {
 
@@ -138,6 +139,10 @@ public final class FakeOpenAiBackend implements AutoCloseable {
             return true;
         }
         headers.add(request.headers);
+        if (request.method.equals("GET")) {
+            writeJson(out, 404, "{\"error\":{\"message\":\"no such path\"}}");
+            return true;
+        }
         if (request.path.startsWith("/v1/audio/")) {
             return transcribe(request, out);
         }
