@@ -138,6 +138,9 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         if (state != State.QUEUED) {
             return;
         }
+        if (refusal.reason() != Refusal.Reason.QUEUE_FULL) {
+            record.leftQueue(System.nanoTime() - submittedNanos); // it waited, and was then turned away
+        }
         switch (refusal.reason()) {
             case QUEUE_FULL -> {
                 FullHttpResponse response = errorResponse(TriageError.QUEUE_FULL,
@@ -176,7 +179,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     @Override
     public void relayed() {
         record.actualTokens(tokenCounter.tokens());
-        end(record.status() >= 500 ? Outcome.UPSTREAM_ERROR : Outcome.OK, null);
+        end(Outcome.relayed(record.status()), null);
         if (record.status() < 400) {
             record.actualTokens().ifPresent(actual ->
                     target.backend().queue().feedback(job.estimate().expectedTokens(), actual));
