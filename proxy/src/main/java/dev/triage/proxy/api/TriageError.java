@@ -15,6 +15,8 @@ public enum TriageError {
     MODEL_INVALID(HttpResponseStatus.UNPROCESSABLE_ENTITY, "invalid_request_error", "invalid_model", false),
     NOT_FOUND(HttpResponseStatus.NOT_FOUND, "invalid_request_error", "not_found", false),
     METHOD_NOT_ALLOWED(HttpResponseStatus.METHOD_NOT_ALLOWED, "invalid_request_error", "method_not_allowed", false),
+    HTTP_VERSION_NOT_SUPPORTED(HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED, "invalid_request_error",
+            "http_version_not_supported", false),
     QUEUE_FULL(HttpResponseStatus.TOO_MANY_REQUESTS, "rate_limit_error", "queue_full", true),
     BACKEND_UNREACHABLE(HttpResponseStatus.BAD_GATEWAY, "server_error", "backend_unreachable", true),
     BACKEND_BROKE_OFF(HttpResponseStatus.BAD_GATEWAY, "server_error", "backend_error", true),

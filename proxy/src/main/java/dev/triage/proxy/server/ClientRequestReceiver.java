@@ -69,7 +69,9 @@ final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
     }
 
     private void dispatch(Object msg) {
-        if (msg instanceof HttpRequest head) {
+        if (msg instanceof HttpContent content && content.decoderResult().isFailure()) {
+            malformedBody(content);
+        } else if (msg instanceof HttpRequest head) {
             startExchange(head);
         } else if (msg instanceof HttpContent content) {
             if (exchange != null) {
@@ -91,14 +93,35 @@ final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * A body whose framing broke (a chunk size that is not hex, say): the request it belongs to is
+     * abandoned unsent, as if its client had left, and the connection answered 400 and closed, since
+     * where the next request would begin is unknowable.
+     */
+    private void malformedBody(HttpContent content) {
+        Throwable cause = content.decoderResult().cause();
+        content.release();
+        if (exchange != null) {
+            Exchange abandoned = exchange;
+            exchange = null;
+            context.openExchanges().decrementAndGet();
+            abandoned.onClientGone();
+        }
+        refuseMalformed(cause);
+    }
+
+    private void refuseMalformed(Throwable cause) {
+        FullHttpResponse response = Responses.error(ctx.alloc(), TriageError.INVALID_REQUEST,
+                "malformed HTTP request: " + cause.getMessage(), null);
+        HttpUtil.setKeepAlive(response, false);
+        ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+    }
+
     private void startExchange(HttpRequest head) {
         discarded = 0;
         if (head.decoderResult().isFailure()) {
             ReferenceCountUtil.release(head);
-            FullHttpResponse response = Responses.error(ctx.alloc(), TriageError.INVALID_REQUEST,
-                    "malformed HTTP request: " + head.decoderResult().cause().getMessage(), null);
-            HttpUtil.setKeepAlive(response, false);
-            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+            refuseMalformed(head.decoderResult().cause());
             return;
         }
         context.openExchanges().incrementAndGet();

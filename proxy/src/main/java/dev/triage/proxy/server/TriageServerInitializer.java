@@ -42,6 +42,7 @@ final class TriageServerInitializer extends ChannelInitializer<SocketChannel> {
     private static void addHttpHandlers(ChannelPipeline pipeline) {
         pipeline.addLast("http-codec", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_SIZE, MAX_CHUNK_SIZE));
         pipeline.addLast("keep-alive", new HttpServerKeepAliveHandler());
+        pipeline.addLast("http-version", new ClientHttpVersion());
     }
 
     private static void addIdleHandler(ChannelPipeline pipeline) {

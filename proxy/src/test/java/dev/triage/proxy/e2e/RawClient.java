@@ -55,6 +55,17 @@ final class RawClient implements AutoCloseable {
         throw new IOException("connection closed before a line starting with " + prefix);
     }
 
+    /** The rest of what is sent, up to the connection's end; fails with a timeout if it does not end. */
+    String readRest() throws IOException {
+        StringBuilder rest = new StringBuilder();
+        char[] buffer = new char[8192];
+        int read;
+        while ((read = in.read(buffer)) != -1) {
+            rest.append(buffer, 0, read);
+        }
+        return rest.toString();
+    }
+
     /** Reads until the connection ends; fails with a timeout if it does not. */
     void readToEnd() throws IOException {
         char[] skipped = new char[8192];

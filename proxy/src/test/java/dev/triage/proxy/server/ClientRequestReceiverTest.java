@@ -35,6 +35,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The receiver on an {@link EmbeddedChannel}: routing, Triage's own answers, limits, pipelining and
@@ -67,7 +69,7 @@ class ClientRequestReceiverTest {
                 backend, Policy.SJF, Duration.ofSeconds(5), new ClientLimits(Duration.ofSeconds(5)), records::add,
                 new AdminAccess("s3cret"), openExchanges,
                 new DefaultChannelGroup(GlobalEventExecutor.INSTANCE));
-        channel = new EmbeddedChannel(new HttpServerCodec(), new HttpServerKeepAliveHandler(),
+        channel = new EmbeddedChannel(new HttpServerCodec(), new HttpServerKeepAliveHandler(), new ClientHttpVersion(),
                 new ClientRequestReceiver(context));
     }
 
@@ -201,6 +203,41 @@ class ClientRequestReceiverTest {
         String answer = response();
         assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
         assertFalse(channel.isOpen());
+    }
+
+    @Test
+    void badChunkFramingIs400AndClosesWithoutAnsweringWhatFollows() {
+        send("POST /v1/chat/completions HTTP/1.1\r\nhost: t\r\ntransfer-encoding: chunked\r\n\r\n"
+                + "zz\r\n{\"messages\":[]}\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\nhost: t\r\n\r\n");
+        String answer = response();
+        assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+        assertTrue(answer.contains("connection: close"), answer);
+        assertTrue(answer.contains("malformed HTTP request"), answer);
+        assertFalse(answer.contains("HTTP/1.1 200"), "nothing after the broken framing is read as a request: " + answer);
+        assertFalse(channel.isOpen());
+        assertEquals(0, dispatchLoop.backends().get(0).waitingCount(), "never queued, so never forwarded");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "GET / HTTP/9.9\r\nhost: t\r\n\r\n"})
+    void requestLinesOfAnotherHttpMajorVersionAre505AndClose(String requestLine) {
+        send(requestLine);
+        String answer = response();
+        assertTrue(answer.startsWith("HTTP/1.1 505"), answer);
+        assertTrue(answer.contains("\"code\":\"http_version_not_supported\""), answer);
+        assertFalse(channel.isOpen());
+        assertEquals(0, openExchanges.get(), "never handed to an exchange, so never forwarded");
+        // An embedded channel closes at once, mid-decode: the request's empty end then meets no handler.
+        channel.releaseInbound();
+    }
+
+    @Test
+    void anHttp10ClientIsAnsweredInHttp10() {
+        send("GET /healthz HTTP/1.0\r\n\r\n");
+        String answer = response();
+        assertTrue(answer.startsWith("HTTP/1.0 200"), answer);
+        assertTrue(answer.contains("content-length: 15"), answer);
+        assertFalse(channel.isOpen(), "HTTP/1.0 without keep-alive closes after the answer");
     }
 
     @Test
