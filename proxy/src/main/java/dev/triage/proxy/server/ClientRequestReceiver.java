@@ -125,7 +125,16 @@ final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
             return;
         }
         context.openExchanges().incrementAndGet();
-        RouteTable.Route route = context.routes().resolve(head.method(), head.uri());
+        RequestTarget target;
+        try {
+            target = RequestTarget.parse(head.uri());
+        } catch (RequestTarget.Unroutable e) {
+            exchange = LocalExchange.badTarget(this, ctx, head, e.getMessage());
+            exchange.start();
+            return;
+        }
+        head.setUri(target.originForm());
+        RouteTable.Route route = context.routes().resolve(head.method(), target);
         if (route instanceof RouteTable.Scheduled scheduled) {
             exchange = new ScheduledExchange(this, ctx, head, scheduled.kind(), context);
         } else if (route instanceof RouteTable.Local local) {
@@ -134,6 +143,9 @@ final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
                     : LocalExchange.denied(this, ctx, head, denied);
         } else if (route instanceof RouteTable.LocalWrongMethod wrong) {
             exchange = LocalExchange.methodNotAllowed(this, ctx, head, wrong.allowed());
+        } else if (route instanceof RouteTable.NonCanonical nonCanonical) {
+            exchange = LocalExchange.badTarget(this, ctx, head, RouteTable.pathOf(head.uri())
+                    + " is another spelling of " + nonCanonical.canonicalPath() + "; send that path as it is");
         } else if (route instanceof RouteTable.LocalNotFound) {
             exchange = LocalExchange.notFound(this, ctx, head);
         } else {

@@ -46,6 +46,13 @@ final class LocalExchange extends BodyGatheringExchange {
                 TriageError.NOT_FOUND, "Triage has no route " + RouteTable.pathOf(request.uri()), null)));
     }
 
+    /** An exchange that answers 400 for a target that is not a plain spelling of the route it names. */
+    static LocalExchange badTarget(ClientRequestReceiver receiver, ChannelHandlerContext ctx, HttpRequest head,
+            String message) {
+        return new LocalExchange(receiver, ctx, head, request -> CompletableFuture.completedFuture(
+                Responses.error(ctx.alloc(), TriageError.INVALID_REQUEST, message, null)));
+    }
+
     /** An exchange that refuses an admin request its caller may not make. */
     static LocalExchange denied(ClientRequestReceiver receiver, ChannelHandlerContext ctx, HttpRequest head,
             TriageError error) {

@@ -190,7 +190,7 @@ class ClientRequestReceiverTest {
 
     @Test
     void anUnknownAdminPathIs404AndNeverReachesTheBackend() {
-        send("GET /triage/queue/ HTTP/1.1\r\nhost: t\r\n\r\n");
+        send("GET /triage/nothing HTTP/1.1\r\nhost: t\r\n\r\n");
         String answer = response();
         assertTrue(answer.startsWith("HTTP/1.1 404"), answer);
         assertTrue(answer.contains("\"code\":\"not_found\""), answer);
@@ -229,6 +229,37 @@ class ClientRequestReceiverTest {
         assertEquals(0, openExchanges.get(), "never handed to an exchange, so never forwarded");
         // An embedded channel closes at once, mid-decode: the request's empty end then meets no handler.
         channel.releaseInbound();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/v1/chat/completions/", "//v1/chat/completions", "/v1//chat/completions",
+        "/v1/chat/%63ompletions", "/v1/chat/completions;x", "/v1/audio/transcriptions/", "/api//chat"})
+    void anotherSpellingOfAScheduledRouteIsRefusedNeverPassedThrough(String path) {
+        send(post(path, "{\"messages\":[]}"));
+        String answer = response();
+        assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+        assertTrue(answer.contains("is another spelling of"), answer);
+        assertTrue(channel.isOpen());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/triage//config", "/triage/%63onfig", "/triage/config/", "//triage/config"})
+    void anotherSpellingOfAnAdminPathIsRefusedNeverPassedThrough(String path) {
+        send("GET " + path + " HTTP/1.1\r\nhost: t\r\nauthorization: Bearer s3cret\r\n\r\n");
+        String answer = response();
+        assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+        assertFalse(answer.contains("sjf"), answer);
+    }
+
+    @Test
+    void anAbsoluteFormTargetIsRoutedByItsPath() {
+        send(post("http://triage:8080/v1/chat/completions", "{\"messages\": [ oops"));
+        String answer = response();
+        assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+        assertEquals(1, records.size(), "scheduled: sized, and refused for its body");
+        assertEquals("/v1/chat/completions", records.get(0).path());
+        send("GET http://triage/triage/config HTTP/1.1\r\nhost: t\r\nauthorization: Bearer s3cret\r\n\r\n");
+        assertTrue(response().endsWith("{\"policy\":\"sjf\"}"));
     }
 
     @Test
