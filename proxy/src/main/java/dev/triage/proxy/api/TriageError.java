@@ -13,6 +13,7 @@ public enum TriageError {
     FORBIDDEN(HttpResponseStatus.FORBIDDEN, "permission_error", "admin_local_only", false),
     NO_MODEL(HttpResponseStatus.CONFLICT, "invalid_request_error", "no_model", false),
     MODEL_INVALID(HttpResponseStatus.UNPROCESSABLE_ENTITY, "invalid_request_error", "invalid_model", false),
+    REQUEST_TIMEOUT(HttpResponseStatus.REQUEST_TIMEOUT, "invalid_request_error", "request_timeout", false),
     NOT_FOUND(HttpResponseStatus.NOT_FOUND, "invalid_request_error", "not_found", false),
     METHOD_NOT_ALLOWED(HttpResponseStatus.METHOD_NOT_ALLOWED, "invalid_request_error", "method_not_allowed", false),
     HTTP_VERSION_NOT_SUPPORTED(HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED, "invalid_request_error",
@@ -21,6 +22,7 @@ public enum TriageError {
     BACKEND_UNREACHABLE(HttpResponseStatus.BAD_GATEWAY, "server_error", "backend_unreachable", true),
     BACKEND_BROKE_OFF(HttpResponseStatus.BAD_GATEWAY, "server_error", "backend_error", true),
     SHUTTING_DOWN(HttpResponseStatus.SERVICE_UNAVAILABLE, "server_error", "shutting_down", true),
+    TOO_MANY_CONNECTIONS(HttpResponseStatus.SERVICE_UNAVAILABLE, "server_error", "too_many_connections", true),
     NOT_READY(HttpResponseStatus.SERVICE_UNAVAILABLE, "server_error", "not_ready", true),
     // A timeout has already spent the wait the operator allows; a retry would start it over at the back of the queue.
     UPSTREAM_TIMEOUT(HttpResponseStatus.GATEWAY_TIMEOUT, "server_error", "upstream_timeout", false),

@@ -52,6 +52,9 @@ public final class ConfigLoader {
             new ConfigOption("speech-token-rates", "", "transcript tokens per second of speech, e.g. es=4.2,fr=3.6"),
             new ConfigOption("upstream-timeout", "600s", "longest the backend may stay silent before a 504"),
             new ConfigOption("client-write-timeout", "60s", "longest a client may take no response bytes before it is disconnected"),
+            new ConfigOption("client-header-timeout", "30s", "longest a request head may take from its first byte; then 408 and close"),
+            new ConfigOption("client-body-timeout", "60s", "longest a request body may stall while Triage reads it; then close"),
+            new ConfigOption("max-connections", "4096", "client connections open at once; one more is answered 503 and closed"),
             new ConfigOption("max-body", "4MB", "largest request body on a scheduled route; beyond, 413"),
             new ConfigOption("admin-token", "", "bearer token for /triage/...; unset, the admin API answers local clients only"),
             new ConfigOption("health-path", "/v1/models", "backend path the readiness probe asks; up when it answers 2xx"),
@@ -160,9 +163,18 @@ public final class ConfigLoader {
     }
 
     private static ClientLimits clientLimits(Map<String, String> v) {
-        Duration writeTimeout = ValueParsers.duration("client-write-timeout", v.get("client-write-timeout"));
-        require(!writeTimeout.isZero(), "client-write-timeout", v, "a duration > 0");
-        return new ClientLimits(writeTimeout);
+        Duration writeTimeout = positiveDuration(v, "client-write-timeout");
+        Duration headerTimeout = positiveDuration(v, "client-header-timeout");
+        Duration bodyTimeout = positiveDuration(v, "client-body-timeout");
+        int maxConnections = ValueParsers.integer("max-connections", v.get("max-connections"));
+        require(maxConnections >= 1, "max-connections", v, ">= 1");
+        return new ClientLimits(writeTimeout, headerTimeout, bodyTimeout, maxConnections);
+    }
+
+    private static Duration positiveDuration(Map<String, String> v, String key) {
+        Duration duration = ValueParsers.duration(key, v.get(key));
+        require(!duration.isZero(), key, v, "a duration > 0");
+        return duration;
     }
 
     private static EstimatorConfig estimator(Map<String, String> v) {

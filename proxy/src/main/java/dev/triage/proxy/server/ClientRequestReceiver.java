@@ -201,7 +201,7 @@ final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof IdleStateEvent) {
             if (exchange == null) {
-                ctx.close(); // an idle keep-alive connection; one with a request waits for its answer
+                ctx.close(); // an idle keep-alive connection; a request under way has timeouts of its own
             }
         } else {
             ctx.fireUserEventTriggered(evt);

@@ -66,7 +66,7 @@ class ClientRequestReceiverTest {
         ServerContext context = new ServerContext(routes,
                 Map.of(RouteKind.CHAT, new ScheduledTarget(backend, new ChatSizer(new BaselineEstimator(), null, registry::timer), 256,
                         new ServiceTimeModel(0.5, 0.02))),
-                backend, Policy.SJF, Duration.ofSeconds(5), new ClientLimits(Duration.ofSeconds(5)), records::add,
+                backend, Policy.SJF, Duration.ofSeconds(5), new ClientLimits(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5), 100), records::add,
                 new AdminAccess("s3cret"), openExchanges,
                 new DefaultChannelGroup(GlobalEventExecutor.INSTANCE));
         channel = new EmbeddedChannel(new HttpServerCodec(), new HttpServerKeepAliveHandler(), new ClientHttpVersion(),
