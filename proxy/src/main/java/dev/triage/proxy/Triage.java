@@ -124,7 +124,7 @@ public final class Triage implements AutoCloseable {
                 .build();
         ServerContext context = new ServerContext(routes, Map.of(RouteKind.CHAT, chatTarget(), RouteKind.AUDIO, audioTarget()),
                 backends.chat(), config.policy(), config.upstreamTimeout(), config.clientLimits(), metrics.andThen(new RequestLog()),
-                new AdminAccess(config.adminToken()), openExchanges, clients);
+                new AdminAccess(config.adminToken(), config.listen().getHostString()), openExchanges, clients);
         acceptors = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("triage-accept"), NioIoHandler.newFactory());
         workers = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory("triage-io"), NioIoHandler.newFactory());
         metrics.bindEventLoops(workers);

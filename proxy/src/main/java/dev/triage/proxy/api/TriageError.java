@@ -11,6 +11,7 @@ public enum TriageError {
     BODY_TOO_LARGE(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "invalid_request_error", "request_too_large", false),
     UNAUTHORIZED(HttpResponseStatus.UNAUTHORIZED, "authentication_error", "invalid_admin_token", false),
     FORBIDDEN(HttpResponseStatus.FORBIDDEN, "permission_error", "admin_local_only", false),
+    ADMIN_CROSS_ORIGIN(HttpResponseStatus.FORBIDDEN, "permission_error", "admin_cross_origin", false),
     NO_MODEL(HttpResponseStatus.CONFLICT, "invalid_request_error", "no_model", false),
     MODEL_INVALID(HttpResponseStatus.UNPROCESSABLE_ENTITY, "invalid_request_error", "invalid_model", false),
     REQUEST_TIMEOUT(HttpResponseStatus.REQUEST_TIMEOUT, "invalid_request_error", "request_timeout", false),

@@ -57,9 +57,12 @@ final class LocalExchange extends BodyGatheringExchange {
     static LocalExchange denied(ClientRequestReceiver receiver, ChannelHandlerContext ctx, HttpRequest head,
             TriageError error) {
         return new LocalExchange(receiver, ctx, head, request -> {
-            String message = error == TriageError.FORBIDDEN
-                    ? "the admin API answers local clients only; set --admin-token to allow others"
-                    : "the admin API needs Authorization: Bearer <admin token>";
+            String message = switch (error) {
+                case FORBIDDEN -> "the admin API answers local clients only; set --admin-token to allow others";
+                case ADMIN_CROSS_ORIGIN -> "the admin API answers requests sent to this host by name or loopback"
+                        + " address only, and none from another origin";
+                default -> "the admin API needs Authorization: Bearer <admin token>";
+            };
             FullHttpResponse response = Responses.error(ctx.alloc(), error, message, null);
             if (error == TriageError.UNAUTHORIZED) {
                 response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");

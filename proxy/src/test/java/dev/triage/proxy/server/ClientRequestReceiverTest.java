@@ -67,7 +67,7 @@ class ClientRequestReceiverTest {
                 Map.of(RouteKind.CHAT, new ScheduledTarget(backend, new ChatSizer(new BaselineEstimator(), null, registry::timer), 256,
                         new ServiceTimeModel(0.5, 0.02))),
                 backend, Policy.SJF, Duration.ofSeconds(5), new ClientLimits(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5), 100), records::add,
-                new AdminAccess("s3cret"), openExchanges,
+                new AdminAccess("s3cret", "127.0.0.1"), openExchanges,
                 new DefaultChannelGroup(GlobalEventExecutor.INSTANCE));
         channel = new EmbeddedChannel(new HttpServerCodec(), new HttpServerKeepAliveHandler(), new ClientHttpVersion(),
                 new ClientRequestReceiver(context));
