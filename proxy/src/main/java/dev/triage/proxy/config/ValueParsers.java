@@ -135,17 +135,27 @@ final class ValueParsers {
 
     /** An {@code http://host[:port][/prefix]} URL. */
     static URI httpUrl(String key, String value) {
+        String shown = withoutCredentials(value);
         URI uri;
         try {
             uri = new URI(value.trim());
         } catch (URISyntaxException e) {
-            throw ConfigException.invalid(key, value, "an http:// URL");
+            throw ConfigException.invalid(key, shown, "an http:// URL");
         }
         if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null
                 || uri.getRawQuery() != null || uri.getRawFragment() != null) {
-            throw ConfigException.invalid(key, value, "an http://host[:port][/path] URL");
+            throw ConfigException.invalid(key, shown, "an http://host[:port][/path] URL");
+        }
+        if (uri.getRawUserInfo() != null) {
+            throw ConfigException.invalid(key, shown, "a URL without credentials: Triage would not send them; a backend"
+                    + " that wants a key gets each client's own Authorization header, which Triage passes on");
         }
         return uri;
+    }
+
+    /** {@code value} with any {@code user:password@} of a URL in it replaced, fit to print. */
+    static String withoutCredentials(String value) {
+        return value.replaceAll("(?<=://)[^/?#@]*@", "<redacted>@");
     }
 
     /**

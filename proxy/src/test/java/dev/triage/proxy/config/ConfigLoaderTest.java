@@ -108,6 +108,14 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aBackendUrlWithCredentialsIsRefusedWithoutPrintingThem() {
+        String failure = failure(Map.of(), "--backend", "http://user:hunter2@gpu-box:8000");
+        assertTrue(failure.startsWith("backend: http://<redacted>@gpu-box:8000 (expected: a URL without credentials"), failure);
+        assertFalse(failure.contains("hunter2"), failure);
+        assertFalse(failure(Map.of("TRIAGE_AUDIO_BACKEND", "https://u:hunter2@h")).contains("hunter2"));
+    }
+
+    @Test
     void clientLimits() {
         assertEquals(Duration.ofSeconds(60), load(Map.of()).clientLimits().writeTimeout());
         assertEquals(Duration.ofSeconds(5), load(Map.of(), "--client-write-timeout", "5s").clientLimits().writeTimeout());
