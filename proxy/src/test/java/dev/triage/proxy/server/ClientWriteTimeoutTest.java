@@ -4,36 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.proxy.testing.Await;
+import dev.triage.proxy.testing.HeldWrites;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelOutboundHandlerAdapter;
-import io.netty.channel.ChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The client write timeout on a channel whose socket takes a write only when the test says so. */
 class ClientWriteTimeoutTest {
 
-    /** Stands for the socket: holds every write until {@link #takeOne()}. */
-    private static final class HeldSocket extends ChannelOutboundHandlerAdapter {
-        final ArrayDeque<ChannelPromise> held = new ArrayDeque<>();
-
-        @Override
-        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-            ReferenceCountUtil.release(msg);
-            held.add(promise);
-        }
-
-        void takeOne() {
-            held.poll().setSuccess();
-        }
-    }
-
-    private final HeldSocket socket = new HeldSocket();
+    private final HeldWrites socket = new HeldWrites();
     private final EmbeddedChannel channel = new EmbeddedChannel(socket, new ClientWriteTimeout(Duration.ofMillis(300)));
 
     @AfterEach
@@ -63,7 +44,7 @@ class ClientWriteTimeoutTest {
         for (int i = 0; i < 6; i++) {
             channel.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {1}));
             waitPast(Duration.ofMillis(150));
-            socket.takeOne();
+            socket.pending.remove(0).setSuccess();
         }
         assertTrue(channel.isOpen(), "each write was taken within the limit");
         waitPast(Duration.ofMillis(600));
@@ -75,7 +56,7 @@ class ClientWriteTimeoutTest {
         channel.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {1}));
         channel.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {2}));
         waitPast(Duration.ofMillis(150));
-        socket.takeOne();
+        socket.pending.remove(0).setSuccess();
         assertTrue(channel.isOpen());
         waitPast(Duration.ofSeconds(5));
         assertFalse(channel.isOpen(), "the second write stalled past the limit");
