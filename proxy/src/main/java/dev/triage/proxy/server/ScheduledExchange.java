@@ -4,9 +4,11 @@ import dev.triage.proxy.api.TriageError;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
 import dev.triage.proxy.metrics.ResponseTokenCounter;
+import dev.triage.proxy.scheduler.JobCost;
 import dev.triage.proxy.scheduler.JobListener;
 import dev.triage.proxy.scheduler.JobTag;
 import dev.triage.proxy.scheduler.Refusal;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.scheduler.Slot;
 import dev.triage.proxy.scheduler.Ticket;
 import dev.triage.proxy.sizing.RequestRejectedException;
@@ -110,11 +112,13 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         }
         record.sized(job.estimate(), job.priority());
         double tokens = job.estimate().expectedTokens();
-        double seconds = target.serviceTime().seconds(tokens);
+        ServiceTimeModel serviceTime = target.serviceTime();
+        JobCost cost = new JobCost(job.promptTokens(), tokens, serviceTime.prefillSeconds(job.promptTokens()),
+                serviceTime.seconds(job.promptTokens(), tokens));
         state = State.QUEUED;
         submittedNanos = System.nanoTime();
-        ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), tokens,
-                seconds, ctx.executor(), this);
+        ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), cost,
+                ctx.executor(), this);
     }
 
     @Override

@@ -7,5 +7,6 @@ import dev.triage.model.Estimate;
  *
  * @param estimate expected output tokens, already capped by the request's own limit
  * @param priority lower is sooner; 0 when the request names none
+ * @param promptTokens the prompt the backend prefills, in tokens; 0 when there is none (audio)
  */
-public record SizedJob(Estimate estimate, int priority) {}
+public record SizedJob(Estimate estimate, int priority, int promptTokens) {}
