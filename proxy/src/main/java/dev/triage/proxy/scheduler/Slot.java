@@ -9,29 +9,34 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class Slot {
 
-    private final BackendQueue queue;
-    private final Dispatch<BackendQueue.Waiter> dispatch;
+    private final Runnable free;
+    private final long queuedNanos;
+    private final boolean starvationPromoted;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    Slot(BackendQueue queue, Dispatch<BackendQueue.Waiter> dispatch) {
-        this.queue = queue;
-        this.dispatch = dispatch;
+    /**
+     * @param free gives the slot back to its queue; run once
+     */
+    Slot(Runnable free, long queuedNanos, boolean starvationPromoted) {
+        this.free = free;
+        this.queuedNanos = queuedNanos;
+        this.starvationPromoted = starvationPromoted;
     }
 
     /** Frees the slot; the next waiting job may go. Only the first call has an effect. */
     public void release() {
         if (released.compareAndSet(false, true)) {
-            queue.release(dispatch);
+            free.run();
         }
     }
 
-    /** How long the job waited in the queue, in nanoseconds. */
+    /** How long the job waited in the queue, in nanoseconds: 0 for a job that never waited. */
     public long queuedNanos() {
-        return dispatch.queuedNanos();
+        return queuedNanos;
     }
 
     /** True when the starvation timeout, not the policy, sent this job. */
     public boolean starvationPromoted() {
-        return dispatch.starvationPromoted();
+        return starvationPromoted;
     }
 }
