@@ -29,6 +29,7 @@ import java.util.Map;
  * @param maxQueueWait how long a request may wait before a 504; {@link Duration#ZERO} for no limit
  * @param estimator the chat estimator and its model
  * @param upstreamTimeout how long the backend may stay silent (before its first byte or between two)
+ * @param clientLimits what a client connection is allowed
  * @param maxBody the largest request body a scheduled chat route accepts, in bytes
  * @param adminToken the bearer token of the admin API, or empty for local-only access
  * @param healthPath the backend path the readiness probe asks
@@ -50,6 +51,7 @@ public record TriageConfig(
         Duration maxQueueWait,
         EstimatorConfig estimator,
         Duration upstreamTimeout,
+        ClientLimits clientLimits,
         long maxBody,
         String adminToken,
         String healthPath,
