@@ -14,7 +14,14 @@ import dev.triage.proxy.sizing.BatchingEstimator;
 import dev.triage.proxy.sizing.ChatEstimators;
 import dev.triage.proxy.sizing.ModelReloader;
 import dev.triage.proxy.sizing.ModelWatcher;
+import dev.triage.proxy.config.LearningConfig;
 import dev.triage.proxy.config.TriageConfig;
+import dev.triage.proxy.learning.BackendLearner;
+import dev.triage.proxy.learning.LearnedServiceTime;
+import dev.triage.proxy.learning.OnlineLearning;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
+import dev.triage.proxy.server.Backend;
+import dev.triage.proxy.sizing.RequestSizer;
 import dev.triage.proxy.metrics.RequestLog;
 import dev.triage.proxy.metrics.TriageMetrics;
 import dev.triage.proxy.scheduler.BackendQueue;
@@ -41,6 +48,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -87,6 +95,7 @@ public final class Triage implements AutoCloseable {
     private final DispatchLoop dispatchLoop;
     private final Backends backends;
     private final AudioSizer audioSizer;
+    private final OnlineLearning learning;
     private final AtomicInteger openExchanges = new AtomicInteger();
     private final ChannelGroup clients = new DefaultChannelGroup("triage-clients", GlobalEventExecutor.INSTANCE);
     private final EventLoopGroup acceptors;
@@ -114,6 +123,8 @@ public final class Triage implements AutoCloseable {
         chatBatcher = chatEstimator.expensive()
                 ? new BatchingEstimator(chatEstimator, ESTIMATOR_BATCH, ESTIMATOR_WAITING) : null;
         audioSizer = audioSizer(config.audio(), metrics);
+        learning = learning(config, chatEstimator.name(), backends, DurationEstimator.NAME);
+        learning.learners().forEach(metrics::bindLearner);
         RouteTable routes = RouteTable.standard()
                 .local(HttpMethod.GET, "/healthz", LocalRoutes.healthz())
                 .local(HttpMethod.GET, "/readyz", LocalRoutes.readyz(this::ready))
@@ -123,7 +134,7 @@ public final class Triage implements AutoCloseable {
                 .admin(HttpMethod.POST, "/triage/reload", LocalRoutes.reload(modelReloader))
                 .build();
         ServerContext context = new ServerContext(routes, Map.of(RouteKind.CHAT, chatTarget(), RouteKind.AUDIO, audioTarget()),
-                backends.chat(), config.policy(), config.upstreamTimeout(), metrics.andThen(new RequestLog()),
+                backends.chat(), config.policy(), config.upstreamTimeout(), metrics.andThen(new RequestLog()).andThen(learning),
                 new AdminAccess(config.adminToken()), openExchanges, clients);
         acceptors = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("triage-accept"), NioIoHandler.newFactory());
         workers = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory("triage-io"), NioIoHandler.newFactory());
@@ -148,9 +159,27 @@ public final class Triage implements AutoCloseable {
         }
     }
 
+    private static OnlineLearning learning(TriageConfig config, String chatEstimator, Backends backends, String audioEstimator) {
+        LearningConfig learning = config.learning();
+        List<BackendLearner> learners = new ArrayList<>();
+        learners.add(learner(backends.chat(), RouteKind.CHAT, chatEstimator, config.serviceTime(), learning.online()));
+        learners.add(learner(backends.audio(), RouteKind.AUDIO, audioEstimator, config.audio().serviceTime(), learning.online()));
+        return OnlineLearning.start(learning.stateDirectory(), learners);
+    }
+
+    private static BackendLearner learner(Backend backend, RouteKind kind, String estimator, ServiceTimeModel configured,
+            boolean online) {
+        return new BackendLearner(OnlineLearning.key(backend.name(), kind.label()), backend.config().url() + " " + estimator,
+                LearnedServiceTime.of(configured), online);
+    }
+
+    private ScheduledTarget target(Backend backend, RouteKind kind, RequestSizer sizer, long maxBody) {
+        return new ScheduledTarget(backend, sizer, maxBody, learning.learner(backend.name(), kind.label()));
+    }
+
     private ScheduledTarget chatTarget() {
-        return new ScheduledTarget(backends.chat(), new ChatSizer(chatEstimator, chatBatcher, metrics::estimatorTimer),
-                config.maxBody(), config.serviceTime());
+        return target(backends.chat(), RouteKind.CHAT, new ChatSizer(chatEstimator, chatBatcher, metrics::estimatorTimer),
+                config.maxBody());
     }
 
     private static AudioSizer audioSizer(AudioConfig audio, TriageMetrics metrics) {
@@ -160,8 +189,7 @@ public final class Triage implements AutoCloseable {
     }
 
     private ScheduledTarget audioTarget() {
-        AudioConfig audio = config.audio();
-        return new ScheduledTarget(backends.audio(), audioSizer, audio.maxBody(), audio.serviceTime());
+        return target(backends.audio(), RouteKind.AUDIO, audioSizer, config.audio().maxBody());
     }
 
     /**
@@ -247,6 +275,7 @@ public final class Triage implements AutoCloseable {
             modelReloader.close();
         }
         dispatchLoop.close();
+        learning.close();
         backends.close();
         metrics.close();
         chatEstimator.close();

@@ -43,6 +43,8 @@ public final class ConfigLoader {
             new ConfigOption("model-watch", "false", "reload the model when its file changes (true/false; needs --model)"),
             new ConfigOption("service-time-base", "0.5", "backend seconds every request costs (prefill)"),
             new ConfigOption("service-time-per-token", "0.02", "backend seconds per generated token"),
+            new ConfigOption("online-learning", "true", "learn service time and estimate calibration from every answer (true/false)"),
+            new ConfigOption("state-dir", "", "directory where what was learned is kept across restarts; unset, memory only"),
             new ConfigOption("audio-backend", "", "speech-to-text server; unset, audio shares the backend and its slots"),
             new ConfigOption("audio-max-concurrency", "1", "requests the audio backend runs at once"),
             new ConfigOption("max-audio-body", "25MB", "largest audio upload; beyond, 413"),
@@ -149,6 +151,7 @@ public final class ConfigLoader {
                 maxQueue,
                 ValueParsers.durationOrOff("max-queue-wait", v.get("max-queue-wait")),
                 estimator,
+                learning(v),
                 upstreamTimeout,
                 maxBody,
                 v.get("admin-token"),
@@ -167,6 +170,12 @@ public final class ConfigLoader {
         require(!watch || !model.isEmpty(), "model-watch", v, "false unless --model names a file to watch");
         return new EstimatorConfig(name, model.isEmpty() ? Optional.empty() : Optional.of(Path.of(model)),
                 fallback.equals("baseline"), watch);
+    }
+
+    private static LearningConfig learning(Map<String, String> v) {
+        String stateDirectory = v.get("state-dir").trim();
+        return new LearningConfig(ValueParsers.bool("online-learning", v.get("online-learning")),
+                stateDirectory.isEmpty() ? Optional.empty() : Optional.of(Path.of(stateDirectory)));
     }
 
     private static AudioConfig audio(Map<String, String> v) {

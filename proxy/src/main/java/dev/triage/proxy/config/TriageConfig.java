@@ -22,6 +22,7 @@ import java.util.Map;
  * @param maxQueue how many requests may wait per backend
  * @param maxQueueWait how long a request may wait before a 504; {@link Duration#ZERO} for no limit
  * @param estimator the chat estimator and its model
+ * @param learning whether and where Triage learns from its backends' answers
  * @param upstreamTimeout how long the backend may stay silent (before its first byte or between two)
  * @param maxBody the largest request body a scheduled chat route accepts, in bytes
  * @param adminToken the bearer token of the admin API, or empty for local-only access
@@ -39,6 +40,7 @@ public record TriageConfig(
         int maxQueue,
         Duration maxQueueWait,
         EstimatorConfig estimator,
+        LearningConfig learning,
         Duration upstreamTimeout,
         long maxBody,
         String adminToken,

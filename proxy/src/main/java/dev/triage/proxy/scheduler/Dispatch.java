@@ -11,12 +11,14 @@ public final class Dispatch<T> {
     private final Job<T> job;
     private final long dispatchedNanos;
     private final boolean starvationPromoted;
+    private final int running;
     private boolean released;
 
-    Dispatch(Job<T> job, long dispatchedNanos, boolean starvationPromoted) {
+    Dispatch(Job<T> job, long dispatchedNanos, boolean starvationPromoted, int running) {
         this.job = job;
         this.dispatchedNanos = dispatchedNanos;
         this.starvationPromoted = starvationPromoted;
+        this.running = running;
     }
 
     public Job<T> job() {
@@ -35,6 +37,11 @@ public final class Dispatch<T> {
     /** True when the starvation timeout, not the policy, chose this job. */
     public boolean starvationPromoted() {
         return starvationPromoted;
+    }
+
+    /** Jobs holding a slot of this backend once this one took its own, itself included. */
+    public int running() {
+        return running;
     }
 
     boolean markReleased() {

@@ -88,7 +88,7 @@ public final class Scheduler<T> {
         waiting.remove(job);
         guard.remove(job);
         busySlots++;
-        return new Dispatch<>(job, now, promoted);
+        return new Dispatch<>(job, now, promoted, busySlots);
     }
 
     /**

@@ -30,6 +30,11 @@ public final class Slot {
         return dispatch.queuedNanos();
     }
 
+    /** Jobs holding a slot of this backend once this one took its own, itself included. */
+    public int running() {
+        return dispatch.running();
+    }
+
     /** True when the starvation timeout, not the policy, sent this job. */
     public boolean starvationPromoted() {
         return dispatch.starvationPromoted();

@@ -1,9 +1,12 @@
 package dev.triage.proxy.server;
 
+import dev.triage.model.Estimate;
 import dev.triage.proxy.api.TriageError;
+import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
 import dev.triage.proxy.metrics.ResponseTokenCounter;
+import dev.triage.proxy.scheduler.BackendQueue;
 import dev.triage.proxy.scheduler.JobListener;
 import dev.triage.proxy.scheduler.JobTag;
 import dev.triage.proxy.scheduler.Refusal;
@@ -108,12 +111,17 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             }
             return;
         }
-        record.sized(job.estimate(), job.priority());
-        double tokens = job.estimate().expectedTokens();
-        double seconds = target.serviceTime().seconds(tokens);
+        BackendLearner learner = target.learner();
+        double estimatorTokens = job.estimate().expectedTokens();
+        Estimate scheduledBy = job.estimate().withTokens(learner.tokens(estimatorTokens, job.outputCap()));
+        record.sized(scheduledBy, job.priority(), estimatorTokens, job.promptTokens(), job.outputCap());
+        double tokens = scheduledBy.expectedTokens();
+        BackendQueue queue = target.backend().queue();
+        int running = Math.min(queue.settings().slots(), queue.busySlots() + 1);
+        double seconds = learner.serviceTime().seconds(job.promptTokens(), tokens, running);
         state = State.QUEUED;
         submittedNanos = System.nanoTime();
-        ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), tokens,
+        ticket = queue.submit(new JobTag(record.id(), record.routeKind()), job.priority(), tokens,
                 seconds, ctx.executor(), this);
     }
 
@@ -125,7 +133,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         }
         slot = granted;
         state = State.RELAYING;
-        record.dispatched(granted.queuedNanos(), granted.starvationPromoted());
+        record.dispatched(granted.queuedNanos(), granted.starvationPromoted(), granted.running());
         FullHttpRequest forwarded = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, head.method(), head.uri(),
                 body.bytes().retainedDuplicate(), head.headers().copy(), EmptyHttpHeaders.INSTANCE);
         HttpUtil.setContentLength(forwarded, forwarded.content().readableBytes());
@@ -179,7 +187,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         end(record.status() >= 500 ? Outcome.UPSTREAM_ERROR : Outcome.OK, null);
         if (record.status() < 400) {
             record.actualTokens().ifPresent(actual ->
-                    target.backend().queue().feedback(job.estimate().expectedTokens(), actual));
+                    target.backend().queue().feedback(record.estimate().expectedTokens(), actual));
         }
         receiver.exchangeDone(this);
     }
@@ -220,7 +228,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     private FullHttpResponse errorResponse(TriageError error, String message, String param) {
         FullHttpResponse response = Responses.error(ctx.alloc(), error, message, param);
         response.headers().set(TriageHeaders.REQUEST_ID, record.id());
-        if (job != null) {
+        if (record.estimate() != null) {
             addTriageHeaders(response);
         }
         return response;
@@ -230,7 +238,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         long queuedNanos = slot != null ? slot.queuedNanos() : System.nanoTime() - submittedNanos;
         response.headers()
                 .set(TriageHeaders.REQUEST_ID, record.id())
-                .set(TriageHeaders.ESTIMATE_TOKENS, Math.round(job.estimate().expectedTokens()))
+                .set(TriageHeaders.ESTIMATE_TOKENS, Math.round(record.estimate().expectedTokens()))
                 .set(TriageHeaders.QUEUE_MS, Math.round(queuedNanos / 1e6))
                 .set(TriageHeaders.POLICY, context.policy().label());
     }

@@ -53,10 +53,11 @@ public final class ChatSizer implements RequestSizer {
         Prompt prompt = ChatBody.prompt(json);
         OptionalInt cap = ChatBody.maxOutputTokens(json);
         int priority = priority(json);
+        double promptTokens = prompt.conversationChars() / SizedJob.CHARS_PER_TOKEN;
         Timer timer = estimatorTimers.apply(estimator.name());
         if (batcher == null) {
             Estimate estimate = timer.record(() -> estimator.estimate(prompt));
-            return CompletableFuture.completedFuture(new SizedJob(capped(estimate, cap), priority));
+            return CompletableFuture.completedFuture(new SizedJob(capped(estimate, cap), priority, promptTokens, cap));
         }
         long started = System.nanoTime();
         return batcher.estimate(prompt)
@@ -68,7 +69,7 @@ public final class ChatSizer implements RequestSizer {
                 })
                 .thenApply(estimate -> {
                     timer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-                    return new SizedJob(capped(estimate, cap), priority);
+                    return new SizedJob(capped(estimate, cap), priority, promptTokens, cap);
                 });
     }
 

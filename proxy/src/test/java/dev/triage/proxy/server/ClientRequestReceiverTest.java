@@ -11,6 +11,8 @@ import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
 import dev.triage.proxy.scheduler.Clock;
 import dev.triage.proxy.scheduler.DispatchLoop;
+import dev.triage.proxy.learning.BackendLearner;
+import dev.triage.proxy.learning.LearnedServiceTime;
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.SchedulerSettings;
 import dev.triage.proxy.sizing.ChatSizer;
@@ -62,7 +64,7 @@ class ClientRequestReceiverTest {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         ServerContext context = new ServerContext(routes,
                 Map.of(RouteKind.CHAT, new ScheduledTarget(backend, new ChatSizer(new BaselineEstimator(), null, registry::timer), 256,
-                        new ServiceTimeModel(0.5, 0.02))),
+                        new BackendLearner("chat/chat", "test", LearnedServiceTime.of(new ServiceTimeModel(0.5, 0.02)), false))),
                 backend, Policy.SJF, Duration.ofSeconds(5), records::add, new AdminAccess("s3cret"), openExchanges,
                 new DefaultChannelGroup(GlobalEventExecutor.INSTANCE));
         channel = new EmbeddedChannel(new HttpServerCodec(), new HttpServerKeepAliveHandler(),
