@@ -8,13 +8,18 @@ import java.util.OptionalInt;
  * Readers (the request path) take the last published model from any thread with no lock; one thread,
  * the learner's, feeds it. Frozen, it serves the configured model and learns nothing.
  *
- * <p>Each request's served estimate is made before its answer is seen, so the running errors it keeps
- * (mean |ln(estimate / actual)|, learned and frozen side by side) are prequential.
+ * <p>A shadow evaluation guards the calibration: for every answer, the learned map's estimate and the
+ * frozen estimator's are both scored against it before it is learned from (prequential), and the
+ * learned map serves only while its running mean |ln(estimate / actual)| is the lower one (it must
+ * first beat the frozen one by {@value #SWITCH_MARGIN}, so that the two do not take turns on noise).
+ * On a backend whose model answers as the training data did, the frozen estimates keep serving.
  */
 public final class BackendLearner {
 
-    /** Weight of the newest answer in the running errors: about the last 200 answers. */
-    static final double ERROR_RATE = 0.005;
+    /** Weight of the newest answer in the running errors: about the last 50 answers. */
+    static final double ERROR_RATE = 0.02;
+    /** How much lower the learned map's running error must be before it takes over from the frozen one. */
+    static final double SWITCH_MARGIN = 0.05;
 
     private final String key;
     private final String learnedFor;
@@ -22,6 +27,7 @@ public final class BackendLearner {
     private final ServiceTimeLearner serviceTime;
     private final OnlineCalibration calibration = new OnlineCalibration();
     private volatile LearnedServiceTime servedServiceTime;
+    private LearnedCalibration learnedCalibration = LearnedCalibration.IDENTITY;
     private volatile LearnedCalibration servedCalibration = LearnedCalibration.IDENTITY;
     // Written by the learner's thread, read by metrics.
     private volatile double learnedLogError = Double.NaN;
@@ -71,7 +77,10 @@ public final class BackendLearner {
         return learned;
     }
 
-    /** Running mean |ln(served estimate / actual tokens)|, prequential; NaN before the first answer. */
+    /**
+     * Running mean |ln(estimate / actual tokens)| of the learned calibration's estimates, served or not,
+     * each made before its answer was learned from; NaN before the first answer.
+     */
     public double learnedLogError() {
         return learnedLogError;
     }
@@ -86,11 +95,14 @@ public final class BackendLearner {
         return serviceLogError;
     }
 
-    /** Learns from one completed request; called on the learner's thread only. */
-    void learn(CompletedRequest request) {
+    /**
+     * Learns from one completed request. One thread only: the live proxy's learner thread, or the
+     * simulator's, which replays a stream through this same code.
+     */
+    public void learn(CompletedRequest request) {
         if (request.teachesLength()) {
             double actual = Math.max(1, request.actualTokens());
-            learnedLogError = running(learnedLogError, logRatio(tokens(request.frozenTokens(), request.outputCap()), actual));
+            learnedLogError = running(learnedLogError, logRatio(learnedCalibration.tokens(request.frozenTokens()), actual));
             frozenLogError = running(frozenLogError, logRatio(request.frozenTokens(), actual));
         }
         serviceLogError = running(serviceLogError, logRatio(
@@ -100,16 +112,30 @@ public final class BackendLearner {
         }
         if (request.teachesLength()) {
             calibration.learn(request.frozenTokens(), request.actualTokens());
-            servedCalibration = calibration.current();
+            learnedCalibration = calibration.current();
+            servedCalibration = learnedServes() ? learnedCalibration : LearnedCalibration.IDENTITY;
         }
         serviceTime.learn(request.promptTokens(), request.actualTokens(), request.running(), request.serviceSeconds());
         servedServiceTime = serviceTime.current();
         learned++;
     }
 
+    /** True when the learned calibration should serve: it serves, or it has clearly beaten the frozen estimates. */
+    private boolean learnedServes() {
+        boolean serving = servedCalibration != LearnedCalibration.IDENTITY;
+        double margin = serving ? 1 : 1 - SWITCH_MARGIN;
+        return learnedLogError < margin * frozenLogError;
+    }
+
+    /** Whether the learned calibration serves now, rather than the frozen estimator's own tokens. */
+    public boolean calibrationServes() {
+        return servedCalibration != LearnedCalibration.IDENTITY;
+    }
+
     /** What is saved: the service time's and the calibration's statistics. */
     LearnedState state() {
-        return new LearnedState(serviceTime.state(), calibration.state());
+        return new LearnedState(serviceTime.state(), calibration.state(),
+                new double[] {learnedLogError, frozenLogError, calibrationServes() ? 1 : 0});
     }
 
     /** Restores saved statistics; false, changing nothing, when they do not fit this learner. */
@@ -121,12 +147,18 @@ public final class BackendLearner {
         if (!serviceTime.restore(state.serviceTime())) {
             return false;
         }
-        if (!calibration.restore(state.calibration())) {
+        double[] shadow = state.shadow();
+        boolean shadowFits = shadow.length == 3 && (shadow[2] == 0 || shadow[2] == 1)
+                && (shadow[2] == 0 || shadow[0] >= 0 && shadow[1] >= 0);
+        if (!shadowFits || !calibration.restore(state.calibration())) {
             serviceTime.restore(serviceBefore);
             return false;
         }
+        learnedLogError = shadow[0];
+        frozenLogError = shadow[1];
         servedServiceTime = serviceTime.current();
-        servedCalibration = calibration.current();
+        learnedCalibration = calibration.current();
+        servedCalibration = shadow[2] == 1 ? learnedCalibration : LearnedCalibration.IDENTITY;
         learned = serviceTime.observations();
         return true;
     }
@@ -146,7 +178,8 @@ public final class BackendLearner {
      * A learner's saved statistics.
      *
      * @param serviceTime the service-time fit's sums
-     * @param calibration the calibration's sums
+     * @param calibration the calibration's window of answers
+     * @param shadow the shadow evaluation: the learned and the frozen running errors, and 1 when the learned map serves
      */
-    record LearnedState(double[] serviceTime, double[] calibration) {}
+    record LearnedState(double[] serviceTime, double[] calibration, double[] shadow) {}
 }

@@ -11,12 +11,20 @@ import dev.triage.model.ranker.ScoreCalibration;
 public final class LearnedCalibration {
 
     /** The identity: what serves before anything was learned, and with learning off. */
-    public static final LearnedCalibration IDENTITY = new LearnedCalibration(OnlineCalibration.knotValues(null));
+    public static final LearnedCalibration IDENTITY = new LearnedCalibration(identityValues());
 
     private final double[] values;
 
     LearnedCalibration(double[] values) {
         this.values = values;
+    }
+
+    private static double[] identityValues() {
+        double[] values = new double[OnlineCalibration.KNOTS];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = OnlineCalibration.knot(i);
+        }
+        return values;
     }
 
     /** This backend's expected tokens for a request the frozen estimator expects {@code frozenTokens} of. */

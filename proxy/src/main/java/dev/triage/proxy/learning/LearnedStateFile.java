@@ -22,7 +22,7 @@ import java.util.Objects;
  *
  * <p>Each learner is saved with what it learned for: the backend's URL and the estimator whose
  * tokens it calibrates. A learner whose backend or estimator has changed since starts from the
- * configured model. About 3 KB per learner.
+ * configured model. About 25 KB per learner (the calibration's window of answers).
  */
 final class LearnedStateFile {
 
@@ -82,7 +82,8 @@ final class LearnedStateFile {
                 throw new IOException("learner " + field.getKey() + " does not say what it learned for");
             }
             entries.put(field.getKey(), new Entry(learner.get("learnedFor").asText(),
-                    new BackendLearner.LearnedState(numbers(learner, "serviceTime"), numbers(learner, "calibration"))));
+                    new BackendLearner.LearnedState(numbers(learner, "serviceTime"), numbers(learner, "calibration"),
+                            numbers(learner, "shadow"))));
         }
         return entries;
     }
@@ -95,6 +96,7 @@ final class LearnedStateFile {
             ObjectNode learner = learners.putObject(key).put("learnedFor", entry.learnedFor());
             array(learner.putArray("serviceTime"), entry.state().serviceTime());
             array(learner.putArray("calibration"), entry.state().calibration());
+            array(learner.putArray("shadow"), entry.state().shadow());
         });
         Files.createDirectories(file.getParent());
         Path temporary = Files.createTempFile(file.getParent(), FILE_NAME, ".tmp");
@@ -126,6 +128,8 @@ final class LearnedStateFile {
             JsonNode value = array.get(i);
             if (value.isNumber()) {
                 values[i] = value.doubleValue();
+            } else if (value.isTextual() && value.asText().equals("NaN")) {
+                values[i] = Double.NaN; // a running error before the first answer
             } else {
                 throw new IOException(name + "[" + i + "] is not a number");
             }

@@ -1,39 +1,41 @@
 package dev.triage.proxy.learning;
 
+import dev.triage.model.ranker.ScoreCalibration;
 import java.util.Arrays;
 
 /**
- * Learns a {@link LearnedCalibration} online: for frozen estimates in each band of log tokens, the
- * mean log ratio of the backend's actual tokens to the estimate, shrunk towards the mean over all
- * bands (itself shrunk towards 0, the frozen model) while a band has seen little. The knot values
- * are then made increasing by pool-adjacent-violators and strictly increasing by a small step, so
- * the learned map never reorders or ties what the estimator told apart; it only moves the scale,
- * band by band, to this backend's verbosity.
+ * Learns a {@link LearnedCalibration} online from the last {@value #WINDOW} answers: for frozen
+ * estimates in each band of log tokens (a knot every {@value #KNOT_SPACING}), the median log ratio of
+ * the backend's actual tokens to the estimate, shrunk towards the median over all bands (itself shrunk
+ * towards 0, the frozen model) while a band holds few answers. Medians, because the median of
+ * |ln(estimate / actual)| is what an estimate should make small, and one runaway answer moves a median
+ * by one place. The knot values are then made increasing by pool-adjacent-violators, weighted by the
+ * bands' answers, and strictly increasing by a small step, so the learned map never reorders or ties
+ * what the estimator told apart; it only moves the estimator's scale, band by band, to this
+ * backend's verbosity.
  *
- * <p>Sums decay by {@value #DECAY} per observation, a memory of about a thousand answers, so the map
- * follows a backend whose model changes. A residual is clipped to ±{@value #MAX_LOG_RATIO} (a factor of
- * 20) so one runaway answer cannot drag a band. Not thread-safe: one thread feeds it.
+ * <p>A window rather than all history, so that the map follows a backend whose model changes; a
+ * window of this size changes the map little from one answer to the next, so requests estimated a
+ * few minutes apart are still ranked by one scale. Memory: two arrays of {@value #WINDOW} doubles.
+ * Not thread-safe: one thread feeds it.
  */
 final class OnlineCalibration {
 
-    static final double MIN_TOKENS = 1;
     static final double FIRST_KNOT = 0;
-    static final double KNOT_SPACING = 0.25;
+    static final double KNOT_SPACING = 0.5;
     /** Knots from 1 token to past a million (e^14). */
-    static final int KNOTS = 57;
-    static final double DECAY = 0.999;
-    static final double MAX_LOG_RATIO = 3;
-    /** Answers a band needs before its own mean counts as much as the overall one. */
-    static final double BAND_SHRINK = 8;
-    /** Answers overall before their mean counts as much as the frozen model. */
-    static final double GLOBAL_SHRINK = 4;
+    static final int KNOTS = 29;
+    static final int WINDOW = 1024;
+    /** Answers a band needs before its own median counts as much as the overall one. */
+    static final double BAND_SHRINK = 32;
+    /** Answers overall before their median counts as much as the frozen model. */
+    static final double GLOBAL_SHRINK = 8;
     /** The least rise from one knot to the next, in log tokens: keeps the map strictly increasing. */
     static final double MIN_RISE = 1e-3;
 
-    private final double[] counts = new double[KNOTS];
-    private final double[] sums = new double[KNOTS];
-    private double totalCount;
-    private double totalSum;
+    /** Log of each remembered frozen estimate, and the log ratio of its answer to it; a ring. */
+    private final double[] logEstimates = new double[WINDOW];
+    private final double[] logRatios = new double[WINDOW];
     private long observations;
 
     static double knot(int index) {
@@ -45,23 +47,10 @@ final class OnlineCalibration {
         if (!(frozenTokens >= 0) || !(actualTokens >= 0) || Double.isInfinite(frozenTokens) || Double.isInfinite(actualTokens)) {
             return;
         }
-        double x = Math.log(Math.max(frozenTokens, MIN_TOKENS));
-        double ratio = Math.log(Math.max(actualTokens, MIN_TOKENS)) - x;
-        ratio = Math.max(-MAX_LOG_RATIO, Math.min(MAX_LOG_RATIO, ratio));
-        for (int i = 0; i < KNOTS; i++) {
-            counts[i] *= DECAY;
-            sums[i] *= DECAY;
-        }
-        totalCount = DECAY * totalCount + 1;
-        totalSum = DECAY * totalSum + ratio;
-        // The answer counts towards the two knots around its estimate, each by its nearness.
-        double position = Math.max(0, Math.min(KNOTS - 1, (x - FIRST_KNOT) / KNOT_SPACING));
-        int lower = Math.min((int) position, KNOTS - 2);
-        double upperShare = position - lower;
-        counts[lower] += 1 - upperShare;
-        sums[lower] += (1 - upperShare) * ratio;
-        counts[lower + 1] += upperShare;
-        sums[lower + 1] += upperShare * ratio;
+        double logEstimate = Math.log(Math.min(Math.max(frozenTokens, 1), ScoreCalibration.MAX_TOKENS));
+        int slot = (int) (observations % WINDOW);
+        logEstimates[slot] = logEstimate;
+        logRatios[slot] = Math.log(Math.min(Math.max(actualTokens, 1), ScoreCalibration.MAX_TOKENS)) - logEstimate;
         observations++;
     }
 
@@ -70,25 +59,44 @@ final class OnlineCalibration {
     }
 
     LearnedCalibration current() {
-        return new LearnedCalibration(knotValues(this));
-    }
-
-    /** The knot values, log tokens; the identity for {@code null}. */
-    static double[] knotValues(OnlineCalibration learned) {
+        int size = (int) Math.min(observations, WINDOW);
         double[] values = new double[KNOTS];
         double[] weights = new double[KNOTS];
-        double overall = learned == null ? 0 : learned.totalSum / (learned.totalCount + GLOBAL_SHRINK);
-        for (int i = 0; i < KNOTS; i++) {
-            double count = learned == null ? 0 : learned.counts[i];
-            double sum = learned == null ? 0 : learned.sums[i];
-            values[i] = knot(i) + (sum + BAND_SHRINK * overall) / (count + BAND_SHRINK);
-            weights[i] = count + 1;
+        double overall = size == 0 ? 0 : median(Arrays.copyOf(logRatios, size), size) * size / (size + GLOBAL_SHRINK);
+        double[][] bands = new double[KNOTS][];
+        int[] counts = new int[KNOTS];
+        for (int i = 0; i < size; i++) {
+            counts[band(logEstimates[i])]++;
+        }
+        for (int b = 0; b < KNOTS; b++) {
+            bands[b] = new double[counts[b]];
+            counts[b] = 0;
+        }
+        for (int i = 0; i < size; i++) {
+            int b = band(logEstimates[i]);
+            bands[b][counts[b]++] = logRatios[i];
+        }
+        for (int b = 0; b < KNOTS; b++) {
+            int n = counts[b];
+            double own = n == 0 ? 0 : median(bands[b], n);
+            values[b] = knot(b) + (n * own + BAND_SHRINK * overall) / (n + BAND_SHRINK);
+            weights[b] = n + 1;
         }
         poolAdjacentViolators(values, weights);
-        for (int i = 1; i < KNOTS; i++) {
-            values[i] = Math.max(values[i], values[i - 1] + MIN_RISE);
+        for (int b = 1; b < KNOTS; b++) {
+            values[b] = Math.max(values[b], values[b - 1] + MIN_RISE);
         }
-        return values;
+        return new LearnedCalibration(values);
+    }
+
+    private static int band(double logEstimate) {
+        return (int) Math.max(0, Math.min(KNOTS - 1, Math.round((logEstimate - FIRST_KNOT) / KNOT_SPACING)));
+    }
+
+    /** The median of the first {@code n} values, which it reorders. */
+    private static double median(double[] values, int n) {
+        Arrays.sort(values, 0, n);
+        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
     }
 
     /** Makes {@code values} non-decreasing with the least weighted squared change (isotonic regression). */
@@ -119,41 +127,34 @@ final class OnlineCalibration {
         }
     }
 
-    /** The sums, for saving: counts, then sums, then the overall count, sum and observations. */
+    /** The window, for saving: the log estimates, then the log ratios, then the count of answers seen. */
     double[] state() {
-        double[] state = new double[2 * KNOTS + 3];
-        System.arraycopy(counts, 0, state, 0, KNOTS);
-        System.arraycopy(sums, 0, state, KNOTS, KNOTS);
-        state[2 * KNOTS] = totalCount;
-        state[2 * KNOTS + 1] = totalSum;
-        state[2 * KNOTS + 2] = observations;
+        double[] state = new double[2 * WINDOW + 1];
+        System.arraycopy(logEstimates, 0, state, 0, WINDOW);
+        System.arraycopy(logRatios, 0, state, WINDOW, WINDOW);
+        state[2 * WINDOW] = observations;
         return state;
     }
 
     /** Restores what {@link #state()} saved; false, changing nothing, when it does not fit. */
     boolean restore(double[] state) {
-        if (state.length != 2 * KNOTS + 3) {
+        if (state.length != 2 * WINDOW + 1) {
             return false;
         }
-        for (int i = 0; i < KNOTS; i++) {
-            double count = state[i];
-            double sum = state[KNOTS + i];
-            if (!(count >= 0) || Double.isInfinite(count) || !Double.isFinite(sum)
-                    || Math.abs(sum) > MAX_LOG_RATIO * count + 1e-9) {
+        double seen = state[2 * WINDOW];
+        if (!(seen >= 0) || seen > Long.MAX_VALUE / 2 || seen != Math.rint(seen)) {
+            return false;
+        }
+        for (int i = 0; i < WINDOW; i++) {
+            double logEstimate = state[i];
+            double logRatio = state[WINDOW + i];
+            // What learn() can have written: an estimate of 1 to a million tokens, an answer of 1 to a million.
+            if (!(logEstimate >= 0 && logEstimate <= 14) || !(Math.abs(logRatio) <= 28)) {
                 return false;
             }
         }
-        double count = state[2 * KNOTS];
-        double sum = state[2 * KNOTS + 1];
-        double seen = state[2 * KNOTS + 2];
-        if (!(count >= 0) || Double.isInfinite(count) || !Double.isFinite(sum) || Math.abs(sum) > MAX_LOG_RATIO * count + 1e-9
-                || !(seen >= 0) || seen > Long.MAX_VALUE / 2) {
-            return false;
-        }
-        System.arraycopy(state, 0, counts, 0, KNOTS);
-        System.arraycopy(state, KNOTS, sums, 0, KNOTS);
-        totalCount = count;
-        totalSum = sum;
+        System.arraycopy(state, 0, logEstimates, 0, WINDOW);
+        System.arraycopy(state, WINDOW, logRatios, 0, WINDOW);
         observations = (long) seen;
         return true;
     }

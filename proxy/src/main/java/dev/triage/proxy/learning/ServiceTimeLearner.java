@@ -27,7 +27,7 @@ final class ServiceTimeLearner {
     static final double DECAY = 0.998;
     static final double HUBER = 2.5;
     static final double REJECT = 5;
-    static final double PRIOR_REQUESTS = 2;
+    static final double PRIOR_REQUESTS = 0.25;
     /**
      * The relative residuals' scale before any observation (the flags are a guess) and its floor (a
      * timer's and a network's jitter), below which an exact backend would make every change an outlier.

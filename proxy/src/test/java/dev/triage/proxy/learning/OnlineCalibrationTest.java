@@ -71,8 +71,19 @@ class OnlineCalibrationTest {
         assertTrue(restored.restore(learner.state()));
         assertEquals(learner.current().tokens(123), restored.current().tokens(123), 1e-12);
         double[] impossible = learner.state();
-        impossible[OnlineCalibration.KNOTS + 10] = 1e6; // a sum no count of clipped ratios reaches
+        impossible[3] = 40; // the log of an estimate past a million tokens
         assertFalse(new OnlineCalibration().restore(impossible));
         assertFalse(new OnlineCalibration().restore(new double[7]));
+    }
+
+    @Test
+    void aRunawayAnswerMovesTheMedianOnlyByItsPlace() {
+        OnlineCalibration learner = new OnlineCalibration();
+        for (int i = 0; i < 100; i++) {
+            learner.learn(100, 200);
+        }
+        double settled = learner.current().tokens(100);
+        learner.learn(100, 900_000);
+        assertEquals(settled, learner.current().tokens(100), 0.01 * settled, "a mean would have moved 9%");
     }
 }
