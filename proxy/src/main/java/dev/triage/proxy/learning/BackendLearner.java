@@ -18,6 +18,13 @@ public final class BackendLearner {
 
     /** Weight of the newest answer in the running errors: about the last 50 answers. */
     static final double ERROR_RATE = 0.02;
+    /**
+     * The calibration's map is rebuilt after every answer while it has seen up to {@value #REFRESH_ALWAYS}
+     * (when each answer moves it most, and a rebuild is cheap), then after every {@value #REFRESH_EVERY}th:
+     * a rebuild sorts the whole window, and one answer in a thousand moves it little.
+     */
+    static final int REFRESH_ALWAYS = 256;
+    static final int REFRESH_EVERY = 16;
     /** How much lower the learned map's running error must be before it takes over from the frozen one. */
     static final double SWITCH_MARGIN = 0.05;
 
@@ -112,7 +119,10 @@ public final class BackendLearner {
         }
         if (request.teachesLength()) {
             calibration.learn(request.frozenTokens(), request.actualTokens());
-            learnedCalibration = calibration.current();
+            long answers = calibration.observations();
+            if (answers <= REFRESH_ALWAYS || answers % REFRESH_EVERY == 0) {
+                learnedCalibration = calibration.current();
+            }
             servedCalibration = learnedServes() ? learnedCalibration : LearnedCalibration.IDENTITY;
         }
         serviceTime.learn(request.promptTokens(), request.actualTokens(), request.running(), request.serviceSeconds());
