@@ -2,6 +2,9 @@ package dev.triage.proxy.scheduler;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -28,6 +31,8 @@ public final class BackendQueue {
     private final Scheduler<Waiter> scheduler;
     private final long maxQueueWaitNanos;
     private final RankingWindow rankingWindow = new RankingWindow(RANKING_WINDOW);
+    /** The jobs holding a slot, for the expected start of those waiting; loop thread only. */
+    private final Set<Dispatch<Waiter>> running = new HashSet<>();
     private boolean refusing;
     /** The pending wake-up at the oldest waiting job's wait deadline; null when none is set. */
     private ScheduledFuture<?> wakeUp;
@@ -93,15 +98,35 @@ public final class BackendQueue {
     private QueueSnapshot takeSnapshot() {
         long now = clock.nanoTime();
         List<QueueSnapshot.Waiting> entries = new ArrayList<>();
+        PriorityQueue<Double> slotsFree = slotsFreeIn(now);
         for (Job<Waiter> job : scheduler.waitingInDispatchOrder()) {
             long waited = job.waitedNanos(now);
             JobTag tag = job.payload().tag;
+            double start = slotsFree.poll();
+            double finish = start + job.expectedSeconds();
+            slotsFree.add(finish);
             entries.add(new QueueSnapshot.Waiting(entries.size() + 1, tag.id(), tag.routeKind(), job.expectedTokens(),
                     job.expectedSeconds(), job.priority(), TimeUnit.NANOSECONDS.toMillis(waited),
-                    scheduler.isStarved(job, now)));
+                    scheduler.isStarved(job, now), start, finish));
         }
         return new QueueSnapshot(name, scheduler.settings().policy().label(), scheduler.settings().slots(),
                 scheduler.busySlots(), Double.isNaN(rankingAccuracy) ? null : rankingAccuracy, entries);
+    }
+
+    /**
+     * Seconds from now until each slot is expected to be free: a running job's expected service time
+     * less what it has run (at least 0, for one that overran its estimate), 0 for an idle slot.
+     */
+    private PriorityQueue<Double> slotsFreeIn(long now) {
+        PriorityQueue<Double> slotsFree = new PriorityQueue<>();
+        for (Dispatch<Waiter> dispatch : running) {
+            double ran = (now - dispatch.dispatchedNanos()) / 1e9;
+            slotsFree.add(Math.max(0, dispatch.job().expectedSeconds() - ran));
+        }
+        while (slotsFree.size() < scheduler.settings().slots()) {
+            slotsFree.add(0.0);
+        }
+        return slotsFree;
     }
 
     /**
@@ -128,6 +153,7 @@ public final class BackendQueue {
     void release(Dispatch<Waiter> dispatch) {
         loop.execute(() -> {
             scheduler.release(dispatch);
+            running.remove(dispatch);
             refuseOverdue();
             drain();
         });
@@ -201,6 +227,7 @@ public final class BackendQueue {
     private void drain() {
         Dispatch<Waiter> dispatch;
         while ((dispatch = scheduler.dispatchNext()) != null) {
+            running.add(dispatch);
             dispatch.job().payload().dispatch(new Slot(this, dispatch));
         }
         publish();
