@@ -16,8 +16,8 @@ import java.util.OptionalInt;
  */
 public final class BackendLearner {
 
-    /** Weight of the newest answer in the running errors: about the last 50 answers. */
-    static final double ERROR_RATE = 0.02;
+    /** Weight of the newest answer in the running errors: about the last 100 answers. */
+    static final double ERROR_RATE = 0.01;
     /**
      * The calibration's map is rebuilt after every answer while it has seen up to {@value #REFRESH_ALWAYS}
      * (when each answer moves it most, and a rebuild is cheap), then after every {@value #REFRESH_EVERY}th:
@@ -26,7 +26,7 @@ public final class BackendLearner {
     static final int REFRESH_ALWAYS = 256;
     static final int REFRESH_EVERY = 16;
     /** How much lower the learned map's running error must be before it takes over from the frozen one. */
-    static final double SWITCH_MARGIN = 0.05;
+    static final double SWITCH_MARGIN = 0.1;
 
     private final String key;
     private final String learnedFor;

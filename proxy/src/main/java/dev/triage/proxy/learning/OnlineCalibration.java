@@ -10,8 +10,8 @@ import java.util.Arrays;
  * towards 0, the frozen model) while a band holds few answers. Medians, because the median of
  * |ln(estimate / actual)| is what an estimate should make small, and one runaway answer moves a median
  * by one place. The knot values are then made increasing by pool-adjacent-violators, weighted by the
- * bands' answers, and strictly increasing by a small step, so the learned map never reorders or ties
- * what the estimator told apart; it only moves the estimator's scale, band by band, to this
+ * bands' answers, with a slope of at least {@value #MIN_SLOPE}, so the learned map never reorders or
+ * ties what the estimator told apart; it only moves the estimator's scale, band by band, to this
  * backend's verbosity.
  *
  * <p>A window rather than all history, so that the map follows a backend whose model changes; a
@@ -30,8 +30,14 @@ final class OnlineCalibration {
     static final double BAND_SHRINK = 32;
     /** Answers overall before their median counts as much as the frozen model. */
     static final double GLOBAL_SHRINK = 8;
-    /** The least rise from one knot to the next, in log tokens: keeps the map strictly increasing. */
-    static final double MIN_RISE = 1e-3;
+    /**
+     * The least slope of the map, in log tokens per log token of the frozen estimate. It keeps the map
+     * strictly increasing, and more: a map that the noise of a few answers had flattened would squeeze
+     * estimates the model told apart into a sliver, where the map's next small move would reorder them
+     * against those estimated a moment earlier. The estimator's order is information; a backend's own
+     * model mostly moves its scale.
+     */
+    static final double MIN_SLOPE = 0.5;
 
     /** Log of each remembered frozen estimate, and the log ratio of its answer to it; a ring. */
     private final double[] logEstimates = new double[WINDOW];
@@ -82,9 +88,13 @@ final class OnlineCalibration {
             values[b] = knot(b) + (n * own + BAND_SHRINK * overall) / (n + BAND_SHRINK);
             weights[b] = n + 1;
         }
+        // The best fit with a slope of at least MIN_SLOPE: an isotonic fit of what is left once that slope is taken out.
+        for (int b = 0; b < KNOTS; b++) {
+            values[b] -= MIN_SLOPE * knot(b);
+        }
         poolAdjacentViolators(values, weights);
-        for (int b = 1; b < KNOTS; b++) {
-            values[b] = Math.max(values[b], values[b - 1] + MIN_RISE);
+        for (int b = 0; b < KNOTS; b++) {
+            values[b] += MIN_SLOPE * knot(b);
         }
         return new LearnedCalibration(values);
     }

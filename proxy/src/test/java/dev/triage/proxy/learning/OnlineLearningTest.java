@@ -42,7 +42,10 @@ class OnlineLearningTest {
         BackendLearner after = chatLearner(LEARNED_FOR, true);
         String warnings = standardError(() -> OnlineLearning.start(Optional.of(stateDirectory), List.of(after)).close());
         assertEquals("", warnings);
-        assertEquals(before.tokens(100, OptionalInt.empty()), after.tokens(100, OptionalInt.empty()), 1e-9);
+        // The map is rebuilt from the saved window: the same answers, so the same map but for the last
+        // few answers the running learner had not yet rebuilt it with.
+        double learned = before.tokens(100, OptionalInt.empty());
+        assertEquals(learned, after.tokens(100, OptionalInt.empty()), 0.01 * learned);
         assertEquals(before.serviceTime(), after.serviceTime());
         assertEquals(300, after.learned());
     }
