@@ -4,13 +4,12 @@ import dev.triage.features.Prompt;
 import dev.triage.features.audio.AudioDurationReader;
 import dev.triage.model.DurationEstimator;
 import dev.triage.model.JobEstimator;
-import dev.triage.model.SwappableEstimator;
 import dev.triage.model.classifier.ModelFiles;
 import dev.triage.proxy.sizing.AudioSizer;
 import dev.triage.proxy.sizing.AudioUploadReader;
 import dev.triage.proxy.config.AudioConfig;
 import dev.triage.proxy.config.EstimatorConfig;
-import dev.triage.proxy.sizing.BatchingEstimator;
+import dev.triage.proxy.sizing.ChatEstimation;
 import dev.triage.proxy.sizing.ChatEstimators;
 import dev.triage.proxy.sizing.ModelReloader;
 import dev.triage.proxy.sizing.ModelWatcher;
@@ -78,20 +77,15 @@ public final class Triage implements AutoCloseable {
     /** How long stopping waits for the client connections to close. */
     static final Duration CLOSE_CONNECTIONS = Duration.ofSeconds(5);
 
-    /** An expensive estimator scores at most this many prompts per call; at most this many wait. */
-    static final int ESTIMATOR_BATCH = 32;
-    static final int ESTIMATOR_WAITING = 1024;
-
     /** Uploads being read at once, and waiting to be read, before a new one is refused with a 429. */
     static final int AUDIO_READERS = Math.max(2, Runtime.getRuntime().availableProcessors());
     static final int AUDIO_READS_WAITING = 64;
 
     private final TriageConfig config;
-    private final JobEstimator<Prompt> chatEstimator;
-    private final BatchingEstimator chatBatcher;
+    private final TriageMetrics metrics;
+    private final ChatEstimation chatEstimation;
     private final ModelReloader modelReloader;
     private final ModelWatcher modelWatcher;
-    private final TriageMetrics metrics;
     private final DispatchLoop dispatchLoop;
     private final Backends backends;
     private final AudioSizer audioSizer;
@@ -107,27 +101,33 @@ public final class Triage implements AutoCloseable {
     private Triage(TriageConfig config, JobEstimator<Prompt> customEstimator) throws InterruptedException {
         this.config = config;
         EstimatorConfig estimator = config.estimator();
-        if (customEstimator != null || !estimator.hasModel()) {
-            chatEstimator = customEstimator != null ? customEstimator : ChatEstimators.load(estimator);
+        metrics = new TriageMetrics();
+        try {
+            chatEstimation = chatEstimation(estimator, customEstimator);
+        } catch (RuntimeException e) {
+            metrics.close();
+            throw e;
+        }
+        if (customEstimator == null && estimator.hasModel()) {
+            modelReloader = new ModelReloader(chatEstimation::install, ChatEstimators.reloader(estimator),
+                    ChatEstimators.modelLocation(estimator));
+            modelWatcher = estimator.watch() ? watch(estimator.model().orElseThrow()) : null;
+            if (chatEstimation.state() == ChatEstimation.State.LOADING) {
+                loadInBackground(estimator);
+            }
+        } else {
             modelReloader = null;
             modelWatcher = null;
-        } else {
-            SwappableEstimator<Prompt> swappable = new SwappableEstimator<>(ChatEstimators.load(estimator));
-            chatEstimator = swappable;
-            modelReloader = new ModelReloader(swappable, ChatEstimators.reloader(estimator), ChatEstimators.modelLocation(estimator));
-            modelWatcher = estimator.watch() ? watch(estimator.model().orElseThrow()) : null;
         }
-        metrics = new TriageMetrics();
         dispatchLoop = new DispatchLoop(Clock.system());
         backends = new Backends(config, dispatchLoop, metrics);
-        chatBatcher = chatEstimator.expensive()
-                ? new BatchingEstimator(chatEstimator, ESTIMATOR_BATCH, ESTIMATOR_WAITING) : null;
         audioSizer = audioSizer(config.audio(), metrics);
-        learning = learning(config, chatEstimator.name(), backends, DurationEstimator.NAME);
+        learning = learning(config, chatEstimation.name(), backends, DurationEstimator.NAME);
         learning.learners().forEach(metrics::bindLearner);
         RouteTable routes = RouteTable.standard()
                 .local(HttpMethod.GET, "/healthz", LocalRoutes.healthz())
-                .local(HttpMethod.GET, "/readyz", LocalRoutes.readyz(this::ready))
+                .local(HttpMethod.GET, "/readyz", LocalRoutes.readyz(this::ready, () -> Map.of("estimator", chatEstimation.name(),
+                        "estimator_state", chatEstimation.state().label())))
                 .local(HttpMethod.GET, "/metrics", LocalRoutes.metrics(metrics))
                 .admin(HttpMethod.GET, "/triage/queue", LocalRoutes.queue(dispatchLoop.backends()))
                 .admin(HttpMethod.GET, "/triage/config", LocalRoutes.config(config.settings()))
@@ -148,7 +148,41 @@ public final class Triage implements AutoCloseable {
         log.info("listening on {}, backend {} ({} slot{}), policy {}, starvation timeout {}, estimator {}",
                 server.address(), config.backend().url(), config.backend().maxConcurrency(),
                 config.backend().maxConcurrency() == 1 ? "" : "s", config.policy().label(),
-                config.starvationTimeout().isZero() ? "off" : config.starvationTimeout(), chatEstimator.name());
+                config.starvationTimeout().isZero() ? "off" : config.starvationTimeout(), chatEstimation.name());
+    }
+
+    /**
+     * The chat estimation: the caller's estimator; or the configured one loaded now, when it is as
+     * fast to load as its fallback; or the fallback until the configured one has loaded in the background.
+     *
+     * @throws dev.triage.model.classifier.ModelLoadException when a model loaded now, or the file of one
+     *     to load in the background, cannot be read
+     */
+    private ChatEstimation chatEstimation(EstimatorConfig estimator, JobEstimator<Prompt> customEstimator) {
+        if (customEstimator != null) {
+            JobEstimator<Prompt> fallback = customEstimator.name().equals(estimator.fallback()) ? null
+                    : ChatEstimators.fallback(estimator);
+            return ChatEstimation.ready(customEstimator, fallback, metrics::estimatorTimer, metrics::estimatorFallbacks);
+        }
+        if (!estimator.loadsInBackground()) {
+            return ChatEstimation.ready(ChatEstimators.load(estimator), null, metrics::estimatorTimer, metrics::estimatorFallbacks);
+        }
+        ChatEstimators.requireModelFiles(estimator);
+        return ChatEstimation.loading(estimator.name(), ChatEstimators.fallback(estimator), metrics::estimatorTimer,
+                metrics::estimatorFallbacks);
+    }
+
+    /** Loads the configured model off the start-up path; Triage serves meanwhile, the fallback sizing its requests. */
+    private void loadInBackground(EstimatorConfig estimator) {
+        log.info("loading the {} estimator's model in the background; the {} estimator sizes requests until it is ready",
+                estimator.name(), estimator.fallback());
+        modelReloader.reload().thenAccept(result -> {
+            if (!result.reloaded()) {
+                chatEstimation.loadFailed();
+                log.error("the {} estimator's model could not be loaded ({}); the {} estimator sizes every request until "
+                        + "a reload (POST /triage/reload) succeeds", estimator.name(), result.message(), estimator.fallback());
+            }
+        });
     }
 
     private ModelWatcher watch(Path model) {
@@ -178,8 +212,7 @@ public final class Triage implements AutoCloseable {
     }
 
     private ScheduledTarget chatTarget() {
-        return target(backends.chat(), RouteKind.CHAT, new ChatSizer(chatEstimator, chatBatcher, metrics::estimatorTimer),
-                config.maxBody());
+        return target(backends.chat(), RouteKind.CHAT, new ChatSizer(chatEstimation), config.maxBody());
     }
 
     private static AudioSizer audioSizer(AudioConfig audio, TriageMetrics metrics) {
@@ -218,6 +251,11 @@ public final class Triage implements AutoCloseable {
     /** Every backend's queue, the chat backend's first. */
     public List<BackendQueue> queues() {
         return dispatchLoop.backends();
+    }
+
+    /** Chat requests sized by the fallback estimator because the configured one could not in time. */
+    public long estimatorFallbacks() {
+        return chatEstimation.fallbacks();
     }
 
     /** Ready: not stopping, and every backend answered its last probe. */
@@ -265,9 +303,6 @@ public final class Triage implements AutoCloseable {
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         audioSizer.close();
-        if (chatBatcher != null) {
-            chatBatcher.close();
-        }
         if (modelWatcher != null) {
             modelWatcher.close();
         }
@@ -278,6 +313,6 @@ public final class Triage implements AutoCloseable {
         learning.close();
         backends.close();
         metrics.close();
-        chatEstimator.close();
+        chatEstimation.close();
     }
 }

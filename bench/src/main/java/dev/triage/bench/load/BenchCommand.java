@@ -14,24 +14,29 @@ import dev.triage.model.data.PromptCorpus;
 import dev.triage.model.data.PromptResponseLoader;
 import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.SharedData;
+import dev.triage.proxy.config.ConfigLoader;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * {@code scripts/bench}: load through the real proxy and the replay backend, over loopback HTTP.
  *
  * <pre>
- * bench workload --out FILE [--model M] [--short 35] [--long 35] [--seed 42] [--sources alpaca_eval,...]
+ * bench workload --out FILE [--model M] [--short 35] [--long 35 | --length-matched-pairs 20] [--seed 42] [--sources alpaca_eval,...]
  * bench speech-workload --out FILE [--short 20] [--long 20]
  * bench burst    [load options] [--runs 5] [--out DIR]
  * bench poisson  [load options] [--rho 0.5,0.7,0.8,0.9] [--requests 200] [--seeds 2] [--out DIR]
+ * bench real-burst --backend URL [--workload FILE] [--estimator E,...] [--answer-scale 1] [--runs 3] [--out DIR]
  * load options: --workload FILE --variants V,... --tau 5 --slots 1 --prefill-seconds 0.01
  *               --seconds-per-token 0.0005 --estimator NAME
  * </pre>
@@ -40,11 +45,18 @@ public final class BenchCommand {
 
     static final String USAGE = """
             usage: bench workload --out FILE [--model M] [--short 35] [--long 35] [--seed 42] [--sources S,...]
+                   bench workload --out FILE --length-matched-pairs 20 [--model M] [--seed 42] [--sources S,...]
+                          (pairs of a short and a long answer whose prompts have about the same length)
                    bench speech-workload --out FILE [--short 20] [--long 20]   (the shared data's shortest and longest ASR clips)
                    bench burst    [load options] [--runs 5] [--out DIR]
                    bench poisson  [load options] [--rho R,...] [--requests 200] [--seeds 2] [--out DIR]
+                   bench real-burst --backend URL [--workload FILE] [--estimator E,...] [--answer-scale 1] [--runs 3] [--out DIR]
+                          (a burst at a real server that generates exactly max_tokens, through a relay that sets it;
+                          default workload: 20 short and 20 long held-out answers, prompt lengths matched pair by pair;
+                          variants fcfs, sjf:baseline, sjf:E for each estimator (default: Triage's), oracle-sjf;
+                          --answer-scale multiplies every answer's length, classes kept, to fit a slow server)
             load options: --workload FILE (default: the held-out burst of 35 short and 35 long answers in the bench jar)
-                   --variants V,... (direct, [oracle-]fcfs|sjf|hrrn[-tau])   --tau SECONDS (5)
+                   --variants V,... (direct, [oracle-]fcfs|sjf|hrrn[-tau][:estimator])   --tau SECONDS (5)
                    --slots 1  --prefill-seconds 0.01  --seconds-per-token 0.0005  --estimator NAME (Triage's default)
                    --api openai|ollama (the chat route: /v1/chat/completions or Ollama's /api/chat; openai)
             """;
@@ -53,6 +65,12 @@ public final class BenchCommand {
     static final String DEFAULT_WORKLOAD = "/workloads/burst.jsonl";
 
     static final List<String> DEFAULT_VARIANTS = List.of("fcfs", "sjf", "sjf-tau", "hrrn", "oracle-sjf");
+
+    /**
+     * The real-server burst's workload when none is named: held-out prompts, 20 short and 20 long
+     * answers of one model in pairs of matched prompt length.
+     */
+    static final String LENGTH_MATCHED_WORKLOAD = "/workloads/length-matched.jsonl";
 
     /** What burst and Poisson runs share. */
     record LoadOptions(List<WorkloadEntry> workload, List<LoadVariant> variants, int slots, ServiceTimeModel speed,
@@ -96,25 +114,28 @@ public final class BenchCommand {
             case "speech-workload" -> speechWorkload(flags);
             case "burst" -> burst(flags);
             case "poisson" -> poisson(flags);
+            case "real-burst" -> realBurst(flags);
             default -> throw new IllegalArgumentException("unknown command " + words.get(0));
         };
     }
 
     private static String workload(Flags flags) throws IOException {
         Path file = Path.of(flags.required("out", "the workload file to write"));
-        int shorts = flags.integer("short", 35);
-        int longs = flags.integer("long", 35);
+        int pairs = flags.integer("length-matched-pairs", 0);
+        int shorts = pairs > 0 ? pairs : flags.integer("short", 35);
+        int longs = pairs > 0 ? pairs : flags.integer("long", 35);
         String model = flags.string("model", HeldOutWorkload.DEFAULT_MODEL);
         long seed = flags.integer("seed", 42);
         Set<PromptSource> sources = flags.optional("sources").map(BenchCommand::sources).orElse(HeldOutWorkload.LICENSED);
         flags.finish();
         Path data = SharedData.promptResponse().orElseThrow(() -> new IllegalArgumentException(
                 "no shared data at ../shared/data (or $" + SharedData.ENVIRONMENT_VARIABLE + ")"));
-        List<WorkloadEntry> entries = HeldOutWorkload.burst(PromptCorpus.of(PromptResponseLoader.load(data)), sources, model, shorts,
-                longs, seed);
+        PromptCorpus corpus = PromptCorpus.of(PromptResponseLoader.load(data));
+        List<WorkloadEntry> entries = pairs > 0 ? HeldOutWorkload.lengthMatchedBurst(corpus, sources, model, pairs, seed)
+                : HeldOutWorkload.burst(corpus, sources, model, shorts, longs, seed);
         WorkloadFile.write(file, entries);
-        return "wrote " + entries.size() + " held-out answers of " + model + " (" + shorts + " short, " + longs + " long) to "
-                + file + "\n";
+        return "wrote " + entries.size() + " held-out answers of " + model + " (" + shorts + " short, " + longs + " long"
+                + (pairs > 0 ? ", in pairs of matched prompt length" : "") + ") to " + file + "\n";
     }
 
     private static String speechWorkload(Flags flags) throws IOException {
@@ -143,18 +164,53 @@ public final class BenchCommand {
 
     private static String burst(Flags flags) throws IOException, InterruptedException {
         LoadOptions options = LoadOptions.read(flags);
-        int runs = flags.integer("runs", 5);
+        int runs = runs(flags, 5);
         flags.finish();
         BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.Settings(options.workload(), options.variants(),
                 runs, options.speed(), options.slots(), options.triageFlags(), options.api()));
+        return report(result, runs, options.out(), "burst");
+    }
+
+    private static String realBurst(Flags flags) throws IOException, InterruptedException {
+        URI server = URI.create(flags.required("backend", "the server's URL, http://host:port"));
+        Path file = flags.optional("workload").map(Path::of).orElse(null);
+        List<String> estimators = flags.words("estimator", List.of(ConfigLoader.load(new String[0], Map.of()).estimator().name()));
+        double scale = flags.number("answer-scale", 1);
+        if (!(scale > 0)) {
+            throw new IllegalArgumentException("--answer-scale: " + scale + " (expected: > 0)");
+        }
+        int runs = runs(flags, 3);
+        Path out = flags.optional("out").map(Path::of).orElse(null);
+        flags.finish();
+        List<String> names = new ArrayList<>(List.of("fcfs", "sjf:baseline"));
+        estimators.stream().map(estimator -> "sjf:" + estimator).filter(name -> !names.contains(name)).forEach(names::add);
+        names.add("oracle-sjf");
+        List<WorkloadEntry> workload = (file != null ? WorkloadFile.read(file) : WorkloadFile.readResource(LENGTH_MATCHED_WORKLOAD))
+                .stream().map(entry -> new WorkloadEntry(entry.prompt(), Math.max(1, (int) Math.round(scale * entry.answerTokens())),
+                        entry.jobClass(), entry.source(), entry.audio())).toList();
+        BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.ServerSettings(workload,
+                names.stream().map(name -> LoadVariant.parse(name, Duration.ZERO)).toList(), runs, server, List.of()));
+        return report(result, runs, out, "real-burst");
+    }
+
+    private static int runs(Flags flags, int fallback) {
+        int runs = flags.integer("runs", fallback);
+        if (runs < 1) {
+            throw new IllegalArgumentException("--runs: " + runs + " (expected: >= 1)");
+        }
+        return runs;
+    }
+
+    /** The burst's tables and findings; written as NAME.md and NAME-e2e.csv, NAME-ttft.csv under {@code out} when given. */
+    private static String report(BurstBenchmark.Result result, int runs, Path out, String name) throws IOException {
         String report = "end-to-end latency (s), mean ± sd over " + runs + " runs\n"
                 + SummaryTable.markdown(result.endToEnd()) + "\ntime to first token (s)\n"
                 + SummaryTable.markdown(result.firstToken()) + "\n" + result.findings();
-        if (options.out() != null) {
-            Files.createDirectories(options.out());
-            SummaryCsv.write(options.out().resolve("burst-e2e.csv"), result.endToEnd());
-            SummaryCsv.write(options.out().resolve("burst-ttft.csv"), result.firstToken());
-            Files.writeString(options.out().resolve("burst.md"), report);
+        if (out != null) {
+            Files.createDirectories(out);
+            SummaryCsv.write(out.resolve(name + "-e2e.csv"), result.endToEnd());
+            SummaryCsv.write(out.resolve(name + "-ttft.csv"), result.firstToken());
+            Files.writeString(out.resolve(name + ".md"), report);
         }
         return report;
     }

@@ -2,7 +2,9 @@ package dev.triage.bench.load;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.triage.bench.relay.AnswerLengthRelay;
 import dev.triage.bench.workload.AudioFile;
+import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.proxy.concurrent.DaemonThreadFactory;
 import java.io.IOException;
 import java.net.URI;
@@ -20,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -29,6 +32,11 @@ import java.util.function.Predicate;
  * by OpenAI's API or Ollama's ({@link ChatApi}), so that the first token is seen when it arrives; an audio file goes as a transcription
  * ({@link TranscriptionForm}), which is not streamed, so its first token comes with the answer's
  * first line. Each request has its own connection, as concurrent clients do.
+ *
+ * <p>In front of an {@link AnswerLengthRelay} (a real server that generates what it is asked for),
+ * each chat request also carries its recorded answer length in the relay's header and an id of its
+ * own, where Triage cannot read the length; an oracle run may send that length as the request's
+ * {@code priority}, which Triage ranks above its policy.
  *
  * <pre>{@code
  * List<LoadResult> results = new LoadGenerator(ChatApi.OPENAI).run(URI.create("http://127.0.0.1:8080"), requests);
@@ -44,9 +52,23 @@ public final class LoadGenerator {
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10))
             .build();
+    private final boolean answerLengthHeader;
+    private final boolean lengthAsPriority;
 
+    /** Sends each chat request with its prompt alone, for the replay backend, which knows the lengths. */
     public LoadGenerator(ChatApi api) {
+        this(api, false, false);
+    }
+
+    /**
+     * @param answerLengthHeader each chat request carries its recorded answer length in
+     *     {@link AnswerLengthRelay#ANSWER_TOKENS} and an id of its own in {@link AnswerLengthRelay#REQUEST_ID}
+     * @param lengthAsPriority each chat request's {@code priority} is its recorded answer length
+     */
+    public LoadGenerator(ChatApi api, boolean answerLengthHeader, boolean lengthAsPriority) {
         this.api = api;
+        this.answerLengthHeader = answerLengthHeader;
+        this.lengthAsPriority = lengthAsPriority;
     }
 
     /**
@@ -79,6 +101,7 @@ public final class LoadGenerator {
     /** The HTTP request for each load request; each distinct audio file is read and framed once. */
     private List<HttpRequest> prepare(URI base, List<LoadRequest> requests) throws IOException {
         Map<AudioFile, byte[]> forms = new HashMap<>();
+        String runId = Long.toHexString(ThreadLocalRandom.current().nextLong());
         List<HttpRequest> prepared = new ArrayList<>(requests.size());
         for (LoadRequest request : requests) {
             Optional<AudioFile> audio = request.entry().audio();
@@ -92,7 +115,7 @@ public final class LoadGenerator {
                 }
                 http = transcription(base, form);
             } else {
-                http = chat(base, request);
+                http = chat(base, request, runId + "-" + prepared.size());
             }
             prepared.add(http.timeout(Duration.ofMinutes(30)).build());
         }
@@ -105,14 +128,27 @@ public final class LoadGenerator {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(form));
     }
 
-    private HttpRequest.Builder chat(URI base, LoadRequest request) {
+    private HttpRequest.Builder chat(URI base, LoadRequest request, String requestId) {
+        HttpRequest.Builder http = HttpRequest.newBuilder(base.resolve(api.path()))
+                .header("content-type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(chatBody(request.entry(), lengthAsPriority).toString()));
+        if (answerLengthHeader) {
+            http.header(AnswerLengthRelay.ANSWER_TOKENS, Integer.toString(request.entry().answerTokens()))
+                    .header(AnswerLengthRelay.REQUEST_ID, requestId);
+        }
+        return http;
+    }
+
+    /** A streamed chat with the entry's prompt; never an output limit, which Triage would read. */
+    static ObjectNode chatBody(WorkloadEntry entry, boolean lengthAsPriority) {
         ObjectNode body = JSON.createObjectNode();
         body.put("model", MODEL);
         body.put("stream", true);
-        body.putArray("messages").addObject().put("role", "user").put("content", request.entry().prompt());
-        return HttpRequest.newBuilder(base.resolve(api.path()))
-                .header("content-type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
+        body.putArray("messages").addObject().put("role", "user").put("content", entry.prompt());
+        if (lengthAsPriority) {
+            body.put("priority", entry.answerTokens());
+        }
+        return body;
     }
 
     private void send(HttpRequest http, LoadRequest request, CompletableFuture<LoadResult> result) {

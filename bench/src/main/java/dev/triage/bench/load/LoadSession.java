@@ -1,5 +1,6 @@
 package dev.triage.bench.load;
 
+import dev.triage.bench.relay.AnswerLengthRelay;
 import dev.triage.bench.replay.AnswerBook;
 import dev.triage.bench.replay.ReplayBackend;
 import dev.triage.proxy.Triage;
@@ -7,19 +8,42 @@ import dev.triage.proxy.config.ConfigLoader;
 import dev.triage.proxy.config.TriageConfig;
 import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Runs load against one variant: starts Triage in this process in front of the replay backend
- * (nothing for {@code direct}), sends the requests, stops Triage. Reports what the requests saw and
- * how often the starvation timeout fired. Chat and transcriptions share the backend and so one queue
- * (Triage is given no {@code --audio-backend}); an oracle variant replaces the chat estimator only.
+ * Runs load against one variant: starts Triage in this process in front of the backend (nothing for
+ * {@code direct}), sends the requests, stops Triage. Reports what the requests saw and how often the
+ * starvation timeout fired. Chat and transcriptions share the backend and so one queue (Triage is
+ * given no {@code --audio-backend}).
+ *
+ * <p>Two kinds of backend: the replay backend, which knows every prompt's recorded length, where an
+ * oracle variant replaces Triage's chat estimator by those lengths; and a real server behind an
+ * {@link AnswerLengthRelay}, where each request carries its length in the relay's header and an
+ * oracle variant sends it as the request's {@code priority}.
  */
 final class LoadSession {
 
-    /** What one run produced. */
-    record Outcome(List<LoadResult> results, long starvationPromotions) {}
+    /**
+     * What one run produced.
+     *
+     * @param estimatorFallbacks chat requests Triage sized with its fallback estimator, because the
+     *     configured one could not in time (a burst can saturate an expensive one)
+     */
+    record Outcome(List<LoadResult> results, long starvationPromotions, long estimatorFallbacks) {}
+
+    /** Runs one variant on a set of requests, against a backend the caller started. */
+    @FunctionalInterface
+    interface Runner {
+        Outcome run(LoadVariant variant, List<LoadRequest> requests) throws IOException, InterruptedException;
+    }
+
+    static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
+    static final Duration READY_POLL = Duration.ofMillis(50);
 
     private LoadSession() {}
 
@@ -30,13 +54,25 @@ final class LoadSession {
      */
     static Outcome run(ReplayBackend backend, AnswerBook answers, LoadVariant variant, List<LoadRequest> requests,
             List<String> triageFlags, ChatApi api) throws IOException, InterruptedException {
+        LoadGenerator generator = new LoadGenerator(api);
         if (!variant.throughTriage()) {
-            return new Outcome(new LoadGenerator(api).run(URI.create("http://127.0.0.1:" + backend.port()), requests), 0);
+            return new Outcome(generator.run(URI.create("http://127.0.0.1:" + backend.port()), requests), 0, 0);
         }
         try (Triage triage = startTriage(backend, answers, variant, triageFlags)) {
-            List<LoadResult> results = new LoadGenerator(api).run(URI.create("http://127.0.0.1:" + triage.address().getPort()),
-                    requests);
-            return new Outcome(results, triage.queues().get(0).starvationPromotions());
+            return measure(triage, generator, requests);
+        }
+    }
+
+    /** @param triageFlags flags added to every Triage started */
+    static Outcome run(AnswerLengthRelay relay, LoadVariant variant, List<LoadRequest> requests, List<String> triageFlags)
+            throws IOException, InterruptedException {
+        LoadGenerator generator = new LoadGenerator(ChatApi.OPENAI, true, variant.oracle());
+        if (!variant.throughTriage()) {
+            return new Outcome(generator.run(URI.create(relay.url()), requests), 0, 0);
+        }
+        TriageConfig config = ConfigLoader.load(variant.triageFlags(relay.url(), triageFlags).toArray(String[]::new), Map.of());
+        try (Triage triage = Triage.start(config)) {
+            return measure(triage, generator, requests);
         }
     }
 
@@ -46,5 +82,33 @@ final class LoadSession {
         String backendUrl = "http://127.0.0.1:" + backend.port();
         TriageConfig config = ConfigLoader.load(variant.triageFlags(backendUrl, triageFlags).toArray(String[]::new), Map.of());
         return variant.oracle() ? Triage.start(config, new WorkloadOracle(answers)) : Triage.start(config);
+    }
+
+    private static Outcome measure(Triage triage, LoadGenerator generator, List<LoadRequest> requests)
+            throws IOException, InterruptedException {
+        URI base = URI.create("http://127.0.0.1:" + triage.address().getPort());
+        awaitReady(base);
+        List<LoadResult> results = generator.run(base, requests);
+        return new Outcome(results, triage.queues().get(0).starvationPromotions(), triage.estimatorFallbacks());
+    }
+
+    /**
+     * Waits until Triage is ready and its estimator has loaded: one that loads in the background
+     * would otherwise leave the run's first requests to its fallback.
+     */
+    private static void awaitReady(URI base) throws IOException, InterruptedException {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpRequest readyz = HttpRequest.newBuilder(base.resolve("/readyz")).timeout(Duration.ofSeconds(10)).build();
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (true) {
+            HttpResponse<String> ready = client.send(readyz, HttpResponse.BodyHandlers.ofString());
+            if (ready.statusCode() == 200 && ready.body().contains("\"estimator_state\":\"ready\"")) {
+                return;
+            }
+            if (ready.body().contains("\"estimator_state\":\"unavailable\"") || System.nanoTime() > deadline) {
+                throw new IOException("Triage is not ready to size requests with its estimator: " + ready.body());
+            }
+            Thread.sleep(READY_POLL.toMillis());
+        }
     }
 }

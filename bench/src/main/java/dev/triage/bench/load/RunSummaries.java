@@ -1,6 +1,7 @@
 package dev.triage.bench.load;
 
 import dev.triage.bench.stats.LatencyStats;
+import dev.triage.bench.stats.LatencyStats.Statistic;
 import dev.triage.bench.stats.SummaryRow;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,6 +21,8 @@ final class RunSummaries {
     private final List<Map<String, LatencyStats>> endToEnd = new ArrayList<>();
     private final List<Map<String, LatencyStats>> firstToken = new ArrayList<>();
     private final List<Long> promotions = new ArrayList<>();
+    private final List<Double> burstLengths = new ArrayList<>();
+    private final List<Long> estimatorFallbacks = new ArrayList<>();
 
     RunSummaries(String variant) {
         this.variant = variant;
@@ -35,6 +38,27 @@ final class RunSummaries {
         endToEnd.add(byClass(run.results(), LoadResult::endToEndSeconds));
         firstToken.add(byClass(run.results(), LoadResult::firstTokenSeconds));
         promotions.add(run.starvationPromotions());
+        burstLengths.add(run.results().stream().mapToDouble(LoadResult::endToEndSeconds).max().orElse(0));
+        estimatorFallbacks.add(run.estimatorFallbacks());
+    }
+
+    /** Requests per run that Triage sized with its fallback estimator. */
+    double estimatorFallbacks() {
+        return estimatorFallbacks.stream().mapToLong(Long::longValue).average().orElse(0);
+    }
+
+    boolean hasClass(String jobClass) {
+        return !endToEnd.isEmpty() && endToEnd.stream().allMatch(run -> run.containsKey(jobClass));
+    }
+
+    /** A statistic of the end-to-end latency of a class, in each run, in seconds. */
+    double[] perRun(String jobClass, Statistic statistic) {
+        return endToEnd.stream().mapToDouble(run -> run.get(jobClass).get(statistic)).toArray();
+    }
+
+    /** Each run's longest end-to-end latency: for a burst, the time its last answer ended. */
+    double[] burstLengths() {
+        return burstLengths.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     List<SummaryRow> endToEnd() {

@@ -10,7 +10,7 @@ import java.util.List;
  * events of {@code chat.completion.chunk}), completions ({@code text_completion}), transcriptions, and
  * errors.
  */
-final class OpenAiAnswers implements Answers {
+public final class OpenAiAnswers implements Answers {
 
     private final String id;
     private final long created;
@@ -112,8 +112,8 @@ final class OpenAiAnswers implements Answers {
         }
     }
 
-    /** An OpenAI-style error body. */
-    static String error(String message, String type, String param) {
+    /** An OpenAI-style error body, {@code {"error":{"message","type","param","code":null}}}. */
+    public static String error(String message, String type, String param) {
         ObjectNode root = Answers.JSON.createObjectNode();
         ObjectNode error = root.putObject("error");
         error.put("message", message);

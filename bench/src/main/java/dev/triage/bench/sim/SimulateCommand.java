@@ -130,7 +130,7 @@ public final class SimulateCommand {
         List<PromptAnswer> answers = PromptResponseLoader.load(data, PromptSource.ALPACA_EVAL);
         StringBuilder text = new StringBuilder("estimator " + estimatorName + ", replay backend " + REPLAY_SPEED
                 + ", prior " + FLAG_DEFAULTS + "\n");
-        try (JobEstimator<Prompt> estimator = ChatEstimators.load(new EstimatorConfig(estimatorName, Optional.empty(), false, false))) {
+        try (JobEstimator<Prompt> estimator = ChatEstimators.load(new EstimatorConfig(estimatorName, Optional.empty(), "baseline", false))) {
             for (String model : models) {
                 List<PrequentialReplay.Answered> stream = PrequentialReplay.stream(answers, model, estimator, seed);
                 text.append(model).append(": ").append(PrequentialReplay.run(stream, REPLAY_SPEED, FLAG_DEFAULTS, seed).describe())

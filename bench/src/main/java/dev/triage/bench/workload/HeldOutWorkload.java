@@ -1,5 +1,6 @@
 package dev.triage.bench.workload;
 
+import dev.triage.features.PromptTokens;
 import dev.triage.model.LengthClass;
 import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptAnswer;
@@ -8,6 +9,7 @@ import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.PromptSplit;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Random;
@@ -44,33 +46,89 @@ public final class HeldOutWorkload {
      */
     public static List<WorkloadEntry> burst(PromptCorpus corpus, Set<PromptSource> sources, String model, int shorts,
             int longs, long seed) {
-        List<PromptAnswer> shortAnswers = new ArrayList<>();
-        List<PromptAnswer> longAnswers = new ArrayList<>();
-        for (PromptSplit split : List.of(PromptSplit.TEST, PromptSplit.VALIDATION)) {
-            for (LabeledPrompt prompt : corpus.prompts(split)) {
-                if (!sources.contains(prompt.source())) {
-                    continue;
-                }
-                for (PromptAnswer answer : prompt.answers()) {
-                    if (answer.answeringModel().equals(model)) {
-                        LengthClass cls = LengthClass.of(answer.answerTokens());
-                        (cls == LengthClass.SHORT ? shortAnswers : cls == LengthClass.LONG ? longAnswers : new ArrayList<PromptAnswer>())
-                                .add(answer);
+        HeldOutAnswers answers = HeldOutAnswers.of(corpus, sources, model, seed).requireAtLeast(shorts, longs);
+        List<WorkloadEntry> entries = new ArrayList<>();
+        answers.shorts().subList(0, shorts).forEach(answer -> entries.add(entry(answer)));
+        answers.longs().subList(0, longs).forEach(answer -> entries.add(entry(answer)));
+        return entries;
+    }
+
+    /**
+     * {@code pairs} pairs of a short and a long answer of {@code model} to held-out prompts of
+     * {@code sources} whose prompts have about the same length ({@link PromptTokens}), each pair's
+     * short entry followed by its long one. Pairs are taken closest first, ties in an order set by
+     * {@code seed}, so the prompt's length tells nothing about which of a pair is long: an estimator
+     * that orders such a workload well reads more than the length.
+     *
+     * @throws IllegalArgumentException when the held-out prompts cannot supply that many pairs
+     */
+    public static List<WorkloadEntry> lengthMatchedBurst(PromptCorpus corpus, Set<PromptSource> sources, String model,
+            int pairs, long seed) {
+        HeldOutAnswers answers = HeldOutAnswers.of(corpus, sources, model, seed).requireAtLeast(pairs, pairs);
+        List<PromptAnswer> shortAnswers = answers.shorts();
+        List<PromptAnswer> longAnswers = answers.longs();
+        record Candidate(int shortIndex, int longIndex, double distance) {}
+        List<Candidate> candidates = new ArrayList<>();
+        for (int l = 0; l < longAnswers.size(); l++) {
+            for (int s = 0; s < shortAnswers.size(); s++) {
+                candidates.add(new Candidate(s, l, Math.abs(logPromptTokens(shortAnswers.get(s)) - logPromptTokens(longAnswers.get(l)))));
+            }
+        }
+        candidates.sort(Comparator.comparingDouble(Candidate::distance));
+        boolean[] shortTaken = new boolean[shortAnswers.size()];
+        boolean[] longTaken = new boolean[longAnswers.size()];
+        List<WorkloadEntry> entries = new ArrayList<>();
+        for (Candidate candidate : candidates) {
+            if (entries.size() == 2 * pairs) {
+                break;
+            }
+            if (!shortTaken[candidate.shortIndex()] && !longTaken[candidate.longIndex()]) {
+                shortTaken[candidate.shortIndex()] = true;
+                longTaken[candidate.longIndex()] = true;
+                entries.add(entry(shortAnswers.get(candidate.shortIndex())));
+                entries.add(entry(longAnswers.get(candidate.longIndex())));
+            }
+        }
+        return entries;
+    }
+
+    private static double logPromptTokens(PromptAnswer answer) {
+        return Math.log(Math.max(1, PromptTokens.approximate(answer.prompt())));
+    }
+
+    /** The short and the long held-out answers of one model, each list in an order set by a seed. */
+    private record HeldOutAnswers(String model, List<PromptAnswer> shorts, List<PromptAnswer> longs) {
+
+        static HeldOutAnswers of(PromptCorpus corpus, Set<PromptSource> sources, String model, long seed) {
+            List<PromptAnswer> shorts = new ArrayList<>();
+            List<PromptAnswer> longs = new ArrayList<>();
+            for (PromptSplit split : List.of(PromptSplit.TEST, PromptSplit.VALIDATION)) {
+                for (LabeledPrompt prompt : corpus.prompts(split)) {
+                    if (!sources.contains(prompt.source())) {
+                        continue;
+                    }
+                    for (PromptAnswer answer : prompt.answers()) {
+                        if (answer.answeringModel().equals(model)) {
+                            LengthClass cls = LengthClass.of(answer.answerTokens());
+                            (cls == LengthClass.SHORT ? shorts : cls == LengthClass.LONG ? longs : new ArrayList<PromptAnswer>())
+                                    .add(answer);
+                        }
                     }
                 }
             }
+            Random random = new Random(seed);
+            Collections.shuffle(shorts, random);
+            Collections.shuffle(longs, random);
+            return new HeldOutAnswers(model, shorts, longs);
         }
-        if (shortAnswers.size() < shorts || longAnswers.size() < longs) {
-            throw new IllegalArgumentException("held-out answers of " + model + " give " + shortAnswers.size() + " short and "
-                    + longAnswers.size() + " long; asked for " + shorts + " and " + longs);
+
+        HeldOutAnswers requireAtLeast(int shortCount, int longCount) {
+            if (shorts.size() < shortCount || longs.size() < longCount) {
+                throw new IllegalArgumentException("held-out answers of " + model + " give " + shorts.size() + " short and "
+                        + longs.size() + " long; asked for " + shortCount + " and " + longCount);
+            }
+            return this;
         }
-        Random random = new Random(seed);
-        Collections.shuffle(shortAnswers, random);
-        Collections.shuffle(longAnswers, random);
-        List<WorkloadEntry> entries = new ArrayList<>();
-        shortAnswers.subList(0, shorts).forEach(answer -> entries.add(entry(answer)));
-        longAnswers.subList(0, longs).forEach(answer -> entries.add(entry(answer)));
-        return entries;
     }
 
     private static WorkloadEntry entry(PromptAnswer answer) {

@@ -1,9 +1,11 @@
 package dev.triage.bench.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.triage.bench.PcmWav;
 import dev.triage.bench.replay.AnswerBook;
 import dev.triage.bench.replay.ReplayBackend;
@@ -11,6 +13,7 @@ import dev.triage.bench.replay.ReplayBackendSettings;
 import dev.triage.bench.stats.LatencyStats.Statistic;
 import dev.triage.bench.workload.AudioFile;
 import dev.triage.bench.workload.WorkloadEntry;
+import dev.triage.features.ChatBody;
 import dev.triage.proxy.Triage;
 import dev.triage.proxy.scheduler.BackendQueue;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
@@ -22,8 +25,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,7 +74,7 @@ class LoadBenchmarksTest {
             }
         }
         assertTrue(result.firstToken().stream().allMatch(r -> r.seconds(Statistic.P50) > 0));
-        assertTrue(result.findings().contains("oracle-sjf   short P50"), result.findings());
+        assertTrue(result.findings().contains("oracle-sjf       short P50 "), result.findings());
     }
 
     /**
@@ -173,6 +179,62 @@ class LoadBenchmarksTest {
         assertEquals(requests, PoissonBenchmark.arrivals(workload(), 20_000, 4.0, 7));
     }
 
+    /**
+     * Every answer a server that generates what it is asked for completes has its workload's length,
+     * which only the relay's header carried; the findings compare each variant run by run.
+     */
+    @Test
+    void aBurstAtAServerThatGeneratesWhatItIsAskedForGetsTheLengthsThroughTheRelay() throws Exception {
+        // A replay backend that knows no prompt generates each request's own limit, as llama-server does.
+        try (ReplayBackend server = ReplayBackend.start(ReplayBackendSettings.builder().answers(AnswerBook.of(List.of()))
+                .speed(new ServiceTimeModel(0.002, 0.0002)).defaultAnswerTokens(1).build())) {
+            List<LoadVariant> variants = List.of(LoadVariant.parse("fcfs", Duration.ZERO),
+                    LoadVariant.parse("sjf:baseline", Duration.ZERO), LoadVariant.parse("oracle-sjf", Duration.ZERO));
+            int runs = 2;
+            BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.ServerSettings(workload(), variants, runs,
+                    URI.create("http://127.0.0.1:" + server.port()), List.of()));
+            List<Integer> expected = new ArrayList<>();
+            for (int i = 0; i < variants.size() * runs; i++) {
+                workload().forEach(entry -> expected.add(entry.answerTokens()));
+            }
+            assertEquals(expected.stream().sorted().toList(), server.completedTokens().stream().sorted().toList());
+            assertTrue(result.findings().contains("sjf:baseline     short P50 "), result.findings());
+            assertTrue(result.findings().contains("vs oracle-sjf (runs "), result.findings());
+            assertTrue(result.findings().contains("by burst length: short P50 "), result.findings());
+        }
+    }
+
+    @Test
+    void findingsCompareRunByRunAndTakeOutTheDriftOfTheServersSpeed() {
+        // In the second variant the server ran at half speed: its bursts last twice as long.
+        RunSummaries fcfs = new RunSummaries("fcfs");
+        RunSummaries sjf = new RunSummaries("sjf");
+        for (int run = 0; run < 2; run++) {
+            fcfs.add(new LoadSession.Outcome(List.of(new LoadResult("short", 1, 10, 200), new LoadResult("long", 1, 20, 200)), 0, 0));
+            sjf.add(new LoadSession.Outcome(List.of(new LoadResult("short", 1, 5 + run, 200), new LoadResult("long", 1, 40, 200)), 0,
+                    3 * run));
+        }
+        Map<String, RunSummaries> variants = new LinkedHashMap<>();
+        variants.put("fcfs", fcfs);
+        variants.put("sjf", sjf);
+        String findings = new BurstBenchmark.Result(variants).findings();
+        assertTrue(findings.startsWith("burst length (s): fcfs 20.0 ± 0.0; sjf 40.0 ± 0.0\n"
+                + "sized by the fallback estimator, per run: fcfs 0.0; sjf 1.5\n"), findings);
+        assertTrue(findings.contains("sjf              short P50 -45.0% vs fcfs (runs -50.0% to -40.0%)"), findings);
+        assertTrue(findings.contains("by burst length: short P50 -72.5% vs fcfs (runs -75.0% to -70.0%)"), findings);
+    }
+
+    @Test
+    void aChatRequestNeverCarriesItsLengthWhereTriageReadsIt() {
+        WorkloadEntry entry = new WorkloadEntry("long essay", 900, "long", "test");
+        ObjectNode body = LoadGenerator.chatBody(entry, false);
+        for (String limit : List.of("max_tokens", "max_completion_tokens", "n_predict", "options", "priority")) {
+            assertFalse(body.has(limit), limit + " in " + body);
+        }
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body));
+        assertEquals(900, LoadGenerator.chatBody(entry, true).path("priority").asInt(), "an oracle's priority is the length");
+    }
+
     @Test
     void variantNames() {
         LoadVariant tau = LoadVariant.parse("hrrn-tau", Duration.ofSeconds(5));
@@ -181,5 +243,11 @@ class LoadBenchmarksTest {
         assertTrue(LoadVariant.parse("oracle-sjf", Duration.ZERO).oracle());
         assertThrows(IllegalArgumentException.class, () -> LoadVariant.parse("lifo", Duration.ZERO));
         assertThrows(IllegalArgumentException.class, () -> LoadVariant.parse("sjf-tau", Duration.ZERO));
+        LoadVariant ranker = LoadVariant.parse("sjf-tau:ranker", Duration.ofSeconds(5));
+        assertEquals("sjf", ranker.policy());
+        assertEquals(Optional.of("ranker"), ranker.estimator());
+        List<String> flags = ranker.triageFlags("http://backend", List.of("--estimator", "classifier"));
+        assertEquals("ranker", flags.get(flags.lastIndexOf("--estimator") + 1), "the variant's estimator wins: " + flags);
+        assertThrows(IllegalArgumentException.class, () -> LoadVariant.parse("sjf:oracle", Duration.ZERO));
     }
 }

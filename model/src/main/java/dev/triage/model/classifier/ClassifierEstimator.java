@@ -4,7 +4,6 @@ import ai.onnxruntime.OrtException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.triage.features.LexicalFeatures;
 import dev.triage.features.Prompt;
-import dev.triage.model.BaselineEstimator;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.LengthClass;
@@ -12,9 +11,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The {@code classifier} estimator: Clairvoyant's 19 lexical features scored by a gradient-boosted
@@ -27,8 +23,6 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * JobEstimator<Prompt> estimator = ClassifierEstimator.loadDefault();           // or load(path)
- * JobEstimator<Prompt> lenient = ClassifierEstimator.loadOrFallBackToBaseline(
- *         () -> ClassifierEstimator.load(path));                                // warns, never fails
  * }</pre>
  */
 public final class ClassifierEstimator implements JobEstimator<Prompt> {
@@ -38,7 +32,6 @@ public final class ClassifierEstimator implements JobEstimator<Prompt> {
     /** The shipped model, a class-path resource of this module; its metadata is {@code classifier.json}. */
     public static final String DEFAULT_MODEL_RESOURCE = "/models/classifier.onnx";
 
-    private static final Logger LOG = LoggerFactory.getLogger(ClassifierEstimator.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final OnnxLengthClassifier model;
@@ -73,21 +66,6 @@ public final class ClassifierEstimator implements JobEstimator<Prompt> {
         String location = "classpath:" + DEFAULT_MODEL_RESOURCE;
         return fromBytes(location, ModelFiles.readResource(NAME, location, DEFAULT_MODEL_RESOURCE),
                 ModelFiles.readResource(NAME, location, ModelFiles.metadataResource(DEFAULT_MODEL_RESOURCE)));
-    }
-
-    /**
-     * The explicit, configured fall-back: runs {@code loader} (the classifier's or the ranker's) and,
-     * if the model cannot be loaded, logs a warning with the location and the reason and returns the
-     * {@link BaselineEstimator} instead. Callers use it only when configured to prefer a degraded
-     * start over none.
-     */
-    public static JobEstimator<Prompt> loadOrFallBackToBaseline(Supplier<? extends JobEstimator<Prompt>> loader) {
-        try {
-            return loader.get();
-        } catch (ModelLoadException e) {
-            LOG.warn("{}; falling back to the {} estimator (prompt length only)", e.getMessage(), BaselineEstimator.NAME);
-            return new BaselineEstimator();
-        }
     }
 
     /**

@@ -1,17 +1,13 @@
 package dev.triage.model.classifier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.features.LexicalFeatures;
 import dev.triage.features.Prompt;
-import dev.triage.model.BaselineEstimator;
 import dev.triage.model.ConcurrentEstimates;
 import dev.triage.model.Estimate;
-import dev.triage.model.JobEstimator;
 import dev.triage.model.LengthClass;
 import java.io.IOException;
 import java.io.InputStream;
@@ -145,17 +141,6 @@ class ClassifierEstimatorTest {
         Path otherBounds = modelWith(dir, resource("classifier.onnx"), metadata.replace("\"longFrom\" : 800", "\"longFrom\" : 1000"));
         e = assertThrows(ModelLoadException.class, () -> ClassifierEstimator.load(otherBounds));
         assertTrue(e.getMessage().contains("trained for class bounds"), e.getMessage());
-    }
-
-    @Test
-    void theExplicitFallBackWarnsAndUsesTheBaseline(@TempDir Path dir) {
-        JobEstimator<Prompt> fallback = ClassifierEstimator.loadOrFallBackToBaseline(
-                () -> ClassifierEstimator.load(dir.resolve("missing.onnx")));
-        assertInstanceOf(BaselineEstimator.class, fallback);
-        assertEquals(BaselineEstimator.NAME, fallback.name());
-
-        JobEstimator<Prompt> loaded = ClassifierEstimator.loadOrFallBackToBaseline(() -> shipped);
-        assertSame(shipped, loaded);
     }
 
     @Test

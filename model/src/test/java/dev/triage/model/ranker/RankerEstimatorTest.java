@@ -2,15 +2,12 @@ package dev.triage.model.ranker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.features.Prompt;
-import dev.triage.model.BaselineEstimator;
 import dev.triage.model.ConcurrentEstimates;
 import dev.triage.model.Estimate;
-import dev.triage.model.JobEstimator;
 import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.model.classifier.ModelLoadException;
 import dev.triage.model.training.TinyModels;
@@ -174,12 +171,5 @@ class RankerEstimatorTest {
         e = assertThrows(ModelLoadException.class, () -> RankerEstimator.load(decreasing));
         assertTrue(e.getMessage().contains("metadata is not valid JSON") && e.getMessage().contains("calibration: knot 0"),
                 e.getMessage());
-    }
-
-    @Test
-    void theExplicitFallBackCoversTheRanker(@TempDir Path dir) {
-        JobEstimator<Prompt> fallback = ClassifierEstimator.loadOrFallBackToBaseline(
-                () -> RankerEstimator.load(dir.resolve("missing.onnx")));
-        assertInstanceOf(BaselineEstimator.class, fallback);
     }
 }

@@ -39,7 +39,8 @@ public final class ConfigLoader {
             new ConfigOption("max-queue-wait", "off", "longest wait in the queue before a 504; off for no limit"),
             new ConfigOption("estimator", "classifier", "how chat requests are sized: classifier, ranker, lexical or baseline"),
             new ConfigOption("model", "", "the estimator's model file; unset, the model shipped with Triage"),
-            new ConfigOption("estimator-fallback", "off", "baseline: start with the baseline estimator if the model cannot load"),
+            new ConfigOption("estimator-fallback", "classifier",
+                    "sizes a request while the estimator loads or cannot keep up: classifier, lexical or baseline"),
             new ConfigOption("model-watch", "false", "reload the model when its file changes (true/false; needs --model)"),
             new ConfigOption("service-time-base", "0.5", "backend seconds every request costs (prefill)"),
             new ConfigOption("service-time-per-token", "0.02", "backend seconds per generated token"),
@@ -165,11 +166,11 @@ public final class ConfigLoader {
         require(EstimatorConfig.NAMES.contains(name), "estimator", v, "one of " + String.join(", ", EstimatorConfig.NAMES));
         String model = v.get("model").trim();
         String fallback = v.get("estimator-fallback").trim();
-        require(fallback.equals("off") || fallback.equals("baseline"), "estimator-fallback", v, "off or baseline");
+        require(EstimatorConfig.FALLBACKS.contains(fallback), "estimator-fallback", v,
+                "one of " + String.join(", ", EstimatorConfig.FALLBACKS));
         boolean watch = ValueParsers.bool("model-watch", v.get("model-watch"));
         require(!watch || !model.isEmpty(), "model-watch", v, "false unless --model names a file to watch");
-        return new EstimatorConfig(name, model.isEmpty() ? Optional.empty() : Optional.of(Path.of(model)),
-                fallback.equals("baseline"), watch);
+        return new EstimatorConfig(name, model.isEmpty() ? Optional.empty() : Optional.of(Path.of(model)), fallback, watch);
     }
 
     private static LearningConfig learning(Map<String, String> v) {

@@ -128,6 +128,13 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
                 .register(registry));
     }
 
+    /** Counts the chat requests the fallback estimator sized, for one reason ({@code loading}, {@code saturated}, ...). */
+    public Counter estimatorFallbacks(String reason) {
+        return Counter.builder("triage.estimator.fallbacks").tag("reason", reason)
+                .description("Chat requests sized by the fallback estimator because the configured one could not in time")
+                .register(registry);
+    }
+
     /** Counts uploads whose audio duration could not be read (estimated from their size instead). */
     public Counter audioUnreadable() {
         return Counter.builder("triage.audio.unreadable")

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The routes Triage answers itself: health, readiness, Prometheus metrics, and the admin API's views
@@ -30,15 +31,19 @@ public final class LocalRoutes {
                 Responses.json(ByteBufAllocator.DEFAULT, HttpResponseStatus.OK, Map.of("status", "ok")));
     }
 
-    /** {@code /readyz}: the process can do its job, as {@code ready} says. */
-    public static LocalRoute readyz(BooleanSupplier ready) {
+    /**
+     * {@code /readyz}: the process can do its job, as {@code ready} says; when it can, the body adds
+     * {@code detail} (what sizes requests, which need not wait for an expensive estimator's model).
+     */
+    public static LocalRoute readyz(BooleanSupplier ready, Supplier<Map<String, String>> detail) {
         return request -> {
             if (ready.getAsBoolean()) {
-                return CompletableFuture.completedFuture(
-                        Responses.json(ByteBufAllocator.DEFAULT, HttpResponseStatus.OK, Map.of("status", "ready")));
+                Map<String, String> body = new LinkedHashMap<>(Map.of("status", "ready"));
+                body.putAll(detail.get());
+                return CompletableFuture.completedFuture(Responses.json(ByteBufAllocator.DEFAULT, HttpResponseStatus.OK, body));
             }
             return CompletableFuture.completedFuture(Responses.error(ByteBufAllocator.DEFAULT, TriageError.NOT_READY,
-                    "not ready: the estimator is loading or the backend does not answer", null));
+                    "not ready: stopping, or the backend does not answer", null));
         };
     }
 

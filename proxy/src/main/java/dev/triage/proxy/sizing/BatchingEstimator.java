@@ -4,8 +4,11 @@ import dev.triage.features.Prompt;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
 import dev.triage.proxy.concurrent.DaemonThreadFactory;
+import dev.triage.proxy.scheduler.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -17,47 +20,67 @@ import org.slf4j.LoggerFactory;
  * Runs an estimator that takes milliseconds (a transformer's forward pass) off the event loops, on
  * one thread of its own. Requests that arrive while a batch is being scored wait, and are scored
  * together in the next call: under load the batches grow by themselves, at no cost in latency when
- * requests are few. At most {@code maxWaiting} requests wait; beyond that a request is refused,
- * so a slow estimator cannot pile up memory.
+ * requests are few. A prompt is taken only if its estimate is expected within {@code maxWait}, by
+ * the measured time per prompt and the prompts ahead of it (until the first batch has been timed,
+ * at most one batch waits); otherwise the estimator is saturated and the caller sizes the request
+ * another way. At most {@code maxWaiting} prompts wait in any case, so a slow estimator cannot pile
+ * up memory.
  *
  * <pre>{@code
- * BatchingEstimator batcher = new BatchingEstimator(ranker, 32, 1024);
- * batcher.estimate(prompt).thenAccept(estimate -> ...);   // completes on the estimator's thread
+ * BatchingEstimator batcher = new BatchingEstimator(ranker, 32, 1024, Duration.ofMillis(250), Clock.system());
+ * batcher.tryEstimate(prompt).ifPresentOrElse(
+ *         estimate -> estimate.thenAccept(...),   // completes on the estimator's thread
+ *         () -> ...);                             // saturated
  * }</pre>
  */
 public final class BatchingEstimator implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(BatchingEstimator.class);
 
+    /** Weight of the latest batch in the running mean of the time per prompt. */
+    private static final double SMOOTHING = 0.2;
+
     private record Pending(Prompt prompt, CompletableFuture<Estimate> result) {}
 
     private final JobEstimator<Prompt> estimator;
     private final int maxBatch;
+    private final long maxWaitNanos;
+    private final Clock clock;
     private final BlockingQueue<Pending> waiting;
     private final Thread worker;
+    /** Running mean of a batch's time over its prompts; 0 until the first batch has been timed. */
+    private volatile double nanosPerPrompt;
 
     /**
      * @param maxBatch the most prompts scored in one call
      * @param maxWaiting the most prompts waiting to be scored
+     * @param maxWait the longest a prompt is expected to wait for its estimate
+     * @param clock times the batches
      */
-    public BatchingEstimator(JobEstimator<Prompt> estimator, int maxBatch, int maxWaiting) {
+    public BatchingEstimator(JobEstimator<Prompt> estimator, int maxBatch, int maxWaiting, Duration maxWait, Clock clock) {
         this.estimator = estimator;
         this.maxBatch = maxBatch;
+        this.maxWaitNanos = maxWait.toNanos();
+        this.clock = clock;
         this.waiting = new ArrayBlockingQueue<>(maxWaiting);
         this.worker = new DaemonThreadFactory("triage-estimator").newThread(this::work);
         this.worker.start();
     }
 
     /**
-     * The prompt's estimate, completed on the estimator's thread; failed with a
-     * {@link RejectedExecutionException} when too many prompts already wait.
+     * The prompt's estimate, completed on the estimator's thread (failed, with every prompt of its
+     * batch, when the estimator fails, or when it stops); empty, at once, when the prompt would wait
+     * longer than the bound.
      */
-    public CompletableFuture<Estimate> estimate(Prompt prompt) {
+    public Optional<CompletableFuture<Estimate>> tryEstimate(Prompt prompt) {
+        int ahead = waiting.size();
+        double perPrompt = nanosPerPrompt;
+        boolean saturated = perPrompt == 0 ? ahead >= maxBatch : (ahead + 1) * perPrompt > maxWaitNanos;
         CompletableFuture<Estimate> result = new CompletableFuture<>();
-        if (!waiting.offer(new Pending(prompt, result))) {
-            result.completeExceptionally(new RejectedExecutionException(waiting.size() + " prompts already wait for the estimator"));
+        if (saturated || !waiting.offer(new Pending(prompt, result))) {
+            return Optional.empty();
         }
-        return result;
+        return Optional.of(result);
     }
 
     private void work() {
@@ -78,6 +101,7 @@ public final class BatchingEstimator implements AutoCloseable {
 
     private void score(List<Pending> batch) {
         List<Estimate> estimates;
+        long started = clock.nanoTime();
         try {
             estimates = estimator.estimateAll(batch.stream().map(Pending::prompt).toList());
         } catch (RuntimeException e) {
@@ -85,6 +109,9 @@ public final class BatchingEstimator implements AutoCloseable {
             batch.forEach(pending -> pending.result.completeExceptionally(e));
             return;
         }
+        double perPrompt = (double) (clock.nanoTime() - started) / batch.size();
+        double before = nanosPerPrompt;
+        nanosPerPrompt = before == 0 ? perPrompt : (1 - SMOOTHING) * before + SMOOTHING * perPrompt;
         for (int i = 0; i < batch.size(); i++) {
             batch.get(i).result.complete(estimates.get(i));
         }

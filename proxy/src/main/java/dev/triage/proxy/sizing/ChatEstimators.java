@@ -4,27 +4,48 @@ import dev.triage.features.Prompt;
 import dev.triage.model.BaselineEstimator;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.classifier.ClassifierEstimator;
+import dev.triage.model.classifier.ModelFiles;
 import dev.triage.model.lexical.LexicalEstimator;
 import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.proxy.config.EstimatorConfig;
+import java.nio.file.Path;
 import java.util.function.Supplier;
 
-/** Builds the configured chat estimator, and the loader a reload calls again. */
+/** Builds the configured chat estimator, its fallback, and the loader a reload calls again. */
 public final class ChatEstimators {
 
     private ChatEstimators() {}
 
     /**
-     * Loads the configured estimator. A model that cannot be loaded stops start-up with its reason
-     * ({@link dev.triage.model.classifier.ModelLoadException}), unless the configuration asks for the
-     * baseline instead, which is then used with a warning.
+     * Loads the configured estimator.
+     *
+     * @throws dev.triage.model.classifier.ModelLoadException when its model cannot be loaded
      */
     public static JobEstimator<Prompt> load(EstimatorConfig config) {
-        if (!config.hasModel()) {
-            return new BaselineEstimator();
-        }
-        Supplier<JobEstimator<Prompt>> loader = modelLoader(config);
-        return config.fallBackToBaseline() ? ClassifierEstimator.loadOrFallBackToBaseline(loader) : loader.get();
+        return config.hasModel() ? modelLoader(config).get() : new BaselineEstimator();
+    }
+
+    /** The configured fallback, with the model shipped with Triage. */
+    public static JobEstimator<Prompt> fallback(EstimatorConfig config) {
+        return switch (config.fallback()) {
+            case ClassifierEstimator.NAME -> ClassifierEstimator.loadDefault();
+            case LexicalEstimator.NAME -> LexicalEstimator.loadDefault();
+            default -> new BaselineEstimator();
+        };
+    }
+
+    /**
+     * Checks, before Triage serves, that the configured model's files are there, so that a wrong
+     * path stops start-up even when the model itself loads in the background.
+     *
+     * @throws dev.triage.model.classifier.ModelLoadException naming the file that is missing or unreadable
+     */
+    public static void requireModelFiles(EstimatorConfig config) {
+        config.model().ifPresent(model -> {
+            for (Path file : new Path[] {model, ModelFiles.metadataPath(model)}) {
+                ModelFiles.readFile(config.name(), model.toString(), file);
+            }
+        });
     }
 
     /** What loads the configured model again, for a reload. */

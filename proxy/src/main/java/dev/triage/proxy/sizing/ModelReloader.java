@@ -3,20 +3,21 @@ package dev.triage.proxy.sizing;
 import dev.triage.features.Prompt;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
-import dev.triage.model.SwappableEstimator;
 import dev.triage.proxy.concurrent.DaemonThreadFactory;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Replaces the serving model with a fresh load of its file: loads it off the network threads,
- * checks that it estimates, and only then swaps it in. A model that fails either step is closed and
- * the serving one stays; the result says why. Reloads run one at a time.
+ * Loads the configured model off the network threads, checks that it estimates, and only then
+ * installs it: the first time for an estimator that loads in the background, and again on every
+ * reload. A model that fails either step is closed and whatever serves stays; the result says why.
+ * Loads run one at a time.
  */
 public final class ModelReloader implements AutoCloseable {
 
@@ -29,14 +30,17 @@ public final class ModelReloader implements AutoCloseable {
     /** What a reload did. */
     public record Result(boolean reloaded, String model, String message) {}
 
-    private final SwappableEstimator<Prompt> target;
+    private final Consumer<JobEstimator<Prompt>> install;
     private final Supplier<JobEstimator<Prompt>> loader;
     private final String location;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(new DaemonThreadFactory("triage-model-reload"));
 
-    /** @param location where the loader reads the model, for messages */
-    public ModelReloader(SwappableEstimator<Prompt> target, Supplier<JobEstimator<Prompt>> loader, String location) {
-        this.target = target;
+    /**
+     * @param install makes a checked model the serving one
+     * @param location where the loader reads the model, for messages
+     */
+    public ModelReloader(Consumer<JobEstimator<Prompt>> install, Supplier<JobEstimator<Prompt>> loader, String location) {
+        this.install = install;
         this.loader = loader;
         this.location = location;
     }
@@ -50,17 +54,17 @@ public final class ModelReloader implements AutoCloseable {
         try {
             fresh = loader.get();
         } catch (RuntimeException e) {
-            log.warn("model reload failed, keeping the serving model: {}", e.getMessage());
+            log.warn("model not loaded: {}", e.getMessage());
             return new Result(false, location, e.getMessage());
         }
         String problem = check(fresh);
         if (problem != null) {
             fresh.close();
-            log.warn("model reload failed, keeping the serving model: {}: {}", location, problem);
+            log.warn("model not loaded: {}: {}", location, problem);
             return new Result(false, location, location + ": " + problem);
         }
-        target.swap(fresh);
-        log.info("model reloaded from {}", location);
+        install.accept(fresh);
+        log.info("model loaded from {}", location);
         return new Result(true, location, "reloaded");
     }
 

@@ -38,7 +38,7 @@ class ConfigLoaderTest {
         assertEquals(Duration.ZERO, config.maxQueueWait());
         assertEquals("classifier", config.estimator().name());
         assertTrue(config.estimator().model().isEmpty(), "the shipped model");
-        assertFalse(config.estimator().fallBackToBaseline());
+        assertEquals("classifier", config.estimator().fallback());
         assertEquals(4L << 20, config.maxBody());
     }
 
@@ -88,7 +88,8 @@ class ConfigLoaderTest {
                 failure(Map.of(), "--starvation-timeout", "soon"));
         assertEquals("listen: localhost:99999 (expected: a port in 0-65535)", failure(Map.of(), "--listen", "localhost:99999"));
         assertEquals("estimator: oracle (expected: one of classifier, ranker, lexical, baseline)", failure(Map.of(), "--estimator", "oracle"));
-        assertEquals("estimator-fallback: yes (expected: off or baseline)", failure(Map.of(), "--estimator-fallback", "yes"));
+        assertEquals("estimator-fallback: yes (expected: one of classifier, lexical, baseline)",
+                failure(Map.of(), "--estimator-fallback", "yes"));
         assertEquals("model-watch: true (expected: false unless --model names a file to watch)",
                 failure(Map.of(), "--model-watch", "true"));
         assertEquals("max-body: 0 (expected: a size > 0 and < 2GB)", failure(Map.of(), "--max-body", "0"));

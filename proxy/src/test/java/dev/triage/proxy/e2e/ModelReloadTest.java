@@ -160,18 +160,14 @@ class ModelReloadTest {
     }
 
     @Test
-    void aMissingModelStopsStartUpUnlessTheFallBackIsAskedFor() throws Exception {
+    void aMissingModelStopsStartUpEvenOneThatWouldLoadInTheBackground() throws Exception {
         Path missing = dir.resolve("nowhere/model.onnx");
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO)) {
-            RuntimeException stop = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
-                    () -> RunningTriage.start("--backend", backend.url(), "--model", missing.toString()).close());
-            assertTrue(stop.getMessage().contains(missing.toString()), stop.getMessage());
-            try (RunningTriage degraded = RunningTriage.start("--backend", backend.url(), "--model", missing.toString(),
-                    "--estimator-fallback", "baseline")) {
-                HttpResponse<String> response = degraded.post("/v1/chat/completions", ChatRequests.uncapped("hi"));
-                assertEquals(200, response.statusCode());
-                assertEquals("130", response.headers().firstValue("x-triage-estimate-tokens").orElseThrow(),
-                        "the baseline: 128 + 2 x 1 prompt token");
+            for (String estimator : List.of("classifier", "ranker")) {
+                RuntimeException stop = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
+                        () -> RunningTriage.start("--backend", backend.url(), "--estimator", estimator, "--model",
+                                missing.toString()).close());
+                assertEquals(estimator + " model " + missing + ": no such file: " + missing, stop.getMessage());
             }
         }
     }

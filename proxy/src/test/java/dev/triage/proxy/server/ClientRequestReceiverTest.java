@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.triage.model.BaselineEstimator;
 import dev.triage.proxy.config.BackendConfig;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
+import dev.triage.proxy.sizing.ChatEstimation;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
 import dev.triage.proxy.scheduler.Clock;
@@ -58,12 +59,13 @@ class ClientRequestReceiverTest {
                 dispatchLoop.addBackend("chat", new SchedulerSettings(Policy.SJF, Duration.ZERO, 10, 1), Duration.ZERO));
         RouteTable routes = RouteTable.standard()
                 .local(HttpMethod.GET, "/healthz", LocalRoutes.healthz())
-                .local(HttpMethod.GET, "/readyz", LocalRoutes.readyz(() -> false))
+                .local(HttpMethod.GET, "/readyz", LocalRoutes.readyz(() -> false, Map::of))
                 .admin(HttpMethod.GET, "/triage/config", LocalRoutes.config(Map.of("policy", "sjf")))
                 .build();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         ServerContext context = new ServerContext(routes,
-                Map.of(RouteKind.CHAT, new ScheduledTarget(backend, new ChatSizer(new BaselineEstimator(), null, registry::timer), 256,
+                Map.of(RouteKind.CHAT, new ScheduledTarget(backend, new ChatSizer(ChatEstimation.ready(new BaselineEstimator(), null,
+                        registry::timer, registry::counter)), 256,
                         new BackendLearner("chat/chat", "test", LearnedServiceTime.of(new ServiceTimeModel(0.5, 0.02)), false))),
                 backend, Policy.SJF, Duration.ofSeconds(5), records::add, new AdminAccess("s3cret"), openExchanges,
                 new DefaultChannelGroup(GlobalEventExecutor.INSTANCE));

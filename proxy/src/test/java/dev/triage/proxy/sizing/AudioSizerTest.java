@@ -8,9 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.features.audio.AudioClip;
 import dev.triage.features.audio.AudioDurationReader;
-import dev.triage.model.Estimate;
-import dev.triage.model.JobEstimator;
 import dev.triage.proxy.api.TriageError;
+import dev.triage.proxy.testing.HeldEstimator;
 import dev.triage.proxy.testing.MultipartForm;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
@@ -22,34 +21,11 @@ import io.netty.handler.codec.http.HttpVersion;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class AudioSizerTest {
-
-    /** An estimator that holds the only reader thread until released. */
-    private static final class HeldEstimator implements JobEstimator<AudioClip> {
-        final CountDownLatch entered = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
-
-        @Override
-        public String name() {
-            return "held";
-        }
-
-        @Override
-        public Estimate estimate(AudioClip clip) {
-            entered.countDown();
-            try {
-                release.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return Estimate.ofTokens(10);
-        }
-    }
 
     private static HttpRequest head() {
         HttpRequest head = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/v1/audio/transcriptions");
@@ -64,7 +40,7 @@ class AudioSizerTest {
     @Test
     void uploadsWaitingForAReaderAtShutdownAreReleasedAndRefused() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        HeldEstimator estimator = new HeldEstimator();
+        HeldEstimator<AudioClip> estimator = HeldEstimator.held("held", 10);
         AudioSizer sizer = new AudioSizer(new AudioUploadReader(new AudioDurationReader(), 1 << 20, false), estimator,
                 registry.timer("t"), registry.counter("c"), 1, 4);
         List<ByteBuf> bodies = new ArrayList<>();
@@ -92,7 +68,7 @@ class AudioSizerTest {
     @Test
     void aFullReaderQueueAnswersQueueFullAndKeepsNothing() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        HeldEstimator estimator = new HeldEstimator();
+        HeldEstimator<AudioClip> estimator = HeldEstimator.held("held", 10);
         AudioSizer sizer = new AudioSizer(new AudioUploadReader(new AudioDurationReader(), 1 << 20, false), estimator,
                 registry.timer("t"), registry.counter("c"), 1, 1);
         ByteBuf reading = upload();

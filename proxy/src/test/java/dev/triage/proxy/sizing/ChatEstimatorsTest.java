@@ -27,7 +27,7 @@ class ChatEstimatorsTest {
 
     @Test
     void theRankerLoadsItsShippedModelAndLoadsAgainForAReload() {
-        EstimatorConfig config = new EstimatorConfig(RankerEstimator.NAME, Optional.empty(), false, false);
+        EstimatorConfig config = new EstimatorConfig(RankerEstimator.NAME, Optional.empty(), "classifier", false);
         assertEquals("classpath:/models/ranker.onnx", ChatEstimators.modelLocation(config));
         try (JobEstimator<Prompt> ranker = ChatEstimators.load(config);
                 JobEstimator<Prompt> reloaded = ChatEstimators.reloader(config).get()) {
@@ -39,15 +39,34 @@ class ChatEstimatorsTest {
     }
 
     @Test
-    void aRankerModelThatCannotLoadStopsStartUpUnlessTheBaselineIsAskedFor(@TempDir Path dir) {
-        Path missing = dir.resolve("ranker.onnx");
-        ModelLoadException e = assertThrows(ModelLoadException.class,
-                () -> ChatEstimators.load(new EstimatorConfig(RankerEstimator.NAME, Optional.of(missing), false, false)));
-        assertEquals("ranker model " + missing + ": no such file: " + missing, e.getMessage());
-        try (JobEstimator<Prompt> fallback = ChatEstimators.load(
-                new EstimatorConfig(RankerEstimator.NAME, Optional.of(missing), true, false))) {
+    void aMissingModelFileIsFoundBeforeLoadingAndTheFallbackIsTheShippedFastModel(@TempDir Path dir) throws IOException {
+        Path model = dir.resolve("ranker.onnx");
+        EstimatorConfig config = new EstimatorConfig(RankerEstimator.NAME, Optional.of(model), "classifier", false);
+        assertTrue(config.loadsInBackground());
+        ModelLoadException e = assertThrows(ModelLoadException.class, () -> ChatEstimators.requireModelFiles(config));
+        assertEquals("ranker model " + model + ": no such file: " + model, e.getMessage());
+        Files.write(model, new byte[] {1});
+        Path metadata = ModelFiles.metadataPath(model);
+        e = assertThrows(ModelLoadException.class, () -> ChatEstimators.requireModelFiles(config));
+        assertEquals("ranker model " + model + ": no such file: " + metadata, e.getMessage());
+        Files.write(metadata, new byte[] {1});
+        ChatEstimators.requireModelFiles(config);
+
+        try (JobEstimator<Prompt> fallback = ChatEstimators.fallback(config)) {
+            assertEquals("classifier", fallback.name());
+        }
+        EstimatorConfig toBaseline = new EstimatorConfig(RankerEstimator.NAME, Optional.empty(), "baseline", false);
+        try (JobEstimator<Prompt> fallback = ChatEstimators.fallback(toBaseline)) {
             assertInstanceOf(BaselineEstimator.class, fallback);
         }
+        EstimatorConfig toLexical = new EstimatorConfig(RankerEstimator.NAME, Optional.empty(), "lexical", false);
+        try (JobEstimator<Prompt> fallback = ChatEstimators.fallback(toLexical)) {
+            assertEquals("lexical", fallback.name());
+            assertFalse(fallback.expensive(), "a fallback runs on the event loop");
+        }
+        assertFalse(new EstimatorConfig("classifier", Optional.of(model), "classifier", false).loadsInBackground(),
+                "the fallback's own kind loads before Triage serves");
+        assertFalse(new EstimatorConfig("baseline", Optional.empty(), "classifier", false).loadsInBackground());
     }
 
     @Test
@@ -55,10 +74,10 @@ class ChatEstimatorsTest {
         Path model = dir.resolve("ranker.onnx");
         copyResource(RankerEstimator.DEFAULT_MODEL_RESOURCE, model);
         copyResource("/models/ranker.json", ModelFiles.metadataPath(model));
-        EstimatorConfig config = new EstimatorConfig(RankerEstimator.NAME, Optional.of(model), false, false);
+        EstimatorConfig config = new EstimatorConfig(RankerEstimator.NAME, Optional.of(model), "classifier", false);
         Prompt essay = new Prompt("Write a detailed, multi-part essay on the history of rivers.");
         try (SwappableEstimator<Prompt> serving = new SwappableEstimator<>(ChatEstimators.load(config));
-                ModelReloader reloader = new ModelReloader(serving, ChatEstimators.reloader(config),
+                ModelReloader reloader = new ModelReloader(serving::swap, ChatEstimators.reloader(config),
                         ChatEstimators.modelLocation(config))) {
             double before = serving.estimate(essay).expectedTokens();
             assertTrue(reloader.reload().get(60, TimeUnit.SECONDS).reloaded());
@@ -80,7 +99,7 @@ class ChatEstimatorsTest {
 
     @Test
     void theClassifierKeepsItsShippedModel() {
-        EstimatorConfig config = new EstimatorConfig("classifier", Optional.empty(), false, false);
+        EstimatorConfig config = new EstimatorConfig("classifier", Optional.empty(), "classifier", false);
         assertEquals("classpath:/models/classifier.onnx", ChatEstimators.modelLocation(config));
         try (JobEstimator<Prompt> classifier = ChatEstimators.load(config)) {
             assertEquals("classifier", classifier.name());

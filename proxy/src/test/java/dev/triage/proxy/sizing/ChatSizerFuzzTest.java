@@ -26,7 +26,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ChatSizerFuzzTest {
 
-    private static final ChatSizer SIZER = new ChatSizer(ClassifierEstimator.loadDefault(), null, new SimpleMeterRegistry()::timer);
+    private static final SimpleMeterRegistry REGISTRY = new SimpleMeterRegistry();
+    private static final ChatSizer SIZER = new ChatSizer(ChatEstimation.ready(ClassifierEstimator.loadDefault(), null,
+            REGISTRY::timer, REGISTRY::counter));
     private static final HttpRequest HEAD = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/v1/chat/completions");
 
     @MethodSource("dev.triage.features.ChatBodySeeds#bodies")

@@ -1,7 +1,10 @@
 package dev.triage.proxy.testing;
 
+import dev.triage.features.Prompt;
+import dev.triage.model.JobEstimator;
 import dev.triage.proxy.Triage;
 import dev.triage.proxy.config.ConfigLoader;
+import dev.triage.proxy.config.TriageConfig;
 import dev.triage.proxy.scheduler.BackendQueue;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -30,9 +33,18 @@ public final class RunningTriage implements AutoCloseable {
 
     /** Starts Triage with these flags on top of {@code --listen 127.0.0.1:0}. */
     public static RunningTriage start(String... flags) throws InterruptedException {
+        return new RunningTriage(Triage.start(config(flags)));
+    }
+
+    /** Starts Triage with these flags, its chat requests sized by {@code chatEstimator} instead of the configured one. */
+    public static RunningTriage start(JobEstimator<Prompt> chatEstimator, String... flags) throws InterruptedException {
+        return new RunningTriage(Triage.start(config(flags), chatEstimator));
+    }
+
+    private static TriageConfig config(String... flags) {
         List<String> args = new ArrayList<>(List.of("--listen", "127.0.0.1:0"));
         args.addAll(List.of(flags));
-        return new RunningTriage(Triage.start(ConfigLoader.load(args.toArray(String[]::new), Map.of())));
+        return ConfigLoader.load(args.toArray(String[]::new), Map.of());
     }
 
     public Triage triage() {

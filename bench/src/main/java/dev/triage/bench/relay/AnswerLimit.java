@@ -1,0 +1,85 @@
+package dev.triage.bench.relay;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpUtil;
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * What the relay does to a request: the output limit the server is to honour, taken from
+ * {@link AnswerLengthRelay#ANSWER_TOKENS} less what the request id has already streamed, written
+ * into the body. Pure: it reads the counts, it does not change them.
+ */
+final class AnswerLimit {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private AnswerLimit() {}
+
+    /**
+     * The request to send upstream, a new message the caller owns; {@code request} is left as it
+     * was (the caller still releases it).
+     *
+     * @throws IllegalArgumentException with the reason, for a 400, when the header is not a
+     *     positive integer, the body is not a JSON object, or the id has nothing left to stream
+     */
+    static FullHttpRequest apply(FullHttpRequest request, StreamedTokens streamed) {
+        String header = request.headers().get(AnswerLengthRelay.ANSWER_TOKENS);
+        if (header == null) {
+            return request.retainedDuplicate();
+        }
+        int total;
+        try {
+            total = Integer.parseInt(header.trim());
+        } catch (NumberFormatException e) {
+            total = 0;
+        }
+        if (total < 1) {
+            throw new IllegalArgumentException(AnswerLengthRelay.ANSWER_TOKENS + ": " + header + " (expected: an integer >= 1)");
+        }
+        String id = request.headers().get(AnswerLengthRelay.REQUEST_ID);
+        int rest = total - streamed.get(id);
+        if (rest < 1) {
+            throw new IllegalArgumentException(AnswerLengthRelay.REQUEST_ID + " " + id + " has already streamed its " + total
+                    + " tokens");
+        }
+        ObjectNode body = body(request);
+        body.put("max_tokens", rest);
+        body.put("n_predict", rest);
+        body.remove("max_completion_tokens");
+        byte[] bytes;
+        try {
+            bytes = JSON.writeValueAsBytes(body);
+        } catch (IOException e) {
+            throw new IllegalStateException("writing a JSON tree", e);
+        }
+        FullHttpRequest limited = new DefaultFullHttpRequest(request.protocolVersion(), request.method(), request.uri(),
+                Unpooled.wrappedBuffer(bytes), request.headers().copy(), request.trailingHeaders().copy());
+        limited.headers().remove(AnswerLengthRelay.ANSWER_TOKENS);
+        HttpUtil.setTransferEncodingChunked(limited, false);
+        HttpUtil.setContentLength(limited, bytes.length);
+        return limited;
+    }
+
+    private static ObjectNode body(FullHttpRequest request) {
+        JsonNode body;
+        try (InputStream in = new ByteBufInputStream(request.content().duplicate())) {
+            body = JSON.readTree(in);
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException("body: not JSON (" + e.getOriginalMessage() + ")");
+        } catch (IOException e) {
+            throw new IllegalArgumentException("body: unreadable (" + e.getMessage() + ")");
+        }
+        if (body == null || !body.isObject()) {
+            throw new IllegalArgumentException("body: expected a JSON object beside " + AnswerLengthRelay.ANSWER_TOKENS);
+        }
+        return (ObjectNode) body;
+    }
+}

@@ -1,0 +1,78 @@
+package dev.triage.bench.relay;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.util.Arrays;
+
+/**
+ * Counts the generated tokens of a streamed answer as its bytes go by: one per server-sent event
+ * whose JSON carries generated text — a chat chunk's {@code choices[].delta.content}, a
+ * completion's {@code choices[].text}, or llama.cpp's native {@code content} — which is one token
+ * per event on llama.cpp and vLLM. A role-only first chunk, the finish chunk, a usage chunk and
+ * {@code [DONE]} count nothing. An event split across chunks is counted when its line ends.
+ */
+final class GeneratedTokenCounter {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final byte[] DATA = {'d', 'a', 't', 'a', ':'};
+
+    /** A longer line is not an event of one token; it is skipped. */
+    static final int MAX_LINE = 1 << 20;
+
+    private byte[] line = new byte[256];
+    private int length;
+    private boolean overflowed;
+
+    /** Reads the readable bytes of {@code chunk}, leaving its indexes alone; returns the tokens whose events ended in it. */
+    int accept(ByteBuf chunk) {
+        int tokens = 0;
+        for (int i = chunk.readerIndex(), end = chunk.writerIndex(); i < end; i++) {
+            byte b = chunk.getByte(i);
+            if (b == '\n') {
+                if (!overflowed && carriesText()) {
+                    tokens++;
+                }
+                length = 0;
+                overflowed = false;
+            } else if (length < MAX_LINE) {
+                if (length == line.length) {
+                    line = Arrays.copyOf(line, Math.min(MAX_LINE, 2 * line.length));
+                }
+                line[length++] = b;
+            } else {
+                overflowed = true;
+            }
+        }
+        return tokens;
+    }
+
+    private boolean carriesText() {
+        if (length < DATA.length || !Arrays.equals(line, 0, DATA.length, DATA, 0, DATA.length)) {
+            return false;
+        }
+        JsonNode event;
+        try {
+            event = JSON.readTree(line, DATA.length, length - DATA.length);
+        } catch (JacksonException e) {
+            return false; // [DONE], or not JSON
+        } catch (IOException e) {
+            throw new IllegalStateException("reading bytes in memory", e);
+        }
+        if (event == null) {
+            return false;
+        }
+        for (JsonNode choice : event.path("choices")) {
+            if (hasText(choice.path("delta").path("content")) || hasText(choice.path("text"))) {
+                return true;
+            }
+        }
+        return hasText(event.path("content"));
+    }
+
+    private static boolean hasText(JsonNode node) {
+        return node.isTextual() && !node.asText().isEmpty();
+    }
+}
