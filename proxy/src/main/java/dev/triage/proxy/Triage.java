@@ -109,7 +109,7 @@ public final class Triage implements AutoCloseable {
             throw e;
         }
         if (customEstimator == null && estimator.hasModel()) {
-            modelReloader = new ModelReloader(chatEstimation::install, ChatEstimators.reloader(estimator),
+            modelReloader = new ModelReloader(this::installModel, ChatEstimators.reloader(estimator),
                     ChatEstimators.modelLocation(estimator));
             modelWatcher = estimator.watch() ? watch(estimator.model().orElseThrow()) : null;
             if (chatEstimation.state() == ChatEstimation.State.LOADING) {
@@ -170,6 +170,19 @@ public final class Triage implements AutoCloseable {
         ChatEstimators.requireModelFiles(estimator);
         return ChatEstimation.loading(estimator.name(), ChatEstimators.fallback(estimator), metrics::estimatorTimer,
                 metrics::estimatorFallbacks);
+    }
+
+    /**
+     * Serves a newly loaded model. What was learned of the old model's tokens (or the fallback's) does
+     * not hold for the new one's, so the chat calibration starts again. A first load can finish before
+     * the learners exist; then there is nothing to forget.
+     */
+    private void installModel(JobEstimator<Prompt> model) {
+        chatEstimation.install(model);
+        OnlineLearning learners = learning;
+        if (learners != null) {
+            learners.modelChanged(backends.chat().name(), RouteKind.CHAT.label());
+        }
     }
 
     /** Loads the configured model off the start-up path; Triage serves meanwhile, the fallback sizing its requests. */

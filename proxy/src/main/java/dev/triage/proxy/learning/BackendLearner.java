@@ -130,6 +130,15 @@ public final class BackendLearner {
         learned++;
     }
 
+    /** Drops the calibration and its shadow evaluation, for an estimator whose model changed; the service time stays. */
+    void forgetCalibration() {
+        calibration.forget();
+        learnedCalibration = LearnedCalibration.IDENTITY;
+        servedCalibration = LearnedCalibration.IDENTITY;
+        learnedLogError = Double.NaN;
+        frozenLogError = Double.NaN;
+    }
+
     /** True when the learned calibration should serve: it serves, or it has clearly beaten the frozen estimates. */
     private boolean learnedServes() {
         boolean serving = servedCalibration != LearnedCalibration.IDENTITY;

@@ -60,6 +60,11 @@ final class OnlineCalibration {
         observations++;
     }
 
+    /** Forgets every answer. */
+    void forget() {
+        observations = 0;
+    }
+
     long observations() {
         return observations;
     }

@@ -85,6 +85,17 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
         return dropped.sum();
     }
 
+    /**
+     * Tells a learner that its estimator's model changed: its calibration of the old model's tokens
+     * is dropped, on the learner's thread, after the answers already handed over.
+     */
+    public void modelChanged(String backend, String routeKind) {
+        BackendLearner learner = learners.get(key(backend, routeKind));
+        if (learner != null && !thread.isShutdown()) {
+            thread.execute(learner::forgetCalibration);
+        }
+    }
+
     /** Takes a finished request's record; cheap, and safe on any thread. */
     @Override
     public void finished(RequestRecord record) {

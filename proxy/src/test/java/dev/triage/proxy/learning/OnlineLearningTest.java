@@ -123,6 +123,24 @@ class OnlineLearningTest {
         assertEquals(40, learner.tokens(30, OptionalInt.of(40)), 1e-9);
     }
 
+    @Test
+    void aNewModelStartsTheCalibrationAgainButKeepsTheServiceTime() {
+        BackendLearner learner = chatLearner(LEARNED_FOR, true);
+        try (OnlineLearning learning = OnlineLearning.start(Optional.empty(), List.of(learner))) {
+            feed(learning, 300, Outcome.OK);
+            learning.flush();
+            assertTrue(learner.tokens(100, OptionalInt.empty()) > 250);
+            LearnedServiceTime serviceTime = learner.serviceTime();
+            learning.modelChanged("chat", "chat");
+            learning.flush();
+            assertEquals(100, learner.tokens(100, OptionalInt.empty()), 1e-9);
+            assertEquals(serviceTime, learner.serviceTime());
+            feed(learning, 300, Outcome.OK);
+            learning.flush();
+            assertTrue(learner.tokens(100, OptionalInt.empty()) > 250, "it learns the new model's scale again");
+        }
+    }
+
     private static BackendLearner chatLearner(String learnedFor, boolean online) {
         return new BackendLearner(OnlineLearning.key("chat", "chat"), learnedFor, FLAGS, online);
     }
