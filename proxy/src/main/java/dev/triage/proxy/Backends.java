@@ -42,7 +42,7 @@ final class Backends implements AutoCloseable {
         UpstreamPool pool = new UpstreamPool(backend, connectTimeout, UPSTREAM_IDLE);
         pools.add(pool);
         probes.add(BackendProbe.start(backend, config.healthPath(), PROBE_INTERVAL));
-        BackendQueue queue = dispatchLoop.addBackend(name, config.schedulerSettings(backend), config.maxQueueWait());
+        BackendQueue queue = dispatchLoop.addBackend(name, config.schedulerSettings(backend), config.ewsjf(), config.maxQueueWait());
         metrics.bindQueue(queue);
         return new Backend(name, backend, pool, queue);
     }

@@ -130,6 +130,7 @@ public final class Triage implements AutoCloseable {
                         "estimator_state", chatEstimation.state().label())))
                 .local(HttpMethod.GET, "/metrics", LocalRoutes.metrics(metrics))
                 .admin(HttpMethod.GET, "/triage/queue", LocalRoutes.queue(dispatchLoop.backends()))
+                .admin(HttpMethod.GET, "/triage/ewsjf", LocalRoutes.ewsjf(dispatchLoop.backends()))
                 .admin(HttpMethod.GET, "/triage/config", LocalRoutes.config(config.settings()))
                 .admin(HttpMethod.POST, "/triage/reload", LocalRoutes.reload(modelReloader))
                 .build();

@@ -2,9 +2,13 @@ package dev.triage.bench.jmh;
 
 import dev.triage.proxy.scheduler.Clock;
 import dev.triage.proxy.scheduler.Dispatch;
+import dev.triage.proxy.scheduler.JobCost;
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.Scheduler;
 import dev.triage.proxy.scheduler.SchedulerSettings;
+import dev.triage.proxy.scheduler.ewsjf.EwsjfQueues;
+import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
+import dev.triage.proxy.scheduler.ewsjf.Theta;
 import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +41,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class SchedulerBenchmark {
 
-    @Param({"fcfs", "sjf", "hrrn"})
+    @Param({"fcfs", "sjf", "hrrn", "ewsjf"})
     public String policy;
 
     /** τ in seconds; 0 is off. With τ on, every 100th decision or so promotes a starved job. */
@@ -53,8 +57,13 @@ public class SchedulerBenchmark {
 
     @Setup(Level.Trial)
     public void fill() {
-        scheduler = new Scheduler<>(new SchedulerSettings(Policy.parse(policy),
-                Duration.ofSeconds(starvationTimeoutSeconds), queued + 1, 1), clock);
+        SchedulerSettings settings = new SchedulerSettings(Policy.parse(policy), Duration.ofSeconds(starvationTimeoutSeconds),
+                queued + 1, 1);
+        // EWSJF refines inline here (every 5 minutes of the benchmark's clock, 30,000 decisions) and its optimiser is
+        // off: in the proxy both run on a thread of their own, so what counts is the decision.
+        EwsjfSettings untuned = EwsjfSettings.defaults().withTuning(false, Theta.DEFAULT);
+        scheduler = settings.policy().isOrder() ? new Scheduler<>(settings, clock)
+                : new Scheduler<>(settings, clock, new EwsjfQueues<>(untuned, clock, Runnable::run));
         for (int i = 0; i < queued; i++) {
             submitOne(i);
             clock.nanos += 10_000_000L; // arrivals 10 ms apart: the queue spans 100 s of waiting
@@ -64,7 +73,9 @@ public class SchedulerBenchmark {
     private void submitOne(int id) {
         double tokens = random.nextDouble() < 0.5 ? 20 + random.nextDouble(180) : 800 + random.nextDouble(1200);
         int priority = random.nextInt(100) == 0 ? -1 : 0;
-        scheduler.submit(id, priority, tokens, 0.5 + 0.02 * tokens);
+        int promptTokens = random.nextDouble() < 0.7 ? 20 + random.nextInt(500) : 2000 + random.nextInt(6000);
+        double prefill = 0.05 + 0.0002 * promptTokens;
+        scheduler.submit(id, priority, new JobCost(promptTokens, tokens, prefill, prefill + 0.02 * tokens));
     }
 
     @Benchmark

@@ -35,10 +35,10 @@ import java.util.Set;
  * bench workload --out FILE [--model M] [--short 35] [--long 35 | --length-matched-pairs 20] [--seed 42] [--sources alpaca_eval,...]
  * bench speech-workload --out FILE [--short 20] [--long 20]
  * bench burst    [load options] [--runs 5] [--out DIR]
- * bench poisson  [load options] [--rho 0.5,0.7,0.8,0.9] [--requests 200] [--seeds 2] [--out DIR]
+ * bench poisson  [load options] [--rho 0.5,0.7,0.8,0.9] [--requests 200] [--seeds 2] [--backend URL] [--out DIR]
  * bench real-burst --backend URL [--workload FILE] [--estimator E,...] [--answer-scale 1] [--runs 3] [--out DIR]
  * load options: --workload FILE --variants V,... --tau 5 --slots 1 --prefill-seconds 0.01
- *               --seconds-per-token 0.0005 --estimator NAME
+ *               --seconds-per-prompt-token 0 --seconds-per-token 0.0005 --estimator NAME
  * </pre>
  */
 public final class BenchCommand {
@@ -50,14 +50,17 @@ public final class BenchCommand {
                    bench speech-workload --out FILE [--short 20] [--long 20]   (the shared data's shortest and longest ASR clips)
                    bench burst    [load options] [--runs 5] [--out DIR]
                    bench poisson  [load options] [--rho R,...] [--requests 200] [--seeds 2] [--out DIR]
+                                  [--backend URL]   (a real server instead of the replay backend, through a relay that
+                                                     sets each request's max_tokens to its recorded answer's length)
                    bench real-burst --backend URL [--workload FILE] [--estimator E,...] [--answer-scale 1] [--runs 3] [--out DIR]
                           (a burst at a real server that generates exactly max_tokens, through a relay that sets it;
                           default workload: 20 short and 20 long held-out answers, prompt lengths matched pair by pair;
                           variants fcfs, sjf:baseline, sjf:E for each estimator (default: Triage's), oracle-sjf;
                           --answer-scale multiplies every answer's length, classes kept, to fit a slow server)
             load options: --workload FILE (default: the held-out burst of 35 short and 35 long answers in the bench jar)
-                   --variants V,... (direct, [oracle-]fcfs|sjf|hrrn[-tau][:estimator])   --tau SECONDS (5)
-                   --slots 1  --prefill-seconds 0.01  --seconds-per-token 0.0005  --estimator NAME (Triage's default)
+                   --variants V,... (direct, [oracle-]fcfs|sjf|hrrn|ewsjf[-tau][:estimator])   --tau SECONDS (5)
+                   --slots 1  --prefill-seconds 0.01  --seconds-per-prompt-token 0  --seconds-per-token 0.0005
+                   --estimator NAME (Triage's default)
                    --api openai|ollama (the chat route: /v1/chat/completions or Ollama's /api/chat; openai)
             """;
 
@@ -76,15 +79,28 @@ public final class BenchCommand {
     record LoadOptions(List<WorkloadEntry> workload, List<LoadVariant> variants, int slots, ServiceTimeModel speed,
             List<String> triageFlags, ChatApi api, Path out) {
 
+        /** Flags for every Triage started: as many slots as the backend has, and the estimator asked for. */
+        static List<String> triageFlags(Flags flags, int slots) {
+            List<String> triage = new ArrayList<>(List.of("--max-concurrency", Integer.toString(slots)));
+            flags.optional("estimator").ifPresent(estimator -> triage.addAll(List.of("--estimator", estimator)));
+            return triage;
+        }
+
+        /** The replay backend's speed, or the real backend's as far as the arrival rate is concerned. */
+        static ServiceTimeModel speed(Flags flags) {
+            return new ServiceTimeModel(flags.number("prefill-seconds", 0.01), flags.number("seconds-per-prompt-token", 0),
+                    flags.number("seconds-per-token", 0.0005));
+        }
+
         static LoadOptions read(Flags flags) throws IOException {
             Path file = flags.optional("workload").map(Path::of).orElse(null);
             Duration tau = Duration.ofMillis((long) (flags.number("tau", 5) * 1000));
+            int slots = flags.integer("slots", 1);
             List<LoadVariant> variants = flags.words("variants", DEFAULT_VARIANTS).stream()
                     .map(name -> LoadVariant.parse(name, tau)).toList();
             return new LoadOptions(file != null ? WorkloadFile.read(file) : WorkloadFile.readResource(DEFAULT_WORKLOAD),
-                    variants, flags.integer("slots", 1),
-                    new ServiceTimeModel(flags.number("prefill-seconds", 0.01), flags.number("seconds-per-token", 0.0005)),
-                    flags.optional("estimator").map(e -> List.of("--estimator", e)).orElse(List.of()),
+                    variants, slots, speed(flags),
+                    triageFlags(flags, slots),
                     ChatApi.parse(flags.string("api", "openai")), flags.optional("out").map(Path::of).orElse(null));
         }
     }
@@ -220,14 +236,17 @@ public final class BenchCommand {
         List<Double> rhos = flags.numbers("rho", List.of(0.5, 0.7, 0.8, 0.9));
         int requests = flags.integer("requests", 200);
         int seeds = flags.integer("seeds", 2);
+        URI realBackend = flags.optional("backend").map(URI::create).orElse(null);
         flags.finish();
         List<LoadPoint> points = PoissonBenchmark.run(new PoissonBenchmark.Settings(options.workload(),
-                options.variants(), rhos, requests, seeds, options.speed(), options.slots(), options.triageFlags(), options.api()));
+                options.variants(), rhos, requests, seeds, options.speed(), options.slots(), options.triageFlags(), options.api(),
+                realBackend));
         if (options.out() != null) {
             Files.createDirectories(options.out());
             LoadSweep.writeCsv(options.out().resolve("poisson.csv"), points);
-            LatencyVsLoadChart.write(options.out().resolve("latency-vs-load.png"), "Through Triage: replay backend, "
-                    + options.slots() + " slot" + (options.slots() == 1 ? "" : "s") + ", Poisson arrivals",
+            LatencyVsLoadChart.write(options.out().resolve("latency-vs-load.png"), "Through Triage: "
+                    + (realBackend == null ? "replay backend, " : realBackend + ", ") + options.slots() + " slot"
+                    + (options.slots() == 1 ? "" : "s") + ", Poisson arrivals",
                     points, options.variants().stream().map(LoadVariant::name).toList());
         }
         StringBuilder report = new StringBuilder();

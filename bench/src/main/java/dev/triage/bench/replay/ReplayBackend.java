@@ -1,5 +1,7 @@
 package dev.triage.bench.replay;
 
+import dev.triage.bench.backend.GenerationEngine;
+import dev.triage.bench.backend.NettyTimers;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
@@ -48,7 +50,8 @@ public final class ReplayBackend implements AutoCloseable {
     public static ReplayBackend start(ReplayBackendSettings settings) throws InterruptedException {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         try {
-            GenerationEngine engine = new GenerationEngine(group.next(), settings.slots(), settings.speed(), settings.batchSlowdown());
+            GenerationEngine engine = new GenerationEngine(new NettyTimers(group.next()), settings.slots(),
+                    settings.speed().secondsPerToken(), settings.batchSlowdown());
             Channel server = new ServerBootstrap()
                     .group(group)
                     .channel(NioServerSocketChannel.class)

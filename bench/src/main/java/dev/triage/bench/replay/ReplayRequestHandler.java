@@ -1,5 +1,8 @@
 package dev.triage.bench.replay;
 
+import dev.triage.bench.backend.Generation;
+import dev.triage.bench.backend.GenerationEngine;
+import dev.triage.bench.backend.GenerationListener;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
@@ -204,7 +207,7 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
             this.request = request;
             this.answers = answers;
             this.keepAlive = keepAlive;
-            this.generation = new Generation(request.tokens(), this);
+            this.generation = new Generation(settings.speed().prefillSeconds(request.promptTokens()), request.tokens(), this);
         }
 
         @Override

@@ -1,5 +1,6 @@
 package dev.triage.bench.replay;
 
+import dev.triage.bench.backend.GenerationEngine;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;

@@ -32,7 +32,8 @@ public final class AsrToyExample {
     }
 
     public static SimulationRun run(Policy policy) {
-        return Simulation.run(workload(), new PolicyVariant(policy.label(), policy, Duration.ZERO, false), 1);
+        return Simulation.run(workload(), new PolicyVariant(policy.label(), policy, Duration.ZERO, false),
+                SimulatedBackend.slots(1));
     }
 
     /** The example's two runs, as a table of completion times and means. */

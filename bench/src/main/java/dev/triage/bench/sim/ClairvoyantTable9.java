@@ -98,7 +98,7 @@ public final class ClairvoyantTable9 {
     }
 
     private Experiment experiment(double muShortSeconds) {
-        return new Experiment(variants(muShortSeconds), 1, seeds, this::workload);
+        return new Experiment(variants(muShortSeconds), SimulatedBackend.slots(1), seeds, this::workload);
     }
 
     private static List<SummaryRow> shortAndLong(List<SummaryRow> rows) {

@@ -16,16 +16,16 @@ import java.util.function.LongFunction;
  * deviation (the papers' method: per-seed percentiles, averaged).
  *
  * <pre>{@code
- * List<SummaryRow> rows = new Experiment(variants, 1, List.of(0L, 1L, 2L, 3L, 4L),
+ * List<SummaryRow> rows = new Experiment(variants, SimulatedBackend.slots(1), List.of(0L, 1L, 2L, 3L, 4L),
  *         seed -> Workload.synthetic(arrivals, sizes, estimates, 2000, seed)).run();
  * }</pre>
  *
  * @param variants the policies, in report order
- * @param slots how many jobs the backend runs at once
+ * @param backend the backend the jobs run on
  * @param seeds one run per seed and policy
  * @param workloads the workload for a seed
  */
-public record Experiment(List<PolicyVariant> variants, int slots, List<Long> seeds, LongFunction<Workload> workloads) {
+public record Experiment(List<PolicyVariant> variants, SimulatedBackend backend, List<Long> seeds, LongFunction<Workload> workloads) {
 
     public Experiment {
         variants = List.copyOf(variants);
@@ -46,7 +46,7 @@ public record Experiment(List<PolicyVariant> variants, int slots, List<Long> see
             runClasses.add(JobClasses.ALL);
             classes.addAll(runClasses);
             for (PolicyVariant variant : variants) {
-                SimulationRun run = Simulation.run(workload, variant, slots);
+                SimulationRun run = Simulation.run(workload, variant, backend);
                 for (String jobClass : runClasses) {
                     stats.computeIfAbsent(variant.name(), k -> new LinkedHashMap<>())
                             .computeIfAbsent(jobClass, k -> new ArrayList<>()).add(run.sojourn(jobClass));

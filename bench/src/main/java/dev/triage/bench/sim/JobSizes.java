@@ -1,5 +1,6 @@
 package dev.triage.bench.sim;
 
+import dev.triage.features.PromptTokens;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.bench.workload.WorkloadEntry;
 import java.util.List;
@@ -89,7 +90,8 @@ public interface JobSizes {
         /** The answers of a workload file, with their prompts and classes. */
         public static Resampled fromWorkload(List<WorkloadEntry> entries, ServiceTimeModel serviceTime) {
             return new Resampled(entries.stream()
-                    .map(entry -> new JobSize(entry.jobClass(), serviceTime.seconds(entry.answerTokens()), entry.prompt()))
+                    .map(entry -> JobSize.ofTokens(entry.jobClass(), PromptTokens.approximate(entry.prompt()), entry.answerTokens(),
+                            serviceTime, entry.prompt()))
                     .toList());
         }
 

@@ -22,10 +22,10 @@ public final class LoadSweep {
     private LoadSweep() {}
 
     public static List<LoadPoint> run(DoubleFunction<LongFunction<Workload>> workloadAt, List<PolicyVariant> variants,
-            int slots, List<Double> rhos, List<Long> seeds) {
+            SimulatedBackend backend, List<Double> rhos, List<Long> seeds) {
         List<LoadPoint> points = new ArrayList<>();
         for (double rho : rhos) {
-            points.add(new LoadPoint(rho, new Experiment(variants, slots, seeds, workloadAt.apply(rho)).run()));
+            points.add(new LoadPoint(rho, new Experiment(variants, backend, seeds, workloadAt.apply(rho)).run()));
         }
         return points;
     }

@@ -2,6 +2,7 @@ package dev.triage.bench.sim;
 
 import dev.triage.bench.stats.LatencyStats;
 import dev.triage.features.Prompt;
+import dev.triage.features.PromptTokens;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.data.PromptAnswer;
@@ -10,7 +11,6 @@ import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.learning.CompletedRequest;
 import dev.triage.proxy.learning.LearnedServiceTime;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
-import dev.triage.proxy.sizing.SizedJob;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -95,7 +95,7 @@ public final class PrequentialReplay {
         for (int i = 0; i < chosen.size(); i++) {
             PromptAnswer answer = chosen.get(i);
             stream.add(new Answered(estimates.get(i).expectedTokens(),
-                    answer.request().conversationChars() / SizedJob.CHARS_PER_TOKEN, answer.answerTokens()));
+                    PromptTokens.ofChars(answer.request().conversationChars()), answer.answerTokens()));
         }
         return stream;
     }

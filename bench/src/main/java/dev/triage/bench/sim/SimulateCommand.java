@@ -12,12 +12,16 @@ import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.SharedData;
 import dev.triage.proxy.config.EstimatorConfig;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
 import dev.triage.proxy.sizing.ChatEstimators;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.LongStream;
 
@@ -30,6 +34,7 @@ import java.util.stream.LongStream;
  * simulate run   [workload options] [--rho R | --rate L] [--policies P,...] [--tau S] [--seeds 5] [--out DIR]
  * simulate sweep --out DIR [workload options] [--rho R,...] [--policies P,...] [--tau S] [--seeds 5] [--title T]
  * simulate prequential [--estimator lexical] [--models M,...] [--seed 42]
+ * simulate ewsjf --out DIR [--requests 6000] [--rho 0.8] [--seeds 3] [--slots 4] [--batch-slowdown 0.05] [--ewsjf-* ...]
  * </pre>
  *
  * Workload options are {@link WorkloadOptions}'; policies are {@link PolicyVariant} names.
@@ -42,12 +47,17 @@ public final class SimulateCommand {
                    simulate run   [workload options] [--rho R | --rate PER_SECOND] [--policies P,...] [--tau SECONDS] [--seeds 5] [--out DIR]
                    simulate sweep --out DIR [workload options] [--rho R,...] [--policies P,...] [--tau SECONDS] [--seeds 5] [--title TEXT]
                    simulate prequential [--estimator classifier|lexical|ranker] [--models MODEL,...] [--seed 42]
+                   simulate ewsjf --out DIR [--requests 6000] [--rho 0.8] [--seeds 3] [--slots 4] [--batch-slowdown 0.05] [--data DIR]
+                                  [--service-base 0.05 --service-per-prompt-token 0.0002 --service-per-token 0.02] [--ewsjf-* ...]
             workload options:
                    --arrivals poisson|burst|trace:FILE   --requests 2000   --slots 1
                    --sizes clairvoyant|normal:MEAN:SD|gamma:SHAPE:SCALE|CLASS@WEIGHT=DIST,...|workload:FILE|trace:FILE
-                   --service-base 0.1 --service-per-token 0.02   (seconds = base + per-token x tokens)
+                   --service-base 0.1 --service-per-prompt-token 0 --service-per-token 0.02
+                                 (seconds = base + per-prompt-token x prompt tokens + per-token x tokens)
+                   --batch-slowdown 0   (each further decoding job slows a step by this share)
                    --estimate exact|lognormal:SIGMA|classifier:SIGMA|baseline
-            policies: [oracle-]fcfs|sjf|hrrn[-tau]
+            policies: [oracle-]fcfs|sjf|hrrn|ewsjf|ewsjf-estimate[-tau]
+                   --ewsjf-tune true --ewsjf-trial 600 --ewsjf-refine 300 --ewsjf-max-queues 32   (seconds)
             """;
 
     /** Answering models every shipped estimator's training left out: wordier, terser, and told to be concise. */
@@ -90,6 +100,8 @@ public final class SimulateCommand {
                 return sweep(flags);
             case "prequential":
                 return prequential(flags);
+            case "ewsjf":
+                return ewsjf(flags);
             default:
                 throw new IllegalArgumentException("unknown command " + words.get(0));
         }
@@ -102,7 +114,7 @@ public final class SimulateCommand {
         List<Long> seeds = seeds(flags);
         Path out = flags.optional("out").map(Path::of).orElse(null);
         flags.finish();
-        List<SummaryRow> rows = new Experiment(variants, workload.slots(), seeds, workload.at(rho)).run();
+        List<SummaryRow> rows = new Experiment(variants, workload.backend(), seeds, workload.at(rho)).run();
         StringBuilder text = new StringBuilder(workload.describe() + ", " + workload.load(rho) + ", " + seeds.size() + " seed(s)\n\n");
         text.append(SummaryTable.markdown(rows));
         if (out != null) {
@@ -148,13 +160,37 @@ public final class SimulateCommand {
         List<Long> seeds = seeds(flags);
         String title = flags.string("title", workload.describe());
         flags.finish();
-        List<LoadPoint> points = LoadSweep.run(workload::at, variants, workload.slots(), rhos, seeds);
+        List<LoadPoint> points = LoadSweep.run(workload::at, variants, workload.backend(), rhos, seeds);
         Files.createDirectories(out);
         Path csv = out.resolve("sweep.csv");
         Path png = out.resolve("latency-vs-load.png");
         LoadSweep.writeCsv(csv, points);
         LatencyVsLoadChart.write(png, title, points, variants.stream().map(PolicyVariant::name).toList());
         return "wrote " + csv + ", " + png + "\n";
+    }
+
+    private static String ewsjf(Flags flags) throws IOException {
+        Path out = Path.of(flags.required("out", "a directory for summary.csv, trials.csv and convergence.png"));
+        Path data = flags.optional("data").map(Path::of).orElseGet(() -> SharedData.locate().orElseThrow(
+                () -> new IllegalArgumentException("--data: missing and ../shared/data not found (expected: the shared data directory)")));
+        int requests = flags.integer("requests", 6000);
+        double rho = flags.number("rho", 0.8);
+        List<Long> seeds = seeds(flags, 3);
+        ServiceTimeModel speed = new ServiceTimeModel(flags.number("service-base", 0.05), flags.number("service-per-prompt-token", 0.0002),
+                flags.number("service-per-token", 0.02));
+        Map<String, SimulatedBackend> backends = new LinkedHashMap<>();
+        backends.put("serial", new SimulatedBackend(1, speed.secondsPerToken(), 0));
+        int slots = flags.integer("slots", 4);
+        double slowdown = flags.number("batch-slowdown", 0.05);
+        backends.put(String.format(Locale.ROOT, "%d slots, +%.0f%%/batched job", slots, slowdown * 100),
+                new SimulatedBackend(slots, speed.secondsPerToken(), slowdown));
+        EwsjfSettings ewsjf = ewsjfSettings(flags);
+        flags.finish();
+        EwsjfExperiment experiment = new EwsjfExperiment(EwsjfExperiment.traceScenarios(data, requests), backends, speed, rho, seeds, ewsjf);
+        return String.format(Locale.ROOT, "%d requests per scenario, Poisson arrivals at ρ = %.2f, %d seed(s), %.0f ms + %.2f ms/prompt token + %.0f ms/token%n",
+                requests, rho, seeds.size(), speed.baseSeconds() * 1e3, speed.secondsPerPromptToken() * 1e3, speed.secondsPerToken() * 1e3)
+                + experiment.run(out) + "\nwrote " + out.resolve("summary.csv") + ", " + out.resolve("trials.csv") + ", "
+                + out.resolve("convergence.png") + "\n";
     }
 
     private static List<PolicyVariant> variants(Flags flags) {
@@ -165,11 +201,35 @@ public final class SimulateCommand {
         Duration tau = Duration.ofNanos(Math.round(tauSeconds * 1e9));
         List<String> defaults = tau.isZero() ? List.of("fcfs", "sjf", "hrrn", "oracle-sjf")
                 : List.of("fcfs", "sjf", "sjf-tau", "hrrn", "hrrn-tau", "oracle-sjf");
-        return flags.words("policies", defaults).stream().map(spec -> PolicyVariant.parse(spec, tau)).toList();
+        EwsjfSettings ewsjf = ewsjfSettings(flags);
+        return flags.words("policies", defaults).stream().map(spec -> PolicyVariant.parse(spec, tau, ewsjf)).toList();
+    }
+
+    /** EWSJF's settings from {@code --ewsjf-*}: the defaults, with the trial and refinement intervals in seconds. */
+    static EwsjfSettings ewsjfSettings(Flags flags) {
+        EwsjfSettings defaults = EwsjfSettings.defaults();
+        boolean tune = Boolean.parseBoolean(flags.string("ewsjf-tune", "true"));
+        Duration trial = seconds("--ewsjf-trial", flags.number("ewsjf-trial", defaults.trialInterval().toSeconds()));
+        Duration refine = seconds("--ewsjf-refine", flags.number("ewsjf-refine", defaults.refineInterval().toSeconds()));
+        int maxQueues = flags.integer("ewsjf-max-queues", defaults.maxQueues());
+        return new EwsjfSettings(defaults.sizeFeature(), maxQueues, defaults.minQueueWidth(), defaults.bubbleWidth(), defaults.window(),
+                defaults.minSamples(), refine, trial, defaults.minTrialCompletions(), tune, defaults.initialTheta(), defaults.reward(),
+                defaults.seed());
+    }
+
+    private static Duration seconds(String flag, double seconds) {
+        if (!(seconds > 0) || Double.isInfinite(seconds)) {
+            throw new IllegalArgumentException(flag + ": " + seconds + " (expected: > 0 seconds)");
+        }
+        return Duration.ofNanos(Math.round(seconds * 1e9));
     }
 
     private static List<Long> seeds(Flags flags) {
-        int count = flags.integer("seeds", 5);
+        return seeds(flags, 5);
+    }
+
+    private static List<Long> seeds(Flags flags, int byDefault) {
+        int count = flags.integer("seeds", byDefault);
         if (count < 1) {
             throw new IllegalArgumentException("--seeds: " + count + " (expected: >= 1)");
         }

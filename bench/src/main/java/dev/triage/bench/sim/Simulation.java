@@ -1,17 +1,22 @@
 package dev.triage.bench.sim;
 
+import dev.triage.bench.backend.Generation;
+import dev.triage.bench.backend.GenerationEngine;
+import dev.triage.bench.backend.GenerationListener;
 import dev.triage.proxy.scheduler.Dispatch;
+import dev.triage.proxy.scheduler.JobCost;
 import dev.triage.proxy.scheduler.Scheduler;
 import dev.triage.proxy.scheduler.SchedulerSettings;
+import dev.triage.proxy.scheduler.ewsjf.EwsjfQueues;
+import dev.triage.proxy.scheduler.ewsjf.Trial;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.PriorityQueue;
 
 /**
  * A discrete-event simulation of one backend: jobs arrive, wait in the production {@link Scheduler}
- * on a virtual clock, and hold one of {@code slots} servers for their true service time. The policy
- * code is the proxy's own; this class only moves time and feeds it events.
+ * on a virtual clock, and run on the replay backend's {@link GenerationEngine}, as many at once as the
+ * backend has slots. The policy code and the backend's timing model are the proxy's and the replay
+ * backend's own; this class only moves time and feeds them events.
  *
  * <p>All events at the same instant are applied before the scheduler decides: slots that free up,
  * then arrivals, then as many dispatches as free slots allow. So jobs that arrive together (a burst)
@@ -19,7 +24,7 @@ import java.util.PriorityQueue;
  * competes for it.
  *
  * <pre>{@code
- * SimulationRun run = Simulation.run(workload, PolicyVariant.parse("sjf", Duration.ZERO), 1);
+ * SimulationRun run = Simulation.run(workload, PolicyVariant.parse("sjf", Duration.ZERO), SimulatedBackend.slots(1));
  * }</pre>
  */
 public final class Simulation {
@@ -27,55 +32,97 @@ public final class Simulation {
     private Simulation() {}
 
     /** Runs the workload to the end: every job completes (the queue is as long as the workload). */
-    public static SimulationRun run(Workload workload, PolicyVariant variant, int slots) {
+    public static SimulationRun run(Workload workload, PolicyVariant variant, SimulatedBackend backend) {
         VirtualClock clock = new VirtualClock();
+        VirtualTimers timers = new VirtualTimers(clock);
+        GenerationEngine engine = new GenerationEngine(timers, backend.slots(), backend.secondsPerToken(), backend.batchSlowdown());
         SchedulerSettings settings = new SchedulerSettings(variant.policy(), variant.starvationTimeout(),
-                Math.max(1, workload.size()), slots);
-        Scheduler<SimRequest> scheduler = new Scheduler<>(settings, clock);
-        PriorityQueue<Running> running = new PriorityQueue<>(
-                Comparator.comparingLong(Running::finishNanos).thenComparingInt(r -> r.request().id()));
+                Math.max(1, workload.size()), backend.slots());
+        // The policy's slow loops run inline: a simulation is one thread, and repeatable.
+        EwsjfQueues<SimRequest> ewsjf = variant.ewsjf() == null ? null : new EwsjfQueues<>(variant.ewsjf(), clock, Runnable::run);
+        Scheduler<SimRequest> scheduler = ewsjf == null ? new Scheduler<>(settings, clock) : new Scheduler<>(settings, clock, ewsjf);
         List<SimRequest> requests = workload.requests();
         List<CompletedRequest> completed = new ArrayList<>(requests.size());
+        List<Trial> trials = new ArrayList<>();
         int next = 0;
-        while (next < requests.size() || !running.isEmpty()) {
-            long now = Long.MAX_VALUE;
+        while (next < requests.size() || completed.size() < requests.size()) {
+            long now = timers.nextDueNanos();
             if (next < requests.size()) {
-                now = nanos(requests.get(next).arrivalSeconds());
+                now = Math.min(now, nanos(requests.get(next).arrivalSeconds()));
             }
-            if (!running.isEmpty()) {
-                now = Math.min(now, running.peek().finishNanos());
+            if (now == Long.MAX_VALUE) {
+                throw new IllegalStateException(completed.size() + " of " + requests.size() + " jobs completed and nothing is left to happen");
             }
             clock.moveTo(now);
-            while (!running.isEmpty() && running.peek().finishNanos() == now) {
-                Running done = running.poll();
-                scheduler.release(done.dispatch());
-                completed.add(done.complete());
-            }
+            timers.runDue();
             while (next < requests.size() && nanos(requests.get(next).arrivalSeconds()) == now) {
                 SimRequest request = requests.get(next++);
-                // Tokens play no part in ordering (policies compare seconds); the proxy only reports them.
-                scheduler.submit(request, 0, 0, variant.expectedSeconds(request)).orElseThrow();
+                scheduler.submit(request, 0, cost(request, variant)).orElseThrow();
             }
             Dispatch<SimRequest> dispatch;
             while ((dispatch = scheduler.dispatchNext()) != null) {
-                running.add(new Running(dispatch, now + Math.max(1, nanos(dispatch.job().payload().serviceSeconds()))));
+                JobSize size = dispatch.job().payload().size();
+                if (size.outputTokens() > 0 && backend.secondsPerToken() == 0) {
+                    throw new IllegalArgumentException("job " + dispatch.job().payload().id() + " has " + size.outputTokens()
+                            + " tokens (expected: a backend with a decoding speed, not SimulatedBackend.slots)");
+                }
+                engine.submit(new Generation(size.prefillSeconds(), size.outputTokens(), new Running(dispatch, scheduler, clock, completed)));
+            }
+            if (ewsjf != null && ewsjf.trialCount() > trials.size()) {
+                trials.add(ewsjf.lastTrial());
             }
         }
-        return new SimulationRun(variant, slots, completed, scheduler.starvationPromotions());
+        return new SimulationRun(variant, backend.slots(), completed, scheduler.starvationPromotions(), trials,
+                ewsjf == null ? null : ewsjf.openTrialReward());
+    }
+
+    /**
+     * What the scheduler is told: the prompt and its prefill exactly (both known on arrival), the
+     * service time as the variant sees it. Tokens play no part in ordering (policies compare seconds);
+     * the proxy only reports them.
+     */
+    private static JobCost cost(SimRequest request, PolicyVariant variant) {
+        JobSize size = request.size();
+        double expected = variant.expectedSeconds(request);
+        return new JobCost(size.promptTokens(), 0, Math.min(size.prefillSeconds(), expected), expected);
     }
 
     static long nanos(double seconds) {
         return Math.round(seconds * 1e9);
     }
 
-    private record Running(Dispatch<SimRequest> dispatch, long finishNanos) {
-        SimRequest request() {
-            return dispatch.job().payload();
+    /** A dispatched job on the engine: it frees its slot in the scheduler when its last token is out. */
+    private static final class Running implements GenerationListener {
+        private final Dispatch<SimRequest> dispatch;
+        private final Scheduler<SimRequest> scheduler;
+        private final VirtualClock clock;
+        private final List<CompletedRequest> completed;
+        private double firstTokenSeconds = Double.NaN;
+
+        Running(Dispatch<SimRequest> dispatch, Scheduler<SimRequest> scheduler, VirtualClock clock, List<CompletedRequest> completed) {
+            this.dispatch = dispatch;
+            this.scheduler = scheduler;
+            this.clock = clock;
+            this.completed = completed;
         }
 
-        CompletedRequest complete() {
-            return new CompletedRequest(request(), dispatch.job().arrivalNanos() / 1e9, dispatch.dispatchedNanos() / 1e9,
-                    finishNanos / 1e9, dispatch.starvationPromoted());
+        @Override
+        public void started() {}
+
+        @Override
+        public void token(int index) {
+            if (index == 0) {
+                firstTokenSeconds = clock.nanoTime() / 1e9;
+            }
+        }
+
+        @Override
+        public void finished() {
+            scheduler.release(dispatch);
+            double finish = clock.nanoTime() / 1e9;
+            completed.add(new CompletedRequest(dispatch.job().payload(), dispatch.job().arrivalNanos() / 1e9,
+                    dispatch.dispatchedNanos() / 1e9, Double.isNaN(firstTokenSeconds) ? finish : firstTokenSeconds, finish,
+                    dispatch.starvationPromoted()));
         }
     }
 }

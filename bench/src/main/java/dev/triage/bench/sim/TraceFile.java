@@ -20,10 +20,10 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * A real arrival trace with output token counts: the Azure LLM inference trace 2023 (CSV:
+ * A real arrival trace with prompt and output token counts: the Azure LLM inference trace 2023 (CSV:
  * {@code TIMESTAMP,ContextTokens,GeneratedTokens}) or a Mooncake trace (JSON Lines with
- * {@code timestamp} in milliseconds and {@code output_length}). Arrival times are made relative to the
- * first request; jobs are classed by {@link LengthClass}.
+ * {@code timestamp} in milliseconds, {@code input_length} and {@code output_length}). Arrival times are
+ * made relative to the first request; jobs are classed by {@link LengthClass} of their output.
  *
  * <pre>{@code
  * TraceFile trace = TraceFile.read(Path.of("../shared/data/traces/mooncake/conversation_trace.jsonl"));
@@ -34,7 +34,7 @@ import java.util.List;
 public record TraceFile(String name, List<Record> records) {
 
     /** One request of a trace. */
-    public record Record(double arrivalSeconds, int outputTokens) {}
+    public record Record(double arrivalSeconds, int promptTokens, int outputTokens) {}
 
     private static final DateTimeFormatter AZURE_TIME = new DateTimeFormatterBuilder()
             .appendPattern("yyyy-MM-dd HH:mm:ss")
@@ -64,7 +64,8 @@ public record TraceFile(String name, List<Record> records) {
             throw new IOException(file + ": " + records.size() + " requests (expected: at least 2)");
         }
         double start = records.get(0).arrivalSeconds();
-        List<Record> relative = records.stream().map(r -> new Record(r.arrivalSeconds() - start, r.outputTokens())).toList();
+        List<Record> relative = records.stream()
+                .map(r -> new Record(r.arrivalSeconds() - start, r.promptTokens(), r.outputTokens())).toList();
         return new TraceFile(name, relative);
     }
 
@@ -80,7 +81,7 @@ public record TraceFile(String name, List<Record> records) {
     public double utilisation(int count, ServiceTimeModel serviceTime, int slots) {
         List<Record> window = window(count);
         double span = window.get(count - 1).arrivalSeconds() - window.get(0).arrivalSeconds();
-        double meanService = window.stream().mapToDouble(r -> serviceTime.seconds(r.outputTokens())).average().orElseThrow();
+        double meanService = window.stream().mapToDouble(r -> serviceTime.seconds(r.promptTokens(), r.outputTokens())).average().orElseThrow();
         return (count - 1) / span * meanService / slots;
     }
 
@@ -92,10 +93,13 @@ public record TraceFile(String name, List<Record> records) {
         if (!(timeScale > 0) || Double.isInfinite(timeScale)) {
             throw new IllegalArgumentException("time scale: " + timeScale + " (expected: > 0)");
         }
-        List<Record> window = window(count);
-        List<JobSize> jobs = window.stream().map(r -> size(r, serviceTime)).toList();
-        double[] times = window.stream().mapToDouble(r -> r.arrivalSeconds() * timeScale).toArray();
-        return Workload.of(times, jobs, estimates, seed);
+        double[] times = window(count).stream().mapToDouble(r -> r.arrivalSeconds() * timeScale).toArray();
+        return Workload.of(times, jobs(count, serviceTime), estimates, seed);
+    }
+
+    /** The first {@code count} requests' sizes, in trace order. */
+    public List<JobSize> jobs(int count, ServiceTimeModel serviceTime) {
+        return window(count).stream().map(r -> size(r, serviceTime)).toList();
     }
 
     private List<Record> window(int count) {
@@ -106,7 +110,8 @@ public record TraceFile(String name, List<Record> records) {
     }
 
     private static JobSize size(Record record, ServiceTimeModel serviceTime) {
-        return JobSize.of(LengthClass.of(record.outputTokens()).label(), serviceTime.seconds(record.outputTokens()));
+        return JobSize.ofTokens(LengthClass.of(record.outputTokens()).label(), record.promptTokens(), record.outputTokens(),
+                serviceTime, null);
     }
 
     private static List<Record> readAzure(Path file) throws IOException {
@@ -130,7 +135,7 @@ public record TraceFile(String name, List<Record> records) {
                     }
                     LocalDateTime time = LocalDateTime.parse(fields[0].trim(), AZURE_TIME);
                     double seconds = time.toEpochSecond(ZoneOffset.UTC) + time.getNano() / 1e9;
-                    records.add(new Record(seconds, outputTokens(Integer.parseInt(fields[2].trim()))));
+                    records.add(new Record(seconds, tokens(Integer.parseInt(fields[1].trim())), tokens(Integer.parseInt(fields[2].trim()))));
                 } catch (DateTimeParseException | IllegalArgumentException e) {
                     throw new IOException(file + ":" + number + ": " + e.getMessage()
                             + " (expected: TIMESTAMP,ContextTokens,GeneratedTokens)", e);
@@ -143,18 +148,19 @@ public record TraceFile(String name, List<Record> records) {
     private static List<Record> readMooncake(Path file) throws IOException {
         return JsonLines.read(file, node -> {
             JsonNode timestamp = node.path("timestamp");
+            JsonNode input = node.path("input_length");
             JsonNode output = node.path("output_length");
-            if (!timestamp.isNumber() || !output.isIntegralNumber()) {
-                throw new IllegalArgumentException("timestamp " + timestamp + ", output_length " + output
-                        + " (expected: {\"timestamp\": ms, \"output_length\": tokens, ...})");
+            if (!timestamp.isNumber() || !input.isIntegralNumber() || !output.isIntegralNumber()) {
+                throw new IllegalArgumentException("timestamp " + timestamp + ", input_length " + input + ", output_length " + output
+                        + " (expected: {\"timestamp\": ms, \"input_length\": tokens, \"output_length\": tokens, ...})");
             }
-            return new Record(timestamp.asDouble() / 1000, outputTokens(output.asInt()));
+            return new Record(timestamp.asDouble() / 1000, tokens(input.asInt()), tokens(output.asInt()));
         });
     }
 
-    private static int outputTokens(int tokens) {
+    private static int tokens(int tokens) {
         if (tokens < 0) {
-            throw new IllegalArgumentException("output tokens " + tokens + " (expected: >= 0)");
+            throw new IllegalArgumentException("token count " + tokens + " (expected: >= 0)");
         }
         return tokens;
     }

@@ -52,8 +52,7 @@ public record Workload(List<SimRequest> requests) {
         }
         List<SimRequest> requests = new ArrayList<>(jobs.size());
         for (int i = 0; i < jobs.size(); i++) {
-            JobSize job = jobs.get(i);
-            requests.add(new SimRequest(i, times[i], job.jobClass(), job.serviceSeconds(), estimates[i]));
+            requests.add(new SimRequest(i, times[i], jobs.get(i), estimates[i]));
         }
         return new Workload(requests);
     }

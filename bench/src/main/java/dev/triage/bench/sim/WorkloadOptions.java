@@ -21,11 +21,14 @@ import java.util.function.LongFunction;
  *       service seconds {@code normal:MEAN:SD} or {@code gamma:SHAPE:SCALE}, a mix of classes
  *       {@code short@0.8=normal:2:0.5,long@0.2=gamma:4:5}, or real lengths {@code workload:FILE} /
  *       {@code trace:FILE} in tokens.</li>
- *   <li>{@code --service-base} and {@code --service-per-token}: seconds = base + per-token × tokens, for
- *       sizes in tokens (defaults 0.1 s and 0.02 s).</li>
+ *   <li>{@code --service-base}, {@code --service-per-prompt-token} and {@code --service-per-token}:
+ *       seconds = base + per-prompt-token × prompt tokens + per-token × tokens, for sizes in tokens
+ *       (defaults 0.1 s, 0 and 0.02 s).</li>
+ *   <li>{@code --slots} (default 1) and {@code --batch-slowdown} (default 0): the backend, see
+ *       {@link SimulatedBackend}.</li>
  *   <li>{@code --estimate exact} (default), {@code lognormal:SIGMA}, {@code classifier:SIGMA}, or
  *       {@code baseline} (the baseline estimator on the workload file's prompts).</li>
- *   <li>{@code --requests} per run (default 2000), {@code --slots} (default 1).</li>
+ *   <li>{@code --requests} per run (default 2000).</li>
  * </ul>
  */
 public final class WorkloadOptions {
@@ -38,16 +41,18 @@ public final class WorkloadOptions {
     private final ServiceTimeModel serviceTime;
     private final EstimateModel estimates;
     private final int requests;
-    private final int slots;
+    private final SimulatedBackend backend;
     private final double rate;
 
     private WorkloadOptions(Flags flags) throws IOException {
-        this.serviceTime = new ServiceTimeModel(flags.number("service-base", 0.1), flags.number("service-per-token", 0.02));
+        this.serviceTime = new ServiceTimeModel(flags.number("service-base", 0.1), flags.number("service-per-prompt-token", 0),
+                flags.number("service-per-token", 0.02));
         this.requests = flags.integer("requests", 2000);
-        this.slots = flags.integer("slots", 1);
+        int slots = flags.integer("slots", 1);
         if (requests < 1 || slots < 1) {
             throw new IllegalArgumentException("--requests " + requests + ", --slots " + slots + " (expected: both >= 1)");
         }
+        this.backend = new SimulatedBackend(slots, serviceTime.secondsPerToken(), flags.number("batch-slowdown", 0));
         this.rate = flags.number("rate", Double.NaN);
         this.arrivals = flags.string("arrivals", "poisson");
         String sizeSpec = flags.optional("sizes").orElse(null);
@@ -71,13 +76,13 @@ public final class WorkloadOptions {
         return new WorkloadOptions(flags);
     }
 
-    public int slots() {
-        return slots;
+    public SimulatedBackend backend() {
+        return backend;
     }
 
     /** The workload in a line, without its load: {@code poisson arrivals, 2000 requests, 1 slot(s), estimate exact}. */
     public String describe() {
-        return arrivals + " arrivals, " + requests + " requests, " + slots + " slot(s), estimate " + estimates.label();
+        return arrivals + " arrivals, " + requests + " requests, " + backend.describe() + ", estimate " + estimates.label();
     }
 
     /** The load {@link #at} gives for ρ, in words. */
@@ -97,14 +102,14 @@ public final class WorkloadOptions {
      */
     public LongFunction<Workload> at(double rho) {
         if (arrivalTrace != null) {
-            double timeScale = Double.isNaN(rho) ? 1 : arrivalTrace.utilisation(requests, serviceTime, slots) / rho;
+            double timeScale = Double.isNaN(rho) ? 1 : arrivalTrace.utilisation(requests, serviceTime, backend.slots()) / rho;
             return seed -> arrivalTrace.workload(requests, serviceTime, timeScale, estimates, seed);
         }
         ArrivalProcess process;
         if (arrivals.equals("burst")) {
             process = new ArrivalProcess.Burst();
         } else if (!Double.isNaN(rho)) {
-            process = ArrivalProcess.Poisson.atUtilisation(rho, sizes.meanServiceSeconds(), slots);
+            process = ArrivalProcess.Poisson.atUtilisation(rho, sizes.meanServiceSeconds(), backend.slots());
         } else if (!Double.isNaN(rate)) {
             process = new ArrivalProcess.Poisson(rate);
         } else {

@@ -62,8 +62,10 @@ class RealServerBurstIT {
             assertTrue(streamed >= 20 && streamed < 300, streamed + " of 300 tokens before the client left");
             HttpResponse<String> rest = client.send(request, HttpResponse.BodyHandlers.ofString());
             long events = rest.body().lines().filter(line -> line.contains("\"content\":\"")).count();
-            assertEquals(300 - streamed, events, "the resumed request asks only for the rest");
-            Await.until("all 300 counted", () -> {
+            // Tokens the server sent before it saw the client leave may still reach the relay's count after
+            // the slot is idle: the rest is 300 less the count when the resumed request arrived, at most 300 - streamed.
+            assertTrue(events > 0 && events <= 300 - streamed, events + " tokens resumed after " + streamed);
+            Await.until("all 300 counted, the first stream's and the resumed one's", () -> {
                 try {
                     return relay.streamedTokens("paused") == 300;
                 } catch (InterruptedException e) {

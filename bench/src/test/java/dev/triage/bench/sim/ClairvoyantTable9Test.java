@@ -34,7 +34,7 @@ class ClairvoyantTable9Test {
 
     @Test
     void tauFiresOnlyWhereThereIsATau() {
-        List<SummaryRow> rows = new Experiment(ClairvoyantTable9.variants(3.5), 1, List.of(0L),
+        List<SummaryRow> rows = new Experiment(ClairvoyantTable9.variants(3.5), SimulatedBackend.slots(1), List.of(0L),
                 new ClairvoyantTable9(2_000, 1)::workload).run();
         assertEquals(0, ClairvoyantTable9.find(rows, "fcfs", "all").tauFired());
         assertEquals(0, ClairvoyantTable9.find(rows, "sjf", "all").tauFired());

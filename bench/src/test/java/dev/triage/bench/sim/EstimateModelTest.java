@@ -45,7 +45,7 @@ class EstimateModelTest {
     @Test
     void aRealEstimatorReadsThePromptsAndTheServiceTimeModelTurnsTokensIntoSeconds() {
         ServiceTimeModel serviceTime = new ServiceTimeModel(0.5, 0.01);
-        List<JobSize> jobs = List.of(new JobSize("short", 1, "hi"), new JobSize("long", 9, "x".repeat(4000)));
+        List<JobSize> jobs = List.of(new JobSize("short", 1, "hi", 1, 0, 1), new JobSize("long", 9, "x".repeat(4000), 1000, 0, 9));
         double[] estimates = new EstimateModel.FromEstimator(new BaselineEstimator(), serviceTime)
                 .expectedSeconds(jobs, new SplittableRandom(1));
         // Baseline: 128 + 2 x prompt tokens; "hi" is 1 token, 4,000 characters are 1,000.

@@ -26,8 +26,8 @@ class OracleSjfTest {
                         ArrivalProcess arrivals = ArrivalProcess.Poisson.atUtilisation(rho, sizes.meanServiceSeconds(), slots);
                         // Estimates are deliberately poor: the oracle must not read them.
                         Workload workload = Workload.synthetic(arrivals, sizes, new EstimateModel.LogNormalNoise(3), 2_000, seed);
-                        double fcfsMean = Simulation.run(workload, fcfs, slots).meanSojournSeconds();
-                        double oracleMean = Simulation.run(workload, oracle, slots).meanSojournSeconds();
+                        double fcfsMean = Simulation.run(workload, fcfs, SimulatedBackend.slots(slots)).meanSojournSeconds();
+                        double oracleMean = Simulation.run(workload, oracle, SimulatedBackend.slots(slots)).meanSojournSeconds();
                         assertTrue(oracleMean <= fcfsMean, String.format(
                                 "%s, %d slot(s), rho %.2f, seed %d: oracle SJF %.3f s > FCFS %.3f s",
                                 sizes, slots, rho, seed, oracleMean, fcfsMean));
@@ -47,7 +47,7 @@ class OracleSjfTest {
             finish += service;
             total += finish;
         }
-        double oracleMean = Simulation.run(burst, PolicyVariant.parse("oracle-sjf", Duration.ZERO), 1).meanSojournSeconds();
+        double oracleMean = Simulation.run(burst, PolicyVariant.parse("oracle-sjf", Duration.ZERO), SimulatedBackend.slots(1)).meanSojournSeconds();
         assertEquals(total / sorted.length, oracleMean, 1e-6);
     }
 }

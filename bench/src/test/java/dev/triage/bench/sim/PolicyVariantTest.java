@@ -22,7 +22,7 @@ class PolicyVariantTest {
     @Test
     void unknownPoliciesAndAMissingTauAreRefused() {
         var unknown = assertThrows(IllegalArgumentException.class, () -> PolicyVariant.parse("lifo", Duration.ZERO));
-        assertTrue(unknown.getMessage().contains("expected: [oracle-]fcfs|sjf|hrrn[-tau]"), unknown.getMessage());
+        assertTrue(unknown.getMessage().contains("expected: [oracle-]fcfs|sjf|hrrn|ewsjf|ewsjf-estimate[-tau]"), unknown.getMessage());
         var noTau = assertThrows(IllegalArgumentException.class, () -> PolicyVariant.parse("sjf-tau", Duration.ZERO));
         assertTrue(noTau.getMessage().contains("--tau"), noTau.getMessage());
     }

@@ -26,7 +26,7 @@ class QueueingTheoryTest {
         double expectedWait = lambda * secondMoment / (2 * (1 - RHO));
 
         Workload workload = Workload.synthetic(new ArrivalProcess.Poisson(lambda), sizes, new EstimateModel.Exact(), JOBS, 7);
-        SimulationRun run = Simulation.run(workload, PolicyVariant.parse("fcfs", Duration.ZERO), 1);
+        SimulationRun run = Simulation.run(workload, PolicyVariant.parse("fcfs", Duration.ZERO), SimulatedBackend.slots(1));
 
         assertEquals(expectedWait, meanWait(run, "job"), 0.05 * expectedWait);
     }
@@ -49,7 +49,7 @@ class QueueingTheoryTest {
         // A noiseless classifier: every short job ranks before every long one, arrival order within a class.
         EstimateModel classOnly = new EstimateModel.ClassifierNoise(0, 0.5, 2);
         Workload workload = Workload.synthetic(new ArrivalProcess.Poisson(lambda), sizes, classOnly, JOBS, 11);
-        SimulationRun run = Simulation.run(workload, PolicyVariant.parse("sjf", Duration.ZERO), 1);
+        SimulationRun run = Simulation.run(workload, PolicyVariant.parse("sjf", Duration.ZERO), SimulatedBackend.slots(1));
 
         assertEquals(shortWait, meanWait(run, "short"), 0.05 * shortWait);
         assertEquals(longWait, meanWait(run, "long"), 0.05 * longWait);

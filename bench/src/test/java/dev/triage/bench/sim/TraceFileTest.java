@@ -28,23 +28,25 @@ class TraceFileTest {
                 "2023-11-16 18:15:50.9951690,396,1109",
                 "2023-11-16 18:15:47.0000000,10,250"));
         TraceFile trace = TraceFile.read(file);
-        assertEquals(List.of(new TraceFile.Record(0, 44), new TraceFile.Record(0.31941, 250), new TraceFile.Record(4.314579, 1109)),
-                trace.records().stream().map(r -> new TraceFile.Record(Math.round(r.arrivalSeconds() * 1e6) / 1e6, r.outputTokens())).toList());
+        assertEquals(List.of(new TraceFile.Record(0, 374, 44), new TraceFile.Record(0.31941, 10, 250), new TraceFile.Record(4.314579, 396, 1109)),
+                trace.records().stream()
+                        .map(r -> new TraceFile.Record(Math.round(r.arrivalSeconds() * 1e6) / 1e6, r.promptTokens(), r.outputTokens())).toList());
     }
 
     @Test
     void readsAMooncakeTraceInMilliseconds() throws IOException {
         Path file = dir.resolve("trace.jsonl");
         Files.write(file, List.of("{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 500, \"hash_ids\": [0]}",
-                "{\"timestamp\": 3000, \"input_length\": 10, \"output_length\": 5, \"hash_ids\": [1]}"));
-        assertEquals(List.of(new TraceFile.Record(0, 500), new TraceFile.Record(3, 5)), TraceFile.read(file).records());
+                "{\"timestamp\": 3000, \"input_length\": 7322, \"output_length\": 5, \"hash_ids\": [1]}"));
+        assertEquals(List.of(new TraceFile.Record(0, 10, 500), new TraceFile.Record(3, 7322, 5)), TraceFile.read(file).records());
     }
 
     @Test
     void aTimeScaleStretchesTheArrivalsToTheTargetLoad() throws IOException {
         Path file = dir.resolve("trace.jsonl");
-        Files.write(file, List.of("{\"timestamp\": 0, \"output_length\": 95}", "{\"timestamp\": 1000, \"output_length\": 295}",
-                "{\"timestamp\": 2000, \"output_length\": 795}"));
+        Files.write(file, List.of("{\"timestamp\": 0, \"input_length\": 50, \"output_length\": 95}",
+                "{\"timestamp\": 1000, \"input_length\": 50, \"output_length\": 295}",
+                "{\"timestamp\": 2000, \"input_length\": 500, \"output_length\": 795}"));
         TraceFile trace = TraceFile.read(file);
         // Two gaps in 2 s: 1 request/s. Mean service (2 + 6 + 16) / 3 = 8 s on one slot.
         double utilisation = trace.utilisation(3, SERVICE_TIME, 1);
@@ -53,6 +55,19 @@ class TraceFileTest {
         assertEquals(2 * utilisation / 0.5, workload.requests().get(2).arrivalSeconds(), 1e-9);
         assertEquals(List.of("short", "medium"), workload.requests().stream().limit(2).map(SimRequest::jobClass).toList());
         assertEquals(16, workload.requests().get(2).serviceSeconds(), 1e-9);
+        assertEquals(500, workload.requests().get(2).size().promptTokens());
+        assertEquals(795, workload.requests().get(2).size().outputTokens());
+    }
+
+    @Test
+    void aPromptCostSlowsTheFirstTokenOfLongPrompts() throws IOException {
+        Path file = dir.resolve("trace.jsonl");
+        Files.write(file, List.of("{\"timestamp\": 0, \"input_length\": 5000, \"output_length\": 10}",
+                "{\"timestamp\": 1000, \"input_length\": 50, \"output_length\": 10}"));
+        ServiceTimeModel withPrefill = new ServiceTimeModel(0.1, 0.0002, 0.02);
+        JobSize size = TraceFile.read(file).workload(2, withPrefill, 1, new EstimateModel.Exact(), 0).requests().get(0).size();
+        assertEquals(1.1, size.prefillSeconds(), 1e-9);
+        assertEquals(1.3, size.serviceSeconds(), 1e-9);
     }
 
     @Test

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
+import dev.triage.proxy.scheduler.ewsjf.SizeFeature;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +35,7 @@ public final class ConfigLoader {
             new ConfigOption("listen", "127.0.0.1:8080", "address clients connect to: host:port, :port for all interfaces"),
             new ConfigOption("backend", "http://127.0.0.1:11434", "the inference server's base URL (Ollama's default)"),
             new ConfigOption("max-concurrency", "1", "requests the backend runs at once: 1 serial, N batched"),
-            new ConfigOption("policy", "sjf", "order of waiting requests: fcfs, sjf or hrrn"),
+            new ConfigOption("policy", "sjf", "order of waiting requests: fcfs, sjf, hrrn or ewsjf"),
             new ConfigOption("starvation-timeout", "60s", "a request waiting longer goes first, oldest first; off to disable"),
             new ConfigOption("max-queue", "512", "requests that may wait per backend; beyond, 429"),
             new ConfigOption("max-queue-wait", "off", "longest wait in the queue before a 504; off for no limit"),
@@ -43,9 +45,15 @@ public final class ConfigLoader {
                     "sizes a request while the estimator loads or cannot keep up: classifier, lexical or baseline"),
             new ConfigOption("model-watch", "false", "reload the model when its file changes (true/false; needs --model)"),
             new ConfigOption("service-time-base", "0.5", "backend seconds every request costs (prefill)"),
+            new ConfigOption("service-time-per-prompt-token", "0", "backend seconds per prompt token (prefill)"),
             new ConfigOption("service-time-per-token", "0.02", "backend seconds per generated token"),
             new ConfigOption("online-learning", "true", "learn service time and estimate calibration from every answer (true/false)"),
             new ConfigOption("state-dir", "", "directory where what was learned is kept across restarts; unset, memory only"),
+            new ConfigOption("ewsjf-size", "prompt", "ewsjf: what sizes a job: prompt (tokens) or estimate (expected ms)"),
+            new ConfigOption("ewsjf-max-queues", "32", "ewsjf: most queues Refine-and-Prune leaves"),
+            new ConfigOption("ewsjf-refine-interval", "5m", "ewsjf: how often the queues are learnt anew"),
+            new ConfigOption("ewsjf-trial-interval", "10m", "ewsjf: how long the meta-optimizer tries one set of parameters"),
+            new ConfigOption("ewsjf-tune", "true", "ewsjf: let the meta-optimizer tune the score (true/false)"),
             new ConfigOption("audio-backend", "", "speech-to-text server; unset, audio shares the backend and its slots"),
             new ConfigOption("audio-max-concurrency", "1", "requests the audio backend runs at once"),
             new ConfigOption("max-audio-body", "25MB", "largest audio upload; beyond, 413"),
@@ -127,6 +135,9 @@ public final class ConfigLoader {
         int maxQueue = ValueParsers.integer("max-queue", v.get("max-queue"));
         require(maxQueue >= 0, "max-queue", v, ">= 0");
         ServiceTimeModel serviceTime = serviceTime(v, "service-time-base", "service-time-per-token");
+        double perPromptToken = ValueParsers.decimal("service-time-per-prompt-token", v.get("service-time-per-prompt-token"));
+        require(perPromptToken >= 0, "service-time-per-prompt-token", v, "seconds >= 0");
+        serviceTime = new ServiceTimeModel(serviceTime.baseSeconds(), perPromptToken, serviceTime.secondsPerToken());
         Duration upstreamTimeout = ValueParsers.duration("upstream-timeout", v.get("upstream-timeout"));
         require(!upstreamTimeout.isZero(), "upstream-timeout", v, "a duration > 0");
         long maxBody = ValueParsers.size("max-body", v.get("max-body"));
@@ -136,7 +147,7 @@ public final class ConfigLoader {
         try {
             policy = Policy.parse(v.get("policy"));
         } catch (IllegalArgumentException e) {
-            throw ConfigException.invalid("policy", v.get("policy"), "fcfs, sjf or hrrn");
+            throw ConfigException.invalid("policy", v.get("policy"), "fcfs, sjf, hrrn or ewsjf");
         }
         String healthPath = v.get("health-path").trim();
         require(healthPath.startsWith("/"), "health-path", v, "a path starting with /");
@@ -148,6 +159,7 @@ public final class ConfigLoader {
                 serviceTime,
                 audio(v),
                 policy,
+                ewsjf(v),
                 ValueParsers.durationOrOff("starvation-timeout", v.get("starvation-timeout")),
                 maxQueue,
                 ValueParsers.durationOrOff("max-queue-wait", v.get("max-queue-wait")),
@@ -159,6 +171,25 @@ public final class ConfigLoader {
                 healthPath,
                 shutdownGrace,
                 redacted(v));
+    }
+
+    private static EwsjfSettings ewsjf(Map<String, String> v) {
+        SizeFeature size;
+        try {
+            size = SizeFeature.parse(v.get("ewsjf-size"));
+        } catch (IllegalArgumentException e) {
+            throw ConfigException.invalid("ewsjf-size", v.get("ewsjf-size"), "prompt or estimate");
+        }
+        int maxQueues = ValueParsers.integer("ewsjf-max-queues", v.get("ewsjf-max-queues"));
+        require(maxQueues >= 1, "ewsjf-max-queues", v, ">= 1");
+        Duration refine = ValueParsers.duration("ewsjf-refine-interval", v.get("ewsjf-refine-interval"));
+        require(!refine.isZero(), "ewsjf-refine-interval", v, "a duration > 0");
+        Duration trial = ValueParsers.duration("ewsjf-trial-interval", v.get("ewsjf-trial-interval"));
+        require(!trial.isZero(), "ewsjf-trial-interval", v, "a duration > 0");
+        EwsjfSettings defaults = EwsjfSettings.defaults();
+        return new EwsjfSettings(size, maxQueues, defaults.minQueueWidth(), defaults.bubbleWidth(), defaults.window(),
+                defaults.minSamples(), refine, trial, defaults.minTrialCompletions(), ValueParsers.bool("ewsjf-tune", v.get("ewsjf-tune")),
+                defaults.initialTheta(), defaults.reward(), defaults.seed());
     }
 
     private static EstimatorConfig estimator(Map<String, String> v) {

@@ -3,6 +3,7 @@ package dev.triage.proxy.config;
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.SchedulerSettings;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
+import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Collections;
@@ -15,9 +16,10 @@ import java.util.Map;
  *
  * @param listen where the proxy accepts clients (unresolved; resolved when binding)
  * @param backend the chat/completions backend
- * @param serviceTime the chat backend's seconds per request and per output token
+ * @param serviceTime the chat backend's seconds per request, per prompt token and per output token
  * @param audio how speech-to-text requests are scheduled
  * @param policy the order of waiting requests
+ * @param ewsjf how EWSJF runs, when the policy is ewsjf
  * @param starvationTimeout τ; {@link Duration#ZERO} when off
  * @param maxQueue how many requests may wait per backend
  * @param maxQueueWait how long a request may wait before a 504; {@link Duration#ZERO} for no limit
@@ -36,6 +38,7 @@ public record TriageConfig(
         ServiceTimeModel serviceTime,
         AudioConfig audio,
         Policy policy,
+        EwsjfSettings ewsjf,
         Duration starvationTimeout,
         int maxQueue,
         Duration maxQueueWait,

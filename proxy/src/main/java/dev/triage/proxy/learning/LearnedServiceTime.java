@@ -16,9 +16,14 @@ import dev.triage.proxy.scheduler.ServiceTimeModel;
 public record LearnedServiceTime(double baseSeconds, double secondsPerPromptToken, double secondsPerToken,
         double growthPerRunning) {
 
-    /** The model the configured flags describe: no prefill per prompt token, no batch slowdown. */
+    /** The model the configured flags describe: no batch slowdown. */
     public static LearnedServiceTime of(ServiceTimeModel configured) {
-        return new LearnedServiceTime(configured.baseSeconds(), 0, configured.secondsPerToken(), 0);
+        return new LearnedServiceTime(configured.baseSeconds(), configured.secondsPerPromptToken(), configured.secondsPerToken(), 0);
+    }
+
+    /** Expected seconds to the first token of a request of {@code promptTokens}. */
+    public double prefillSeconds(int promptTokens) {
+        return Math.max(ServiceTimeModel.MIN_SECONDS, baseSeconds + secondsPerPromptToken * promptTokens);
     }
 
     /** Expected seconds for a request of these sizes with {@code running} requests (itself included) at once. */

@@ -2,6 +2,8 @@ package dev.triage.proxy.metrics;
 
 import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.scheduler.BackendQueue;
+import dev.triage.proxy.scheduler.ewsjf.EwsjfQueues;
+import dev.triage.proxy.scheduler.ewsjf.Theta;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -25,6 +27,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Triage's Prometheus metrics, on one Micrometer registry. Labels are bounded: backend,
@@ -91,6 +94,22 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
         FunctionCounter.builder("triage.starvation.promotions", queue, BackendQueue::starvationPromotions).tags(backend)
                 .description("Requests sent ahead of the policy because they waited longer than the starvation timeout")
                 .register(registry);
+        queue.ewsjf().ifPresent(ewsjf -> bindEwsjf(ewsjf, backend));
+    }
+
+    /** EWSJF's learnt state: its queues, its trials, the latest reward and the parameters Θ in force. */
+    private void bindEwsjf(EwsjfQueues<?> ewsjf, Tags backend) {
+        Gauge.builder("triage.ewsjf.queues", ewsjf, EwsjfQueues::queueCount).tags(backend)
+                .description("EWSJF's queues in force, bubble queues included").register(registry);
+        FunctionCounter.builder("triage.ewsjf.trials", ewsjf, EwsjfQueues::trialCount).tags(backend)
+                .description("Trials EWSJF's meta-optimizer has scored").register(registry);
+        Gauge.builder("triage.ewsjf.reward", ewsjf, q -> q.lastTrial() == null ? Double.NaN : q.lastTrial().reward().reward())
+                .tags(backend).description("The reward of EWSJF's latest scored trial").register(registry);
+        Map<String, ToDoubleFunction<Theta>> parameters = Map.of(
+                "urgency_slope", Theta::urgencySlope, "urgency_base", Theta::urgencyBase,
+                "fairness_slope", Theta::fairnessSlope, "fairness_base", Theta::fairnessBase, "alpha", Theta::alpha);
+        parameters.forEach((name, parameter) -> Gauge.builder("triage.ewsjf.theta", ewsjf, q -> parameter.applyAsDouble(q.theta()))
+                .tags(backend.and("parameter", name)).description("The EWSJF parameters in force").register(registry));
     }
 
     /** The gauges of what one backend's learner has learned, and how its estimates fare against the frozen ones. */

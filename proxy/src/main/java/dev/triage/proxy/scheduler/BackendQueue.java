@@ -1,11 +1,14 @@
 package dev.triage.proxy.scheduler;
 
+import dev.triage.proxy.scheduler.ewsjf.EwsjfQueues;
+import dev.triage.proxy.scheduler.ewsjf.EwsjfStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -33,6 +36,7 @@ public final class BackendQueue {
     private final RankingWindow rankingWindow = new RankingWindow(RANKING_WINDOW);
     /** The jobs holding a slot, for the expected start of those waiting; loop thread only. */
     private final Set<Dispatch<Waiter>> running = new HashSet<>();
+    private final EwsjfQueues<Waiter> ewsjf;
     private boolean refusing;
     /** The pending wake-up at the oldest waiting job's wait deadline; null when none is set. */
     private ScheduledFuture<?> wakeUp;
@@ -43,11 +47,16 @@ public final class BackendQueue {
     private volatile long starvationPromotions;
     private volatile double rankingAccuracy = Double.NaN;
 
-    BackendQueue(DispatchLoop loop, Clock clock, String name, Scheduler<Waiter> scheduler, Duration maxQueueWait) {
+    /**
+     * @param ewsjf the scheduler's waiting jobs when its policy is ewsjf, else null
+     */
+    BackendQueue(DispatchLoop loop, Clock clock, String name, Scheduler<Waiter> scheduler, EwsjfQueues<Waiter> ewsjf,
+            Duration maxQueueWait) {
         this.loop = loop;
         this.clock = clock;
         this.name = name;
         this.scheduler = scheduler;
+        this.ewsjf = ewsjf;
         this.maxQueueWaitNanos = maxQueueWait.toNanos();
     }
 
@@ -86,6 +95,22 @@ public final class BackendQueue {
             rankingWindow.add(expectedTokens, actualTokens);
             rankingAccuracy = rankingWindow.accuracy();
         });
+    }
+
+    /**
+     * EWSJF's queues when the policy is ewsjf. Off the loop thread only their {@code theta()},
+     * {@code queueCount()}, {@code trialCount()} and {@code lastTrial()} may be read; the rest is
+     * {@link #ewsjfStatus()}.
+     */
+    public Optional<EwsjfQueues<?>> ewsjf() {
+        return Optional.ofNullable(ewsjf);
+    }
+
+    /** EWSJF's queues, parameters and trials as they stand, computed on the loop thread; empty for other policies. */
+    public CompletableFuture<Optional<EwsjfStatus>> ewsjfStatus() {
+        CompletableFuture<Optional<EwsjfStatus>> status = new CompletableFuture<>();
+        loop.execute(() -> status.complete(ewsjf().map(queues -> queues.status(clock.nanoTime()))));
+        return status;
     }
 
     /** The queue as it stands, in dispatch order; computed on the loop thread. */
@@ -130,23 +155,32 @@ public final class BackendQueue {
     }
 
     /**
+     * Queues a job whose prompt is unknown: {@link #submit(JobTag, int, JobCost, Executor, JobListener)}
+     * with {@link JobCost#ofAnswer}.
+     *
+     * @param expectedSeconds expected service time, positive
+     */
+    public Ticket submit(JobTag tag, int priority, double expectedTokens, double expectedSeconds, Executor callbacks,
+            JobListener listener) {
+        return submit(tag, priority, JobCost.ofAnswer(expectedTokens, expectedSeconds), callbacks, listener);
+    }
+
+    /**
      * Queues a job. The listener hears, on {@code callbacks}, either {@code dispatched} (once a slot is
      * free and the job's turn has come) or {@code refused}; never both, and nothing after the returned
      * ticket is cancelled while the job still waits. A slot that {@code callbacks} refuses to take (its
      * event loop has stopped) is released at once.
      *
      * <pre>{@code
-     * Ticket ticket = queue.submit(tag, priority, tokens, seconds, ctx.executor(), listener);
+     * Ticket ticket = queue.submit(tag, priority, cost, ctx.executor(), listener);
      * }</pre>
      *
-     * @param expectedSeconds expected service time, positive
      * @param callbacks where the listener is called: the submitter's own thread, such as its
      *     connection's event loop, so that the listener needs no hand-over of its own
      */
-    public Ticket submit(JobTag tag, int priority, double expectedTokens, double expectedSeconds, Executor callbacks,
-            JobListener listener) {
+    public Ticket submit(JobTag tag, int priority, JobCost cost, Executor callbacks, JobListener listener) {
         Waiter waiter = new Waiter(tag, callbacks, listener);
-        loop.execute(() -> admit(waiter, priority, expectedTokens, expectedSeconds));
+        loop.execute(() -> admit(waiter, priority, cost));
         return waiter;
     }
 
@@ -170,7 +204,7 @@ public final class BackendQueue {
         });
     }
 
-    private void admit(Waiter waiter, int priority, double expectedTokens, double expectedSeconds) {
+    private void admit(Waiter waiter, int priority, JobCost cost) {
         if (waiter.cancelled) {
             return;
         }
@@ -179,7 +213,7 @@ public final class BackendQueue {
             return;
         }
         refuseOverdue();
-        var job = scheduler.submit(waiter, priority, expectedTokens, expectedSeconds);
+        var job = scheduler.submit(waiter, priority, cost);
         if (job.isEmpty()) {
             long retryAfter = Math.max(1, (long) Math.ceil(scheduler.expectedBacklogSeconds()));
             waiter.refuse(new Refusal(Refusal.Reason.QUEUE_FULL, retryAfter));

@@ -1,9 +1,13 @@
 package dev.triage.proxy.scheduler;
 
 import dev.triage.proxy.concurrent.DaemonThreadFactory;
+import dev.triage.proxy.scheduler.ewsjf.EwsjfQueues;
+import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -31,6 +35,7 @@ public final class DispatchLoop implements AutoCloseable {
     private final Clock clock;
     private final ScheduledThreadPoolExecutor executor;
     private final List<BackendQueue> backends = new ArrayList<>();
+    private ExecutorService learning;
 
     public DispatchLoop(Clock clock) {
         this.clock = clock;
@@ -38,14 +43,37 @@ public final class DispatchLoop implements AutoCloseable {
     }
 
     /**
-     * Adds a backend queue. Call before traffic starts.
+     * Adds a backend queue, with EWSJF's default settings should its policy be ewsjf. Call before
+     * traffic starts.
      *
      * @param maxQueueWait how long a job may wait before it is refused; {@link Duration#ZERO} for no limit
      */
-    public synchronized BackendQueue addBackend(String name, SchedulerSettings settings, Duration maxQueueWait) {
-        BackendQueue queue = new BackendQueue(this, clock, name, new Scheduler<>(settings, clock), maxQueueWait);
+    public BackendQueue addBackend(String name, SchedulerSettings settings, Duration maxQueueWait) {
+        return addBackend(name, settings, EwsjfSettings.defaults(), maxQueueWait);
+    }
+
+    /**
+     * Adds a backend queue. Call before traffic starts.
+     *
+     * @param ewsjf how EWSJF runs, when the settings' policy is ewsjf; its refinements and its
+     *     meta-optimizer run on a thread of their own, never on the dispatch thread
+     * @param maxQueueWait how long a job may wait before it is refused; {@link Duration#ZERO} for no limit
+     */
+    public synchronized BackendQueue addBackend(String name, SchedulerSettings settings, EwsjfSettings ewsjf, Duration maxQueueWait) {
+        EwsjfQueues<BackendQueue.Waiter> queues = settings.policy() == Policy.EWSJF
+                ? new EwsjfQueues<>(ewsjf, clock, learning()) : null;
+        Scheduler<BackendQueue.Waiter> scheduler = queues == null ? new Scheduler<>(settings, clock) : new Scheduler<>(settings, clock, queues);
+        BackendQueue queue = new BackendQueue(this, clock, name, scheduler, queues, maxQueueWait);
         backends.add(queue);
         return queue;
+    }
+
+    /** The thread EWSJF learns on, started with the first backend that needs it. */
+    private ExecutorService learning() {
+        if (learning == null) {
+            learning = Executors.newSingleThreadExecutor(new DaemonThreadFactory("triage-ewsjf"));
+        }
+        return learning;
     }
 
     public synchronized List<BackendQueue> backends() {
@@ -95,7 +123,10 @@ public final class DispatchLoop implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         executor.shutdownNow();
+        if (learning != null) {
+            learning.shutdownNow();
+        }
     }
 }

@@ -2,7 +2,7 @@ package dev.triage.proxy.scheduler;
 
 /**
  * A request waiting for a backend slot, as the scheduler sees it: when it arrived, the client's
- * priority, and what it is expected to cost. Created by {@link Scheduler#submit}; the payload is
+ * priority, and what it is expected to cost ({@link JobCost}). Created by {@link Scheduler#submit}; the payload is
  * whatever the caller needs back when the job is dispatched (the proxy's exchange, the simulator's
  * job record).
  *
@@ -14,20 +14,18 @@ public final class Job<T> {
     private final long sequence;
     private final long arrivalNanos;
     private final int priority;
-    private final double expectedTokens;
-    private final double expectedSeconds;
+    private final JobCost cost;
     private final double inverseSeconds;
     /** Position in a {@link WaitingJobs} array while waiting there; -1 otherwise. */
     int index = -1;
 
-    Job(T payload, long sequence, long arrivalNanos, int priority, double expectedTokens, double expectedSeconds) {
+    Job(T payload, long sequence, long arrivalNanos, int priority, JobCost cost) {
         this.payload = payload;
         this.sequence = sequence;
         this.arrivalNanos = arrivalNanos;
         this.priority = priority;
-        this.expectedTokens = expectedTokens;
-        this.expectedSeconds = expectedSeconds;
-        this.inverseSeconds = 1 / expectedSeconds;
+        this.cost = cost;
+        this.inverseSeconds = 1 / cost.expectedSeconds();
     }
 
     public T payload() {
@@ -49,12 +47,22 @@ public final class Job<T> {
     }
 
     public double expectedTokens() {
-        return expectedTokens;
+        return cost.expectedTokens();
     }
 
     /** Expected service time S, from the backend's service-time model; positive. */
     public double expectedSeconds() {
-        return expectedSeconds;
+        return cost.expectedSeconds();
+    }
+
+    /** The prompt's length in tokens; 0 when unknown. */
+    public int promptTokens() {
+        return cost.promptTokens();
+    }
+
+    /** Expected time to the first token, from the backend's service-time model; positive. */
+    public double prefillSeconds() {
+        return cost.prefillSeconds();
     }
 
     /** 1 / S, so that HRRN's ratio is a multiplication wherever it is computed. */
@@ -68,6 +76,7 @@ public final class Job<T> {
 
     @Override
     public String toString() {
-        return "Job#" + sequence + "{priority=" + priority + ", tokens=" + expectedTokens + ", seconds=" + expectedSeconds + '}';
+        return "Job#" + sequence + "{priority=" + priority + ", prompt=" + cost.promptTokens() + ", tokens="
+                + cost.expectedTokens() + ", seconds=" + cost.expectedSeconds() + '}';
     }
 }

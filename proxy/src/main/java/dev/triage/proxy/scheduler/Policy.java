@@ -13,6 +13,9 @@ import java.util.Locale;
  *       starve under a stream of short ones unless a starvation timeout is set.</li>
  *   <li>{@code hrrn}: highest response ratio next, ratio = (wait + S) / S. A job's ratio grows while it
  *       waits, faster for short jobs, so short jobs still go first but no job waits forever.</li>
+ *   <li>{@code ewsjf}: jobs of similar size share a queue, the queues are learnt from the traffic, and
+ *       the queue whose oldest job scores highest goes next ({@code scheduler.ewsjf.EwsjfQueues}).
+ *       It is not one order over jobs, so it comes with the queues that keep it.</li>
  * </ul>
  */
 public enum Policy {
@@ -39,6 +42,23 @@ public enum Policy {
         public boolean dependsOnTime() {
             return true;
         }
+    },
+    EWSJF {
+        /** Within one of ewsjf's queues, jobs go in arrival order; which queue goes next is the queues' choice. */
+        @Override
+        int compareWithinPriority(Job<?> a, Job<?> b, long nowNanos) {
+            return 0;
+        }
+
+        @Override
+        public boolean dependsOnTime() {
+            return true;
+        }
+
+        @Override
+        public boolean isOrder() {
+            return false;
+        }
     };
 
     /** HRRN's order key, w / S (in nanoseconds per second): monotone in the response ratio. */
@@ -51,6 +71,14 @@ public enum Policy {
     /** True when the order of two waiting jobs can change while they wait. */
     public boolean dependsOnTime() {
         return false;
+    }
+
+    /**
+     * True when the policy is one order over jobs, which {@link Scheduler#Scheduler(SchedulerSettings, Clock)}
+     * keeps by itself; false for a policy that brings its own {@link WaitingJobs}.
+     */
+    public boolean isOrder() {
+        return true;
     }
 
     /**
@@ -73,7 +101,7 @@ public enum Policy {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** Parses a configuration value: {@code fcfs}, {@code sjf} or {@code hrrn}, any case. */
+    /** Parses a configuration value: {@code fcfs}, {@code sjf}, {@code hrrn} or {@code ewsjf}, any case. */
     public static Policy parse(String value) {
         for (Policy policy : values()) {
             if (policy.label().equalsIgnoreCase(value.trim())) {

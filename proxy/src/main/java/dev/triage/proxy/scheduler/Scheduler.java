@@ -34,27 +34,45 @@ public final class Scheduler<T> {
     private int busySlots;
     private long starvationPromotions;
 
+    /** A scheduler for a policy that is one order over jobs: {@code fcfs}, {@code sjf} or {@code hrrn}. */
     public Scheduler(SchedulerSettings settings, Clock clock) {
+        this(settings, clock, WaitingJobs.forPolicy(settings.policy()));
+    }
+
+    /**
+     * A scheduler whose waiting jobs are kept by a policy with state of its own (ewsjf's queues), which
+     * must be the policy the settings name.
+     */
+    public Scheduler(SchedulerSettings settings, Clock clock, WaitingJobs<T> waiting) {
+        if (waiting.policy != settings.policy()) {
+            throw new IllegalArgumentException("waiting jobs kept for " + waiting.policy.label() + " (expected: "
+                    + settings.policy().label() + ", the policy of the settings)");
+        }
         this.settings = settings;
         this.clock = clock;
-        this.waiting = WaitingJobs.forPolicy(settings.policy());
+        this.waiting = waiting;
         this.guard = new StarvationGuard<>(settings.starvationTimeout().toNanos());
+    }
+
+    /**
+     * Adds a job whose prompt is unknown, stamped with the clock's time as its arrival: {@link
+     * #submit(Object, int, JobCost)} with {@link JobCost#ofAnswer}.
+     *
+     * @param expectedSeconds the expected service time S; must be positive (HRRN divides by it)
+     */
+    public Optional<Job<T>> submit(T payload, int priority, double expectedTokens, double expectedSeconds) {
+        return submit(payload, priority, JobCost.ofAnswer(expectedTokens, expectedSeconds));
     }
 
     /**
      * Adds a job, stamped with the clock's time as its arrival. Empty when the queue is full: the
      * caller refuses the request.
-     *
-     * @param expectedSeconds the expected service time S; must be positive (HRRN divides by it)
      */
-    public Optional<Job<T>> submit(T payload, int priority, double expectedTokens, double expectedSeconds) {
-        if (!(expectedSeconds > 0) || Double.isInfinite(expectedSeconds)) {
-            throw new IllegalArgumentException("expectedSeconds: " + expectedSeconds + " (expected: finite, > 0)");
-        }
+    public Optional<Job<T>> submit(T payload, int priority, JobCost cost) {
         if (waiting.size() >= settings.maxQueue()) {
             return Optional.empty();
         }
-        Job<T> job = new Job<>(payload, nextSequence++, clock.nanoTime(), priority, expectedTokens, expectedSeconds);
+        Job<T> job = new Job<>(payload, nextSequence++, clock.nanoTime(), priority, cost);
         waiting.add(job);
         guard.add(job);
         return Optional.of(job);
@@ -78,7 +96,7 @@ public final class Scheduler<T> {
             return null;
         }
         long now = clock.nanoTime();
-        Job<T> head = waiting.best(now);
+        Job<T> head = waiting.best(now, settings.slots() - busySlots);
         Job<T> starved = guard.starved(now);
         Job<T> job = starved != null ? starved : head;
         boolean promoted = starved != null && starved != head;
@@ -101,6 +119,7 @@ public final class Scheduler<T> {
             throw new IllegalStateException("slot released twice: " + dispatch.job());
         }
         busySlots--;
+        waiting.released(dispatch, clock.nanoTime());
     }
 
     /** The waiting jobs in the order they would be sent now: starved jobs oldest first, then the policy's order. */

@@ -1,29 +1,47 @@
 package dev.triage.proxy.scheduler;
 
 /**
- * Turns expected output tokens into expected seconds of backend time: {@code seconds = base +
- * perToken × tokens}. The base covers the request's fixed cost (prefill, model warm-up); the per-token
- * cost is the backend's decode speed. HRRN's ratio and the starvation timeout are in seconds, so
- * this model is what lets them work with token estimates; the simulator and the replay backend use
- * the same model for their service times.
+ * Turns a request's tokens into expected seconds of backend time: {@code prefill = base +
+ * perPromptToken × prompt tokens} to the first token, then {@code perToken × output tokens}. The base
+ * covers the request's fixed cost (model warm-up, scheduling); the per-prompt-token cost is the
+ * backend's prefill speed, the per-token cost its decode speed. HRRN's ratio and the starvation timeout
+ * are in seconds, so this model is what lets them work with token estimates; the simulator and the
+ * replay backend use the same model for their service times.
  *
  * @param baseSeconds seconds every request costs, at least 0
+ * @param secondsPerPromptToken seconds per prompt token, at least 0
  * @param secondsPerToken seconds per generated token, at least 0
  */
-public record ServiceTimeModel(double baseSeconds, double secondsPerToken) {
+public record ServiceTimeModel(double baseSeconds, double secondsPerPromptToken, double secondsPerToken) {
 
     /** The smallest expected service time: HRRN divides by it, so it is never 0. */
     public static final double MIN_SECONDS = 1e-3;
 
     public ServiceTimeModel {
-        if (!(baseSeconds >= 0) || !(secondsPerToken >= 0) || baseSeconds + secondsPerToken == 0
-                || Double.isInfinite(baseSeconds) || Double.isInfinite(secondsPerToken)) {
-            throw new IllegalArgumentException("service time " + baseSeconds + " + " + secondsPerToken
-                    + " x tokens (expected: both finite and >= 0, not both 0)");
+        if (!(baseSeconds >= 0) || !(secondsPerPromptToken >= 0) || !(secondsPerToken >= 0) || baseSeconds + secondsPerToken == 0
+                || Double.isInfinite(baseSeconds) || Double.isInfinite(secondsPerPromptToken) || Double.isInfinite(secondsPerToken)) {
+            throw new IllegalArgumentException("service time " + baseSeconds + " + " + secondsPerPromptToken + " x prompt tokens + "
+                    + secondsPerToken + " x tokens (expected: all finite and >= 0, base and per token not both 0)");
         }
     }
 
+    /** A model in which the prompt costs nothing beyond the base. */
+    public ServiceTimeModel(double baseSeconds, double secondsPerToken) {
+        this(baseSeconds, 0, secondsPerToken);
+    }
+
+    /** Seconds for a request whose prompt is unknown or free: {@code base + perToken × tokens}. */
     public double seconds(double tokens) {
-        return Math.max(MIN_SECONDS, baseSeconds + secondsPerToken * tokens);
+        return seconds(0, tokens);
+    }
+
+    /** Seconds for a request of {@code promptTokens} that generates {@code tokens}. */
+    public double seconds(int promptTokens, double tokens) {
+        return Math.max(MIN_SECONDS, baseSeconds + secondsPerPromptToken * promptTokens + secondsPerToken * tokens);
+    }
+
+    /** Seconds to the first token of a request of {@code promptTokens}. */
+    public double prefillSeconds(int promptTokens) {
+        return Math.max(MIN_SECONDS, baseSeconds + secondsPerPromptToken * promptTokens);
     }
 }

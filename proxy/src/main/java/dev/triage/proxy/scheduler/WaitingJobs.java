@@ -6,41 +6,57 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * The jobs waiting at one backend, kept so that the policy's next job is cheap to find. Orders that
- * never change while jobs wait (fcfs, sjf) live in a sorted set: O(log n) to add, remove and take
- * the head. HRRN's order changes with time, so its jobs are scanned at each decision: O(n) over
- * flat arrays, tens of microseconds for 10,000 waiting jobs, far below any service time.
+ * The jobs waiting at one backend, kept so that the policy's next job is cheap to find: what a
+ * {@link Policy} is to the {@link Scheduler}. Orders that never change while jobs wait (fcfs, sjf)
+ * live in a sorted set: O(log n) to add, remove and take the head. HRRN's order changes with time,
+ * so its jobs are scanned at each decision: O(n) over flat arrays, tens of microseconds for 10,000
+ * waiting jobs, far below any service time. A policy that keeps state of its own (ewsjf's queues)
+ * extends this class and is handed to the scheduler's constructor.
+ *
+ * <p>Called only by the thread that owns the scheduler.
  */
-abstract class WaitingJobs<T> {
+public abstract class WaitingJobs<T> {
 
+    /** The waiting jobs of a policy that is one order over jobs (fcfs, sjf, hrrn). */
     static <T> WaitingJobs<T> forPolicy(Policy policy) {
+        if (!policy.isOrder()) {
+            throw new IllegalArgumentException("policy " + policy.label() + " keeps queues of its own (expected: fcfs, sjf or hrrn)");
+        }
         return policy.dependsOnTime() ? new Scanned<>(policy) : new Sorted<>(policy);
     }
 
     final Policy policy;
 
-    private WaitingJobs(Policy policy) {
+    protected WaitingJobs(Policy policy) {
         this.policy = policy;
     }
 
-    abstract void add(Job<T> job);
+    public abstract void add(Job<T> job);
 
-    abstract boolean remove(Job<T> job);
+    public abstract boolean remove(Job<T> job);
 
-    /** The job the policy sends next at {@code nowNanos}, or null when none waits. */
-    abstract Job<T> best(long nowNanos);
+    /**
+     * The job the policy sends next at {@code nowNanos}, or null when none waits.
+     *
+     * @param freeSlots the backend's free slots, at least 1: when several are free at once, the jobs
+     *     taken one after another fill them together
+     */
+    public abstract Job<T> best(long nowNanos, int freeSlots);
 
-    abstract int size();
+    public abstract int size();
 
-    abstract Iterable<Job<T>> all();
+    public abstract Iterable<Job<T>> all();
 
     /** Every waiting job, in the order the policy would send them at {@code nowNanos}. */
-    List<Job<T>> inOrder(long nowNanos) {
+    public List<Job<T>> inOrder(long nowNanos) {
         List<Job<T>> ordered = new ArrayList<>(size());
         all().forEach(ordered::add);
         ordered.sort(policy.order(nowNanos));
         return ordered;
     }
+
+    /** Hears that a dispatched job ended and freed its slot at {@code nowNanos}; a policy that learns from it overrides this. */
+    public void released(Dispatch<T> dispatch, long nowNanos) {}
 
     private static final class Sorted<T> extends WaitingJobs<T> {
         private final TreeSet<Job<T>> jobs;
@@ -51,27 +67,27 @@ abstract class WaitingJobs<T> {
         }
 
         @Override
-        void add(Job<T> job) {
+        public void add(Job<T> job) {
             jobs.add(job);
         }
 
         @Override
-        boolean remove(Job<T> job) {
+        public boolean remove(Job<T> job) {
             return jobs.remove(job);
         }
 
         @Override
-        Job<T> best(long nowNanos) {
+        public Job<T> best(long nowNanos, int freeSlots) {
             return jobs.isEmpty() ? null : jobs.first();
         }
 
         @Override
-        int size() {
+        public int size() {
             return jobs.size();
         }
 
         @Override
-        Iterable<Job<T>> all() {
+        public Iterable<Job<T>> all() {
             return jobs;
         }
     }
@@ -98,7 +114,7 @@ abstract class WaitingJobs<T> {
         }
 
         @Override
-        void add(Job<T> job) {
+        public void add(Job<T> job) {
             if (size == jobs.length) {
                 int grown = size * 2;
                 jobs = Arrays.copyOf(jobs, grown);
@@ -114,7 +130,7 @@ abstract class WaitingJobs<T> {
         }
 
         @Override
-        boolean remove(Job<T> job) {
+        public boolean remove(Job<T> job) {
             int i = job.index;
             if (i < 0 || i >= size || jobs[i] != job) {
                 return false;
@@ -131,7 +147,7 @@ abstract class WaitingJobs<T> {
         }
 
         @Override
-        Job<T> best(long nowNanos) {
+        public Job<T> best(long nowNanos, int freeSlots) {
             int best = -1;
             int bestPriority = Integer.MAX_VALUE;
             double bestUrgency = Double.NEGATIVE_INFINITY;
@@ -152,12 +168,12 @@ abstract class WaitingJobs<T> {
         }
 
         @Override
-        int size() {
+        public int size() {
             return size;
         }
 
         @Override
-        Iterable<Job<T>> all() {
+        public Iterable<Job<T>> all() {
             return Arrays.asList(jobs).subList(0, size);
         }
     }

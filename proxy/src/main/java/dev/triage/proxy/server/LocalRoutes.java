@@ -5,6 +5,7 @@ import dev.triage.proxy.sizing.ModelReloader;
 import dev.triage.proxy.metrics.TriageMetrics;
 import dev.triage.proxy.scheduler.BackendQueue;
 import dev.triage.proxy.scheduler.QueueSnapshot;
+import dev.triage.proxy.scheduler.ewsjf.EwsjfStatus;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -69,6 +71,26 @@ public final class LocalRoutes {
             return CompletableFuture.allOf(snapshots.toArray(CompletableFuture[]::new)).thenApply(done -> {
                 List<QueueSnapshot> backends = new ArrayList<>();
                 snapshots.forEach(s -> backends.add(s.join()));
+                return json(Map.of("backends", backends));
+            });
+        };
+    }
+
+    /**
+     * {@code /triage/ewsjf}: per backend whose policy is ewsjf, what sizes its jobs, its learnt queues
+     * (size range, mean, share, bubble or not, jobs waiting), the parameters Θ in force, and the trials
+     * the meta-optimizer has scored with their rewards.
+     */
+    public static LocalRoute ewsjf(List<BackendQueue> queues) {
+        return request -> {
+            Map<String, CompletableFuture<Optional<EwsjfStatus>>> statuses = new LinkedHashMap<>();
+            for (BackendQueue queue : queues) {
+                statuses.put(queue.name(), queue.ewsjfStatus());
+            }
+            return CompletableFuture.allOf(statuses.values().toArray(CompletableFuture[]::new)).thenApply(done -> {
+                List<Map<String, Object>> backends = new ArrayList<>();
+                statuses.forEach((name, status) -> status.join()
+                        .ifPresent(ewsjf -> backends.add(Map.of("backend", name, "ewsjf", ewsjf))));
                 return json(Map.of("backends", backends));
             });
         };

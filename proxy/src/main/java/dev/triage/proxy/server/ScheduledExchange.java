@@ -3,10 +3,12 @@ package dev.triage.proxy.server;
 import dev.triage.model.Estimate;
 import dev.triage.proxy.api.TriageError;
 import dev.triage.proxy.learning.BackendLearner;
+import dev.triage.proxy.learning.LearnedServiceTime;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
 import dev.triage.proxy.metrics.ResponseTokenCounter;
 import dev.triage.proxy.scheduler.BackendQueue;
+import dev.triage.proxy.scheduler.JobCost;
 import dev.triage.proxy.scheduler.JobListener;
 import dev.triage.proxy.scheduler.JobTag;
 import dev.triage.proxy.scheduler.Refusal;
@@ -118,11 +120,12 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         double tokens = scheduledBy.expectedTokens();
         BackendQueue queue = target.backend().queue();
         int running = Math.min(queue.settings().slots(), queue.busySlots() + 1);
-        double seconds = learner.serviceTime().seconds(job.promptTokens(), tokens, running);
+        LearnedServiceTime serviceTime = learner.serviceTime();
+        JobCost cost = new JobCost(job.promptTokens(), tokens, serviceTime.prefillSeconds(job.promptTokens()),
+                serviceTime.seconds(job.promptTokens(), tokens, running));
         state = State.QUEUED;
         submittedNanos = System.nanoTime();
-        ticket = queue.submit(new JobTag(record.id(), record.routeKind()), job.priority(), tokens,
-                seconds, ctx.executor(), this);
+        ticket = queue.submit(new JobTag(record.id(), record.routeKind()), job.priority(), cost, ctx.executor(), this);
     }
 
     @Override

@@ -79,7 +79,7 @@ public final class AudioSizer implements RequestSizer, AutoCloseable {
             unreadable.increment();
         }
         Estimate estimate = estimator.estimate(upload.clip());
-        return new SizedJob(estimate, upload.priority());
+        return new SizedJob(estimate, upload.priority(), 0);
     }
 
     /** One upload to read; it owns its reference to the body until it has run or been abandoned. */

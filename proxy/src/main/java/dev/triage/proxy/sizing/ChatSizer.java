@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.triage.features.ChatBody;
 import dev.triage.features.Prompt;
+import dev.triage.features.PromptTokens;
 import dev.triage.model.Estimate;
 import dev.triage.proxy.api.Json;
 import dev.triage.proxy.api.TriageError;
@@ -36,7 +37,8 @@ public final class ChatSizer implements RequestSizer {
         Prompt prompt = ChatBody.prompt(json);
         OptionalInt cap = ChatBody.maxOutputTokens(json);
         int priority = priority(json);
-        double promptTokens = prompt.conversationChars() / SizedJob.CHARS_PER_TOKEN;
+        // The backend prefills every message, system prompt and history included.
+        int promptTokens = PromptTokens.ofChars(prompt.conversationChars());
         return estimation.estimate(prompt).thenApply(estimate -> new SizedJob(capped(estimate, cap), priority, promptTokens, cap));
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.proxy.scheduler.Policy;
+import dev.triage.proxy.scheduler.ewsjf.SizeFeature;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -77,10 +78,34 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void ewsjfAndThePromptCostAreConfigured() {
+        TriageConfig defaults = load(Map.of());
+        assertEquals(SizeFeature.PROMPT, defaults.ewsjf().sizeFeature());
+        assertEquals(32, defaults.ewsjf().maxQueues());
+        assertTrue(defaults.ewsjf().tune());
+        assertEquals(0.5, defaults.serviceTime().prefillSeconds(4000), 1e-9, "prompts cost nothing unless told");
+        TriageConfig config = load(Map.of("TRIAGE_EWSJF_TUNE", "false"), "--policy", "ewsjf", "--ewsjf-size", "estimate",
+                "--ewsjf-max-queues", "8", "--ewsjf-refine-interval", "90s", "--ewsjf-trial-interval", "15m",
+                "--service-time-per-prompt-token", "0.0002");
+        assertEquals(Policy.EWSJF, config.policy());
+        assertEquals(SizeFeature.ESTIMATE, config.ewsjf().sizeFeature());
+        assertEquals(8, config.ewsjf().maxQueues());
+        assertEquals(Duration.ofSeconds(90), config.ewsjf().refineInterval());
+        assertEquals(Duration.ofMinutes(15), config.ewsjf().trialInterval());
+        assertFalse(config.ewsjf().tune());
+        assertEquals(0.5 + 0.0002 * 4000, config.serviceTime().prefillSeconds(4000), 1e-9);
+        assertEquals(0.5 + 0.0002 * 4000 + 0.02 * 100, config.serviceTime().seconds(4000, 100), 1e-9);
+    }
+
+    @Test
     void badValuesStopStartUpWithOneLineNamingKeyValueAndExpectation() {
         assertEquals("max-queue: -1 (expected: >= 0)", failure(Map.of(), "--max-queue", "-1"));
         assertEquals("max-concurrency: 0 (expected: >= 1)", failure(Map.of(), "--max-concurrency", "0"));
-        assertEquals("policy: lifo (expected: fcfs, sjf or hrrn)", failure(Map.of(), "--policy", "lifo"));
+        assertEquals("policy: lifo (expected: fcfs, sjf, hrrn or ewsjf)", failure(Map.of(), "--policy", "lifo"));
+        assertEquals("ewsjf-size: tokens (expected: prompt or estimate)", failure(Map.of(), "--ewsjf-size", "tokens"));
+        assertEquals("ewsjf-max-queues: 0 (expected: >= 1)", failure(Map.of(), "--ewsjf-max-queues", "0"));
+        assertEquals("service-time-per-prompt-token: -1 (expected: seconds >= 0)",
+                failure(Map.of(), "--service-time-per-prompt-token", "-1"));
         assertEquals("max-queue: many (expected: an integer)", failure(Map.of("TRIAGE_MAX_QUEUE", "many")));
         assertEquals("backend: https://x (expected: an http://host[:port][/path] URL)",
                 failure(Map.of(), "--backend", "https://x"));

@@ -1,13 +1,15 @@
 package dev.triage.proxy.scheduler;
 
+import static dev.triage.proxy.scheduler.Dispatches.drainOneByOne;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.triage.proxy.scheduler.ewsjf.EwsjfQueues;
+import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -16,17 +18,11 @@ class SchedulerTest {
     private final ManualClock clock = new ManualClock();
 
     private Scheduler<String> scheduler(Policy policy, Duration tau, int maxQueue, int slots) {
-        return new Scheduler<>(new SchedulerSettings(policy, tau, maxQueue, slots), clock);
-    }
-
-    private static List<String> drainOneByOne(Scheduler<String> scheduler) {
-        List<String> order = new ArrayList<>();
-        Dispatch<String> next;
-        while ((next = scheduler.dispatchNext()) != null) {
-            order.add(next.job().payload());
-            scheduler.release(next);
+        SchedulerSettings settings = new SchedulerSettings(policy, tau, maxQueue, slots);
+        if (policy == Policy.EWSJF) {
+            return new Scheduler<>(settings, clock, new EwsjfQueues<>(EwsjfSettings.defaults(), clock, Runnable::run));
         }
-        return order;
+        return new Scheduler<>(settings, clock);
     }
 
     @Test

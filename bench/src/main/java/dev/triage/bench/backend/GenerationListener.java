@@ -1,7 +1,7 @@
-package dev.triage.bench.replay;
+package dev.triage.bench.backend;
 
-/** Hears a generation's progress, on the engine's event loop. */
-interface GenerationListener {
+/** Hears a generation's progress, on the engine's thread. */
+public interface GenerationListener {
 
     /** The generation has a slot; its prefill starts now. */
     void started();

@@ -1,74 +1,76 @@
-package dev.triage.bench.replay;
+package dev.triage.bench.backend;
 
-import dev.triage.proxy.scheduler.ServiceTimeModel;
-import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A model server's timing without the model: {@code slots} generations run at once, the rest wait
- * first-come-first-served, as they do inside Ollama, llama.cpp or vLLM.
+ * first-come-first-served, as they do inside Ollama, llama.cpp or vLLM. The replay backend serves
+ * answers with it and the simulator runs its backends with it: one timing model for both.
  *
- * <p>The timing model: a generation that gets a slot first spends the prefill time
- * ({@link ServiceTimeModel#baseSeconds()}) on its own, then joins the decoding batch at the next step
- * boundary. Each decoding step produces one token for every generation in the batch and lasts
- * {@code secondsPerToken × (1 + batchSlowdown × (n − 1))} for a batch of n: with one slot a request
- * takes exactly {@code base + perToken × tokens}; with more, every request slows down as the batch
- * grows, which is how continuous batching trades latency for throughput. A generation leaves the
- * batch with its last token, and its slot goes to the oldest waiting request.
+ * <p>The timing model: a generation that gets a slot first spends its prefill time (the backend's
+ * {@code ServiceTimeModel.prefillSeconds} of its prompt) on its own, then joins the decoding batch at
+ * the next step boundary. Each decoding step produces one token for every generation in the batch and
+ * lasts {@code secondsPerToken × (1 + batchSlowdown × (n − 1))} for a batch of n: with one slot a
+ * request takes exactly {@code prefill + perToken × tokens}; with more, every request slows down as
+ * the batch grows, which is how continuous batching trades latency for throughput. A generation
+ * leaves the batch with its last token, and its slot goes to the oldest waiting request.
  *
- * <p>Every method runs on the engine's event loop, and time passes only through that loop's timers,
- * so nothing ever sleeps and tests can drive the engine on a virtual clock.
+ * <p>Every method runs on the engine's one thread, and time passes only through its
+ * {@link EngineTimers}, so nothing ever sleeps and tests and the simulator drive it on a virtual clock.
  */
-final class GenerationEngine {
+public final class GenerationEngine {
 
     /** How many completed generations the engine remembers, in order, for {@link #completedTokens()}. */
     static final int COMPLETED_KEPT = 1024;
 
-    private final EventExecutor loop;
+    private final EngineTimers timers;
     private final int slots;
-    private final ServiceTimeModel speed;
+    private final double secondsPerToken;
     private final double batchSlowdown;
     private final ArrayDeque<Generation> waiting = new ArrayDeque<>();
     private final List<Generation> decoding = new ArrayList<>();
     private final List<Generation> joining = new ArrayList<>();
-    /** Written on the loop only; read by anyone. */
+    /** Written on the engine's thread only; read by anyone. */
     private final ConcurrentLinkedDeque<Integer> completed = new ConcurrentLinkedDeque<>();
     private int completedCount;
     private int busySlots;
-    private ScheduledFuture<?> step;
+    private EngineTimers.Timer step;
     private long stepEndNanos;
 
-    GenerationEngine(EventExecutor loop, int slots, ServiceTimeModel speed, double batchSlowdown) {
+    /**
+     * @param secondsPerToken the duration of a decoding step for a batch of one
+     * @param batchSlowdown how much each further generation in the batch slows a step (0.05: 5%)
+     */
+    public GenerationEngine(EngineTimers timers, int slots, double secondsPerToken, double batchSlowdown) {
         if (slots < 1) {
             throw new IllegalArgumentException("slots: " + slots + " (expected: >= 1)");
+        }
+        if (!(secondsPerToken >= 0) || Double.isInfinite(secondsPerToken)) {
+            throw new IllegalArgumentException("seconds per token: " + secondsPerToken + " (expected: >= 0)");
         }
         if (!(batchSlowdown >= 0) || Double.isInfinite(batchSlowdown)) {
             throw new IllegalArgumentException("batch slowdown: " + batchSlowdown + " (expected: >= 0)");
         }
-        this.loop = loop;
+        this.timers = timers;
         this.slots = slots;
-        this.speed = speed;
+        this.secondsPerToken = secondsPerToken;
         this.batchSlowdown = batchSlowdown;
     }
 
-    void submit(Generation generation) {
-        assert loop.inEventLoop();
+    public void submit(Generation generation) {
         waiting.add(generation);
         admit();
     }
 
     /** Stops a generation wherever it is; a slot it held goes to the next waiting request. */
-    void cancel(Generation generation) {
-        assert loop.inEventLoop();
+    public void cancel(Generation generation) {
         switch (generation.state) {
             case WAITING -> waiting.remove(generation);
             case PREFILLING -> {
-                generation.prefill.cancel(false);
+                generation.prefill.cancel();
                 busySlots--;
             }
             case DECODING -> {
@@ -84,16 +86,16 @@ final class GenerationEngine {
         admit();
     }
 
-    int waitingCount() {
+    public int waitingCount() {
         return waiting.size();
     }
 
-    int busySlots() {
+    public int busySlots() {
         return busySlots;
     }
 
     /** The answer lengths of the last {@link #COMPLETED_KEPT} generations completed, in completion order. */
-    List<Integer> completedTokens() {
+    public List<Integer> completedTokens() {
         return List.copyOf(completed);
     }
 
@@ -102,7 +104,7 @@ final class GenerationEngine {
             Generation generation = waiting.poll();
             busySlots++;
             generation.state = Generation.State.PREFILLING;
-            generation.prefill = loop.schedule(() -> prefilled(generation), nanos(speed.baseSeconds()), TimeUnit.NANOSECONDS);
+            generation.prefill = timers.schedule(() -> prefilled(generation), nanos(generation.prefillSeconds()));
             generation.listener().started();
         }
     }
@@ -119,18 +121,18 @@ final class GenerationEngine {
         generation.state = Generation.State.DECODING;
         if (step == null) {
             decoding.add(generation);
-            startStep(loop.ticker().nanoTime());
+            startStep(timers.nanoTime());
         } else {
             joining.add(generation);
         }
     }
 
     private void startStep(long startNanos) {
-        long duration = nanos(speed.secondsPerToken() * (1 + batchSlowdown * (decoding.size() - 1)));
+        long duration = nanos(secondsPerToken * (1 + batchSlowdown * (decoding.size() - 1)));
         stepEndNanos = startNanos + duration;
         // From the planned end, not from now: a late timer does not slow the generation down.
-        long delay = Math.max(0, stepEndNanos - loop.ticker().nanoTime());
-        step = loop.schedule(this::endStep, delay, TimeUnit.NANOSECONDS);
+        long delay = Math.max(0, stepEndNanos - timers.nanoTime());
+        step = timers.schedule(this::endStep, delay);
     }
 
     private void endStep() {

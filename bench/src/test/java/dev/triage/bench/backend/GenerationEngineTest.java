@@ -1,4 +1,4 @@
-package dev.triage.bench.replay;
+package dev.triage.bench.backend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -18,6 +18,7 @@ class GenerationEngineTest {
 
     private EmbeddedChannel channel;
     private long origin;
+    private double prefillSeconds;
 
     @BeforeEach
     void freezeTime() {
@@ -54,6 +55,18 @@ class GenerationEngineTest {
         // step: [1.5, 3.0] with two in the batch (1.5 s). B finishes alone: [3.0, 4.0].
         assertEquals(List.of(0.0, 1.5, 3.0, 3.0), a.times());
         assertEquals(List.of(0.0, 3.0, 4.0, 4.0), b.times());
+    }
+
+    @Test
+    void eachGenerationHasThePrefillOfItsOwnPrompt() {
+        GenerationEngine engine = engine(2, new ServiceTimeModel(0.5, 1), 0);
+        Recorder longPrompt = new Recorder(new Generation(2.0, 1, null));
+        Recorder shortPrompt = new Recorder(new Generation(0.25, 1, null));
+        engine.submit(longPrompt.generation);
+        engine.submit(shortPrompt.generation);
+        runUntilIdle();
+        assertEquals(List.of(0.0, 1.25, 1.25), shortPrompt.times(), "decodes alone from 0.25");
+        assertEquals(List.of(0.0, 3.0, 3.0), longPrompt.times(), "prefilled at 2.0, decodes alone after");
     }
 
     @Test
@@ -94,7 +107,8 @@ class GenerationEngineTest {
     }
 
     private GenerationEngine engine(int slots, ServiceTimeModel speed, double batchSlowdown) {
-        return new GenerationEngine(channel.eventLoop(), slots, speed, batchSlowdown);
+        prefillSeconds = speed.prefillSeconds(0);
+        return new GenerationEngine(new NettyTimers(channel.eventLoop()), slots, speed.secondsPerToken(), batchSlowdown);
     }
 
     private Recorder submit(GenerationEngine engine, int tokens) {
@@ -130,7 +144,12 @@ class GenerationEngineTest {
         private final List<Double> times = new ArrayList<>();
 
         Recorder(int tokens) {
-            generation = new Generation(tokens, this);
+            generation = new Generation(prefillSeconds, tokens, this);
+        }
+
+        /** A recorder for a generation of its own prefill; the listener given to it is replaced by this one. */
+        Recorder(Generation shape) {
+            generation = new Generation(shape.prefillSeconds(), shape.targetTokens(), this);
         }
 
         @Override
