@@ -22,7 +22,7 @@ import java.util.Objects;
  *
  * <p>Each learner is saved with what it learned for: the backend's URL and the estimator whose
  * tokens it calibrates. A learner whose backend or estimator has changed since starts from the
- * configured model. About 25 KB per learner (the calibration's window of answers).
+ * configured model. About 40 KB per learner once the calibration's window of answers is full.
  */
 final class LearnedStateFile {
 
