@@ -34,6 +34,9 @@ final class Backends implements AutoCloseable {
     Backends(TriageConfig config, DispatchLoop dispatchLoop, TriageMetrics metrics) {
         chat = open("chat", config.backend(), config, dispatchLoop, metrics);
         audio = config.audio().backend().map(b -> open("audio", b, config, dispatchLoop, metrics)).orElse(chat);
+        if (config.vllmMetrics()) {
+            metrics.bindVllmNames(chat.queue());
+        }
     }
 
     private Backend open(String name, BackendConfig backend, TriageConfig config, DispatchLoop dispatchLoop,

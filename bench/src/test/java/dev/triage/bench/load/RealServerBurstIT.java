@@ -62,16 +62,11 @@ class RealServerBurstIT {
             assertTrue(streamed >= 20 && streamed < 300, streamed + " of 300 tokens before the client left");
             HttpResponse<String> rest = client.send(request, HttpResponse.BodyHandlers.ofString());
             long events = rest.body().lines().filter(line -> line.contains("\"content\":\"")).count();
-            // Tokens the server sent before it saw the client leave may still reach the relay's count after
-            // the slot is idle: the rest is 300 less the count when the resumed request arrived, at most 300 - streamed.
-            assertTrue(events > 0 && events <= 300 - streamed, events + " tokens resumed after " + streamed);
-            Await.until("all 300 counted, the first stream's and the resumed one's", () -> {
-                try {
-                    return relay.streamedTokens("paused") == 300;
-                } catch (InterruptedException e) {
-                    throw new AssertionError(e);
-                }
-            });
+            // The resumed request asks for 300 less the relay's count when it arrives. That count may have grown
+            // since it was read (tokens the server sent before it saw the client leave), and llama-server now
+            // and then sends two tokens in one event, so the rest comes in somewhat fewer events than
+            // 300 - streamed; a relay that forgot the first stream would send about 300.
+            assertTrue(events <= 300 - streamed && events >= 300 - streamed - 20, events + " events resumed after " + streamed);
         }
     }
 

@@ -66,6 +66,7 @@ public final class ConfigLoader {
             new ConfigOption("admin-token", "", "bearer token for /triage/...; unset, the admin API answers local clients only"),
             new ConfigOption("health-path", "/v1/models", "backend path the readiness probe asks; any answer below 500 is up"),
             new ConfigOption("shutdown-grace", "30s", "on SIGTERM, how long in-flight requests may finish"),
+            new ConfigOption("vllm-metrics", "false", "also export the chat queue under vLLM's metric names, for routers that read them (true/false)"),
             new ConfigOption(CONFIG_KEY, "", "YAML file with any of these keys"));
 
     /** Keys whose values /triage/config must not show. */
@@ -170,6 +171,7 @@ public final class ConfigLoader {
                 v.get("admin-token"),
                 healthPath,
                 shutdownGrace,
+                ValueParsers.bool("vllm-metrics", v.get("vllm-metrics")),
                 redacted(v));
     }
 

@@ -30,6 +30,7 @@ import java.util.Map;
  * @param adminToken the bearer token of the admin API, or empty for local-only access
  * @param healthPath the backend path the readiness probe asks
  * @param shutdownGrace how long in-flight requests may run on after a stop signal
+ * @param vllmMetrics whether the chat queue is also exported under vLLM's metric names
  * @param settings every option's effective value, as text, secrets redacted
  */
 public record TriageConfig(
@@ -49,6 +50,7 @@ public record TriageConfig(
         String adminToken,
         String healthPath,
         Duration shutdownGrace,
+        boolean vllmMetrics,
         Map<String, String> settings) {
 
     public TriageConfig {

@@ -137,6 +137,23 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
                 .description("Completed requests learned from").register(registry);
     }
 
+    /**
+     * The chat queue again under the names vLLM gives its own, for a router that reads them from every
+     * model-server pod (the Gateway API Inference Extension's endpoint picker does): behind Triage,
+     * vLLM's own queue stays empty and the requests that wait are Triage's. Triage cannot see the KV
+     * cache; in its place it reports the share of its slots in use, which reaches 1 when the next
+     * request would wait, the moment a router should call this pod saturated.
+     */
+    public void bindVllmNames(BackendQueue queue) {
+        Gauge.builder("vllm:num_requests_waiting", queue, BackendQueue::waitingCount)
+                .description("Requests waiting in Triage's queue (vLLM's name)").register(registry);
+        Gauge.builder("vllm:num_requests_running", queue, BackendQueue::busySlots)
+                .description("Requests running at the backend (vLLM's name)").register(registry);
+        Gauge.builder("vllm:kv_cache_usage_perc", queue, q -> (double) q.busySlots() / q.settings().slots())
+                .description("Share of Triage's slots in use, 0 to 1, in place of the KV cache usage vLLM reports")
+                .register(registry);
+    }
+
     /** The timer an estimator's calls are recorded in. */
     public Timer estimatorTimer(String estimator) {
         return estimatorTimers.computeIfAbsent(estimator, name -> Timer.builder("triage.estimator").tag("estimator", name)

@@ -4,11 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.triage.model.Estimate;
+import dev.triage.proxy.scheduler.BackendQueue;
+import dev.triage.proxy.scheduler.Clock;
+import dev.triage.proxy.scheduler.DispatchLoop;
+import dev.triage.proxy.scheduler.JobListener;
+import dev.triage.proxy.scheduler.JobTag;
+import dev.triage.proxy.scheduler.Policy;
+import dev.triage.proxy.scheduler.Refusal;
+import dev.triage.proxy.scheduler.SchedulerSettings;
+import dev.triage.proxy.scheduler.Slot;
+import dev.triage.proxy.testing.Await;
 import dev.triage.proxy.testing.PrometheusText;
 import java.time.Duration;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -72,5 +83,38 @@ class TriageMetricsTest {
         metrics.estimatorTimer("classifier").record(Duration.ofMillis(1));
         metrics.estimatorTimer("ranker").record(Duration.ofMillis(1));
         assertEquals(1, sum("triage_estimator_seconds_count", Map.of("estimator", "classifier")));
+    }
+
+    @Test
+    void theChatQueueCanBeReadUnderVllmsNames() {
+        try (DispatchLoop loop = new DispatchLoop(Clock.system())) {
+            BackendQueue queue = loop.addBackend("chat", new SchedulerSettings(Policy.SJF, Duration.ZERO, 10, 2), Duration.ZERO);
+            metrics.bindQueue(queue);
+            assertEquals(Map.of(), vllmSeries(), "only when asked for");
+
+            metrics.bindVllmNames(queue);
+            for (int i = 0; i < 3; i++) {
+                queue.submit(new JobTag("id" + i, "chat"), 0, 100, 2, Runnable::run, HOLD_THE_SLOT);
+            }
+            Await.until("two running, one waiting", () -> queue.waitingCount() == 1 && queue.busySlots() == 2);
+
+            assertEquals(1, sum("vllm:num_requests_waiting", Map.of()));
+            assertEquals(2, sum("vllm:num_requests_running", Map.of()));
+            assertEquals(1.0, sum("vllm:kv_cache_usage_perc", Map.of()));
+        }
+    }
+
+    private static final JobListener HOLD_THE_SLOT = new JobListener() {
+        @Override
+        public void dispatched(Slot slot) {}
+
+        @Override
+        public void refused(Refusal refusal) {}
+    };
+
+    private Map<String, ?> vllmSeries() {
+        return PrometheusText.series(metrics.scrape(null).body()).entrySet().stream()
+                .filter(e -> e.getKey().startsWith("vllm:"))
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     }
 }
