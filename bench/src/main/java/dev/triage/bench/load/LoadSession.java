@@ -26,7 +26,7 @@ import java.util.Map;
  * {@link AnswerLengthRelay}, where each request carries its length in the relay's header and an
  * oracle variant sends it as the request's {@code priority}.
  */
-final class LoadSession {
+public final class LoadSession {
 
     /**
      * What one run produced.
@@ -96,7 +96,7 @@ final class LoadSession {
      * Waits until Triage is ready and its estimator has loaded: one that loads in the background
      * would otherwise leave the run's first requests to its fallback.
      */
-    private static void awaitReady(URI base) throws IOException, InterruptedException {
+    public static void awaitReady(URI base) throws IOException, InterruptedException {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         HttpRequest readyz = HttpRequest.newBuilder(base.resolve("/readyz")).timeout(Duration.ofSeconds(10)).build();
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();

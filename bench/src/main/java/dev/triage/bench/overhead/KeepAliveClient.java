@@ -10,9 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * The thinnest HTTP/1.1 client there is: one keep-alive socket, a fixed {@code GET}, a response read
- * by its {@code Content-Length}. What it costs is the same whether it talks to a backend directly or
- * through Triage, so the difference between the two is what Triage adds.
+ * The thinnest HTTP/1.1 client there is: one keep-alive socket, one fixed request sent again and
+ * again, each response read by its {@code Content-Length}. What it costs is the same whether it talks
+ * to a backend directly or through Triage, so the difference between the two is what Triage adds.
  */
 final class KeepAliveClient implements AutoCloseable {
 
@@ -21,14 +21,31 @@ final class KeepAliveClient implements AutoCloseable {
     private final InputStream in;
     private final byte[] request;
 
-    KeepAliveClient(int port, String path) throws IOException {
+    KeepAliveClient(int port, byte[] request) throws IOException {
         socket = new Socket(InetAddress.getLoopbackAddress(), port);
         socket.setTcpNoDelay(true);
         socket.setSoTimeout(10_000);
         out = socket.getOutputStream();
         in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
-        request = ("GET " + path + " HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: application/json\r\n\r\n")
+        this.request = request;
+    }
+
+    /** A {@code GET} of {@code path}. */
+    static byte[] get(String path) {
+        return ("GET " + path + " HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: application/json\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** A {@code POST} of a JSON body to {@code path}. */
+    static byte[] postJson(String path, String json) {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        byte[] head = ("POST " + path + " HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: application/json\r\n"
+                + "content-type: application/json\r\ncontent-length: " + body.length + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII);
+        byte[] request = new byte[head.length + body.length];
+        System.arraycopy(head, 0, request, 0, head.length);
+        System.arraycopy(body, 0, request, head.length, body.length);
+        return request;
     }
 
     /** Sends the request and reads the whole response; returns nanoseconds taken. */

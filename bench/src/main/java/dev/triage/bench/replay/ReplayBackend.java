@@ -22,6 +22,10 @@ import java.util.concurrent.TimeUnit;
  * (streamed as JSON lines unless {@code "stream": false}), plus {@code GET /v1/models},
  * {@code /api/tags} and {@code /health}.
  *
+ * <p>A request may ask it to fail in the ways a real server fails ({@link ReplayFault}: the
+ * {@code x-replay-fault} header), and a listener may hear every request as it arrives: the pieces a
+ * fault-injection run needs.
+ *
  * <p>One event loop thread does everything: the network, the generation timers and the queue of
  * requests waiting for a slot, so the timing model ({@link GenerationEngine}) needs no locks.
  *
@@ -37,29 +41,38 @@ public final class ReplayBackend implements AutoCloseable {
     private final ReplayBackendSettings settings;
     private final EventLoopGroup group;
     private final GenerationEngine engine;
+    private final ReplayCounters counters;
     private final Channel server;
 
-    private ReplayBackend(ReplayBackendSettings settings, EventLoopGroup group, GenerationEngine engine, Channel server) {
+    private ReplayBackend(ReplayBackendSettings settings, EventLoopGroup group, GenerationEngine engine,
+            ReplayCounters counters, Channel server) {
         this.settings = settings;
         this.group = group;
         this.engine = engine;
+        this.counters = counters;
         this.server = server;
     }
 
     /** Binds and returns once the server accepts connections. */
     public static ReplayBackend start(ReplayBackendSettings settings) throws InterruptedException {
+        return start(settings, RequestListener.NONE);
+    }
+
+    /** Binds and returns once the server accepts connections; {@code listener} hears every request. */
+    public static ReplayBackend start(ReplayBackendSettings settings, RequestListener listener) throws InterruptedException {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         try {
             GenerationEngine engine = new GenerationEngine(new NettyTimers(group.next()), settings.slots(),
                     settings.speed().secondsPerToken(), settings.batchSlowdown());
+            ReplayCounters counters = new ReplayCounters();
             Channel server = new ServerBootstrap()
                     .group(group)
                     .channel(NioServerSocketChannel.class)
-                    .childHandler(new ReplayServerInitializer(engine, settings))
+                    .childHandler(new ReplayServerInitializer(engine, settings, counters, listener))
                     .bind(settings.host(), settings.port())
                     .sync()
                     .channel();
-            return new ReplayBackend(settings, group, engine, server);
+            return new ReplayBackend(settings, group, engine, counters, server);
         } catch (InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             throw e;
@@ -89,6 +102,16 @@ public final class ReplayBackend implements AutoCloseable {
      */
     public List<Integer> completedTokens() {
         return engine.completedTokens();
+    }
+
+    /** Faults struck so far: requests it answered with a {@link ReplayFault} instead of an answer. */
+    public long faultsStruck() {
+        return counters.faults.get();
+    }
+
+    /** Connections it closed because they stayed idle between requests past the keep-alive timeout. */
+    public long keepAliveClosures() {
+        return counters.keepAliveClosures.get();
     }
 
     /** Blocks until the server is closed (by {@link #close()} from another thread). */

@@ -5,6 +5,7 @@ import dev.triage.model.cli.Flags;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -15,7 +16,7 @@ public final class ReplayBackendCommand {
             usage: replay-backend [--workload FILE.jsonl] [--host 127.0.0.1] [--port 8000] [--slots 1]
                                   [--prefill-seconds 0.05] [--seconds-per-prompt-token 0] [--seconds-per-token 0.02] [--batch-slowdown 0.05]
                                   [--default-tokens 128] [--audio-bytes-per-second 32000] [--tokens-per-audio-second 3]
-                                  [--max-request-bytes 33554432] [--model replay]
+                                  [--max-request-bytes 33554432] [--model replay] [--keep-alive-timeout 0]
             """;
 
     private ReplayBackendCommand() {}
@@ -48,7 +49,8 @@ public final class ReplayBackendCommand {
                 .defaultAnswerTokens(flags.integer("default-tokens", 128))
                 .audio(flags.number("audio-bytes-per-second", 32_000), flags.number("tokens-per-audio-second", 3))
                 .maxRequestBytes(flags.integer("max-request-bytes", 32 * 1024 * 1024))
-                .model(flags.string("model", "replay"));
+                .model(flags.string("model", "replay"))
+                .keepAliveTimeout(Duration.ofNanos(Math.round(flags.number("keep-alive-timeout", 0) * 1e9)));
         if (!flags.positional().isEmpty()) {
             throw new IllegalArgumentException("unexpected " + flags.positional());
         }

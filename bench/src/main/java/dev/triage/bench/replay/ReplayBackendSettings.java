@@ -1,6 +1,7 @@
 package dev.triage.bench.replay;
 
 import dev.triage.proxy.scheduler.ServiceTimeModel;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -25,16 +26,20 @@ import java.util.Objects;
  * @param tokensPerAudioSecond transcript tokens per second of speech
  * @param maxRequestBytes the largest request body accepted
  * @param model the model name answers carry
+ * @param keepAliveTimeout how long a connection may stay idle between requests before the backend closes
+ *     it (uvicorn, under vLLM, waits 5 s); zero for as long as the client likes
  */
 public record ReplayBackendSettings(String host, int port, AnswerBook answers, int defaultAnswerTokens, int slots,
         ServiceTimeModel speed, double batchSlowdown, double audioBytesPerSecond, double tokensPerAudioSecond,
-        int maxRequestBytes, String model) {
+        int maxRequestBytes, String model, Duration keepAliveTimeout) {
 
     public ReplayBackendSettings {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(answers, "answers");
         Objects.requireNonNull(speed, "speed");
         Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(keepAliveTimeout, "keepAliveTimeout");
+        check(!keepAliveTimeout.isNegative(), "keep-alive-timeout", keepAliveTimeout, ">= 0");
         check(port >= 0 && port <= 65_535, "port", port, "0 to 65535");
         check(defaultAnswerTokens >= 0, "default-tokens", defaultAnswerTokens, ">= 0");
         check(slots >= 1, "slots", slots, ">= 1");
@@ -54,7 +59,10 @@ public record ReplayBackendSettings(String host, int port, AnswerBook answers, i
         return new Builder();
     }
 
-    /** Defaults: loopback, port 0, no answers, 128 tokens by default, one slot, 50 ms + 20 ms/token, 16 kHz 16-bit mono audio. */
+    /**
+     * Defaults: loopback, port 0, no answers, 128 tokens by default, one slot, 50 ms + 20 ms/token, 16 kHz
+     * 16-bit mono audio, idle connections kept open.
+     */
     public static final class Builder {
         private String host = "127.0.0.1";
         private int port;
@@ -67,6 +75,7 @@ public record ReplayBackendSettings(String host, int port, AnswerBook answers, i
         private double tokensPerAudioSecond = 3;
         private int maxRequestBytes = 32 * 1024 * 1024;
         private String model = "replay";
+        private Duration keepAliveTimeout = Duration.ZERO;
 
         private Builder() {}
 
@@ -121,9 +130,14 @@ public record ReplayBackendSettings(String host, int port, AnswerBook answers, i
             return this;
         }
 
+        public Builder keepAliveTimeout(Duration timeout) {
+            this.keepAliveTimeout = timeout;
+            return this;
+        }
+
         public ReplayBackendSettings build() {
             return new ReplayBackendSettings(host, port, answers, defaultAnswerTokens, slots, speed, batchSlowdown,
-                    audioBytesPerSecond, tokensPerAudioSecond, maxRequestBytes, model);
+                    audioBytesPerSecond, tokensPerAudioSecond, maxRequestBytes, model, keepAliveTimeout);
         }
     }
 }

@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
@@ -22,6 +23,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.timeout.IdleStateEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -37,6 +39,9 @@ import org.slf4j.LoggerFactory;
  * <p>Answers on a connection go out in request order: a request that arrives while an answer is
  * being generated (HTTP pipelining) waits here, up to {@link #MAX_PIPELINED}. The connection keeps
  * reading meanwhile, so a client that goes away is noticed at once, as a real server notices it.
+ *
+ * <p>A request may ask the backend to misbehave ({@link ReplayFault}); a connection idle between
+ * requests for the keep-alive timeout is closed, as uvicorn (under vLLM) closes them.
  */
 final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
@@ -48,18 +53,24 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
     static final int MAX_PIPELINED = 16;
 
     private final AtomicLong ids;
+    private final ReplayCounters counters;
+    private final RequestListener listener;
     private final ArrayDeque<FullHttpRequest> pipelined = new ArrayDeque<>();
     private Exchange inFlight;
 
-    ReplayRequestHandler(GenerationEngine engine, RequestReader reader, ReplayBackendSettings settings, AtomicLong ids) {
+    ReplayRequestHandler(GenerationEngine engine, RequestReader reader, ReplayBackendSettings settings, AtomicLong ids,
+            ReplayCounters counters, RequestListener listener) {
         this.engine = engine;
         this.reader = reader;
         this.settings = settings;
         this.ids = ids;
+        this.counters = counters;
+        this.listener = listener;
     }
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+        listener.received(request);
         if (inFlight != null || !pipelined.isEmpty()) {
             if (pipelined.size() >= MAX_PIPELINED) {
                 log.debug("more than {} pipelined requests; closing the connection", MAX_PIPELINED);
@@ -126,9 +137,37 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
         if (!allowed(ctx, request, HttpMethod.POST, keepAlive)) {
             return;
         }
+        ReplayFault fault = ReplayFault.of(request.headers());
         ReplayRequest parsed = api == ReplayRequest.Api.TRANSCRIPTION ? reader.transcription(request) : reader.completion(request, api);
-        inFlight = new Exchange(ctx, parsed, answers(parsed), keepAlive);
-        engine.submit(inFlight.generation);
+        inFlight = new Exchange(ctx, parsed, answers(parsed), keepAlive, fault);
+        if (fault == null || !fault.immediate()) {
+            engine.submit(inFlight.generation);
+            return;
+        }
+        counters.faults.incrementAndGet();
+        switch (fault.kind()) {
+            case STATUS -> {
+                inFlight = null;
+                String path = new QueryStringDecoder(request.uri()).path();
+                respond(ctx, HttpResponseStatus.valueOf(fault.status()),
+                        path.startsWith("/api/") ? OllamaAnswers.error("injected fault")
+                                : OpenAiAnswers.error("injected fault", "server_error", null), keepAlive);
+            }
+            case GARBAGE -> writeGarbage(ctx);
+            case RESET -> reset(ctx);
+            default -> { } // STALL: the exchange stays in flight, silent, until the client leaves
+        }
+    }
+
+    /** Bytes that are not an HTTP response, written past the HTTP encoder; then the connection closes. */
+    private static void writeGarbage(ChannelHandlerContext ctx) {
+        ctx.pipeline().firstContext().writeAndFlush(utf8("THIS IS NOT HTTP\r\n\r\n")).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /** Closes with a TCP reset rather than an orderly end, as a crashed server's kernel would. */
+    private static void reset(ChannelHandlerContext ctx) {
+        ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
+        ctx.close();
     }
 
     private Answers answers(ReplayRequest request) {
@@ -153,6 +192,16 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
             pipelined.poll().release();
         }
         super.channelInactive(ctx);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof IdleStateEvent && inFlight == null && pipelined.isEmpty()) {
+            counters.keepAliveClosures.incrementAndGet();
+            ctx.close();
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
     }
 
     @Override
@@ -200,21 +249,29 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
         private final ReplayRequest request;
         private final Answers answers;
         private final boolean keepAlive;
+        private final ReplayFault fault;
         private final Generation generation;
+        /** After a stall: nothing more is written, and the connection waits for the client to leave. */
+        private boolean silent;
 
-        Exchange(ChannelHandlerContext ctx, ReplayRequest request, Answers answers, boolean keepAlive) {
+        Exchange(ChannelHandlerContext ctx, ReplayRequest request, Answers answers, boolean keepAlive, ReplayFault fault) {
             this.ctx = ctx;
             this.request = request;
             this.answers = answers;
             this.keepAlive = keepAlive;
+            this.fault = fault;
             this.generation = new Generation(settings.speed().prefillSeconds(request.promptTokens()), request.tokens(), this);
         }
 
         @Override
         public void started() {
-            if (!request.stream()) {
-                return;
+            if (request.stream()) {
+                writeHead();
             }
+            strikeAfter(0);
+        }
+
+        private void writeHead() {
             HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
             head.headers().set(HttpHeaderNames.CONTENT_TYPE, answers.streamContentType());
             head.headers().set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE);
@@ -229,13 +286,33 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
 
         @Override
         public void token(int index) {
+            if (silent) {
+                return;
+            }
             if (request.stream()) {
                 ctx.writeAndFlush(new DefaultHttpContent(utf8(answers.token(index)))).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+            }
+            strikeAfter(index + 1);
+        }
+
+        /** Strikes a fault of the {@code -after} kinds once its number of tokens is produced. */
+        private void strikeAfter(int produced) {
+            if (fault == null || fault.immediate() || fault.afterTokens() != produced || silent) {
+                return;
+            }
+            counters.faults.incrementAndGet();
+            switch (fault.kind()) {
+                case DIE_AFTER -> ctx.close(); // the generation is cancelled when the channel goes inactive
+                case RESET_AFTER -> reset(ctx);
+                default -> silent = true;
             }
         }
 
         @Override
         public void finished() {
+            if (silent) {
+                return; // still in flight for the connection: it says nothing more
+            }
             inFlight = null;
             if (request.stream()) {
                 for (String event : answers.closing()) {

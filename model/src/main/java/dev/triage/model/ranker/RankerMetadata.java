@@ -45,6 +45,9 @@ public record RankerMetadata(String encoder, String pooling, int maxTokens, Stri
      * @param listSize prompts per ListMLE list
      * @param weightDecay decoupled weight decay per step, relative to the learning rate (AdamW)
      * @param seed random seed of initialization and sampling
+     * @param lengthPrior w in {@code score = head + w · max(0, z − c)}, z the standardized log prompt length, fixed after
+     *     training
+     * @param lengthPriorThreshold c
      * @param prompts distinct training prompts
      * @param answers training answers (one length label each)
      * @param pairing how examples are drawn and compared
@@ -52,8 +55,8 @@ public record RankerMetadata(String encoder, String pooling, int maxTokens, Stri
      * @param excludedModels answering models left out of the target family, with why
      */
     public record Training(int hiddenUnits, double learningRate, int steps, int batchSize, int listSize,
-            double weightDecay, long seed, int prompts, int answers, String pairing, int calibrationPrompts,
-            Map<String, String> excludedModels) {}
+            double weightDecay, long seed, double lengthPrior, double lengthPriorThreshold, int prompts, int answers, String pairing,
+            int calibrationPrompts, Map<String, String> excludedModels) {}
 
     /** This metadata with evaluation figures added. */
     public RankerMetadata withEvaluation(List<SplitFigures> figures) {

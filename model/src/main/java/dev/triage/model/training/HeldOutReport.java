@@ -34,6 +34,7 @@ final class HeldOutReport {
     static final double TARGET_OVERALL = 0.92;
     static final double TARGET_MARGIN = 0.05;
     static final double TARGET_CROSS = 0.80;
+    static final double TARGET_UNSEEN = 0.85;
 
     /** Models whose median training answer is at least this long answer in the long-answer style. */
     static final int LONG_STYLE_MEDIAN = 600;
@@ -147,7 +148,8 @@ final class HeldOutReport {
      * The cross-source matrix: for each source, a model trained (and calibrated) on the other
      * sources' training and validation splits, scored on every source's test split; the held-out
      * source's cell is the one that counts, and its whole data (every split: none was seen) is
-     * scored too.
+     * scored too, and its first turns alone (the requests that open a conversation, as real users'
+     * first requests do).
      */
     void crossSource(Fitter fitter, Duration expected) {
         List<PromptSource> sources = new ArrayList<>();
@@ -159,11 +161,12 @@ final class HeldOutReport {
         text.append("## Across sources\n\n")
                 .append("Each row: trained without one source (on the others' training split, calibrated on their validation ")
                 .append("split), scored on each source's test split. The held-out source's cell is in bold; *all of it* scores ")
-                .append("every prompt of the held-out source, none of which was seen. Ranking accuracy; \"n/a\" where there is ")
+                .append("every prompt of the held-out source, none of which was seen; *first turns* only the prompts that ")
+                .append("open a conversation (every prompt but ShareGPT's later turns). Ranking accuracy; \"n/a\" where there is ")
                 .append("no short×long pair.\n\n| trained without ↓ / test → |");
         sources.forEach(source -> text.append(' ').append(source.id()).append(" |"));
-        text.append(" held-out source, all of it | prompt length, all of it |\n|---|")
-                .append("---|".repeat(sources.size() + 2)).append('\n');
+        text.append(" held-out source, all of it | prompt length, all of it | first turns | prompt length, first turns |\n|---|")
+                .append("---|".repeat(sources.size() + 4)).append('\n');
         BaselineEstimator baseline = new BaselineEstimator();
         Progress progress = Progress.start("cross-source: training without each source", sources.size(), expected);
         for (PromptSource heldOut : sources) {
@@ -185,7 +188,18 @@ final class HeldOutReport {
             Figures all = figures(whole, model.apply(whole));
             Figures length = Evaluation.evaluate(baseline, whole);
             text.append(' ').append(percent(all.rankingAccuracy())).append(String.format(Locale.ROOT, " (%,d pairs)", all.pairs()))
-                    .append(" | ").append(percent(length.rankingAccuracy())).append(" |\n");
+                    .append(" | ").append(percent(length.rankingAccuracy())).append(" |");
+            List<LabeledPrompt> first = whole.stream().filter(p -> p.request().userTurns() == 1).toList();
+            Figures firstTurns = figures(first, model.apply(first));
+            Figures firstLength = Evaluation.evaluate(baseline, first);
+            text.append(' ').append(percent(firstTurns.rankingAccuracy()))
+                    .append(String.format(Locale.ROOT, " (%,d pairs)", firstTurns.pairs()))
+                    .append(" | ").append(percent(firstLength.rankingAccuracy())).append(" |\n");
+            if (firstTurns.rankingAccuracy() != null && firstLength.rankingAccuracy() != null) {
+                target("unseen source " + heldOut.id() + ", first turns: ≥ " + percent(TARGET_UNSEEN) + " and above the prompt's length",
+                        firstTurns.rankingAccuracy() >= TARGET_UNSEEN && firstTurns.rankingAccuracy() > firstLength.rankingAccuracy(),
+                        percent(firstTurns.rankingAccuracy()) + " vs " + percent(firstLength.rankingAccuracy()));
+            }
             progress.step();
         }
         progress.done();

@@ -18,7 +18,8 @@ import java.nio.ByteOrder;
 /**
  * Writes a {@link RankingHead} as an ONNX graph of standard operators — the features standardized
  * ({@code Sub}, {@code Div}) and put after the embedding ({@code Concat}), then {@code Gemm},
- * {@code Relu}, {@code Gemm} — following {@link RankerModel}'s contract: inputs {@code embedding}
+ * {@code Relu}, {@code Gemm}, plus the head's fixed prior where it has one ({@code Gather}, {@code Sub},
+ * {@code Relu}, {@code Mul}, {@code Add}) — following {@link RankerModel}'s contract: inputs {@code embedding}
  * [N, D] and {@code features} [N, F], output {@code score} [N, 1]. The weights are stored as
  * float32, as {@link RankingHead#roundedToFloat} has them.
  */
@@ -32,7 +33,7 @@ final class OnnxRankingHeadWriter {
     static byte[] write(RankingHead head, FeatureScaling scaling) {
         int features = scaling.means().length;
         int dimensions = head.inputs - features;
-        GraphProto graph = GraphProto.newBuilder()
+        GraphProto.Builder graph = GraphProto.newBuilder()
                 .setName("triage_ranking_head")
                 .addInitializer(tensor("feature_means", scaling.means(), features))
                 .addInitializer(tensor("feature_scales", scaling.scales(), features))
@@ -49,11 +50,29 @@ final class OnnxRankingHeadWriter {
                 .addInitializer(tensor("b2", new float[] {head.secondBias()}, 1))
                 .addNode(gemm("head_input", "W1", "b1", "hidden_linear"))
                 .addNode(NodeProto.newBuilder().setOpType("Relu").setName("relu").addInput("hidden_linear").addOutput("hidden"))
-                .addNode(gemm("hidden", "W2", "b2", RankerModel.SCORE))
                 .addInput(value(RankerModel.INPUT, dimensions))
                 .addInput(value(RankerModel.FEATURES, features))
-                .addOutput(value(RankerModel.SCORE, 1))
-                .build();
+                .addOutput(value(RankerModel.SCORE, 1));
+        if (head.priorWeight == 0) {
+            graph.addNode(gemm("hidden", "W2", "b2", RankerModel.SCORE));
+        } else {
+            graph.addNode(gemm("hidden", "W2", "b2", "perceptron_score"))
+                    .addInitializer(TensorProto.newBuilder().setName("prior_input").setDataType(TensorProto.DataType.INT64.getNumber())
+                            .addDims(1).addInt64Data(head.priorInput))
+                    .addInitializer(tensor("prior_weight", new float[] {(float) head.priorWeight}, 1))
+                    .addInitializer(tensor("prior_threshold", new float[] {(float) head.priorThreshold}, 1))
+                    .addNode(NodeProto.newBuilder().setOpType("Gather").setName("prior_gather").addInput("head_input")
+                            .addInput("prior_input").addOutput("prior_feature")
+                            .addAttribute(AttributeProto.newBuilder().setName("axis").setType(AttributeType.INT).setI(1)))
+                    .addNode(NodeProto.newBuilder().setOpType("Sub").setName("prior_sub").addInput("prior_feature")
+                            .addInput("prior_threshold").addOutput("prior_excess"))
+                    .addNode(NodeProto.newBuilder().setOpType("Relu").setName("prior_relu").addInput("prior_excess")
+                            .addOutput("prior_hinge"))
+                    .addNode(NodeProto.newBuilder().setOpType("Mul").setName("prior_mul").addInput("prior_hinge")
+                            .addInput("prior_weight").addOutput("prior"))
+                    .addNode(NodeProto.newBuilder().setOpType("Add").setName("prior_add").addInput("perceptron_score")
+                            .addInput("prior").addOutput(RankerModel.SCORE));
+        }
         return ModelProto.newBuilder()
                 .setIrVersion(IR_VERSION)
                 .addOpsetImport(OperatorSetIdProto.newBuilder().setDomain("").setVersion(DEFAULT_OPSET))

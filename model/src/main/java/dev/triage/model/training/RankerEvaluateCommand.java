@@ -143,7 +143,9 @@ final class RankerEvaluateCommand {
         }, Duration.ofMinutes(8));
         heldOut.ties(shippedEstimates);
         heldOut.latency(latency);
-        return report.markdown() + "\n" + heldOut.markdown();
+        String prior = LengthPriorSelection.run(corpus, embeddings, settings)
+                .markdown(new LengthPriorSelection.Prior(settings.lengthPrior(), settings.lengthPriorThreshold()));
+        return report.markdown() + "\n" + prior + heldOut.markdown();
     }
 
     /** PARS's comparison: each objective on all sources over the seeds, with and without δ, and trained on one source. */
@@ -175,7 +177,8 @@ final class RankerEvaluateCommand {
         RankerMetadata.Training training = metadata.training();
         return new RankerSettings(RankingObjective.of(metadata.objective()), metadata.minLengthDifference(), metadata.margin(),
                 training.hiddenUnits(), training.learningRate(), training.steps(), training.batchSize(), training.listSize(),
-                training.weightDecay(), training.seed(), metadata.maxTokens());
+                training.weightDecay(), training.seed(), metadata.maxTokens(), training.lengthPrior(),
+                training.lengthPriorThreshold());
     }
 
     private static List<LabeledPrompt> testPrompts(PromptCorpus corpus, String scope) {

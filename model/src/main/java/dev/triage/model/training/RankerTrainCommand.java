@@ -24,7 +24,7 @@ import java.util.Locale;
  * scripts/train --estimator ranker [--data ../shared/data] [--out model/src/main/resources/models/ranker.onnx]
  *     [--objective pairwise|pointwise|listwise] [--min-length-difference 0.2] [--margin 1.0] [--hidden-units 128]
  *     [--learning-rate 0.0003] [--steps 3000] [--batch-size 256] [--list-size 32] [--weight-decay 0] [--seed 42]
- *     [--max-tokens 256] [--embedding-cache model/target/ranker-embeddings]
+ *     [--max-tokens 256] [--length-prior W] [--length-prior-threshold C] [--embedding-cache model/target/ranker-embeddings]
  * </pre>
  */
 final class RankerTrainCommand {
@@ -47,7 +47,9 @@ final class RankerTrainCommand {
                 flags.integer("list-size", defaults.listSize()),
                 flags.number("weight-decay", defaults.weightDecay()),
                 flags.integer("seed", (int) defaults.seed()),
-                flags.integer("max-tokens", defaults.maxTokens()));
+                flags.integer("max-tokens", defaults.maxTokens()),
+                flags.number("length-prior", defaults.lengthPrior()),
+                flags.number("length-prior-threshold", defaults.lengthPriorThreshold()));
         Path out = flags.path("out", DEFAULT_OUT.toString());
         Path cache = flags.path("embedding-cache", EmbeddingCache.DEFAULT_DIRECTORY.toString());
         Path data = TrainingFlags.promptResponse(flags);

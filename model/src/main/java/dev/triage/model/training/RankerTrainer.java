@@ -48,6 +48,9 @@ public final class RankerTrainer {
     /** Draws in a row that may fail to find a pair differing by δ before the data is declared unusable. */
     private static final int MAX_REJECTIONS = 100_000;
 
+    /** The head's input that the length prior reads: the standardized log prompt length, after the embedding. */
+    static final int LENGTH_INPUT = SentenceEncoder.DIMENSIONS + RequestFeatures.LOG_PROMPT_TOKENS;
+
     private RankerTrainer() {}
 
     /**
@@ -61,12 +64,12 @@ public final class RankerTrainer {
             float[][] validationEmbeddings, RankerSettings settings) {
         FeatureScaling scaling = FeatureScaling.fit(LexicalTrainer.featureRows(train));
         RankingHead head = trainHead(train, scaling.inputs(trainEmbeddings, LexicalTrainer.featureRows(train)), settings)
-                .roundedToFloat();
+                .withPrior(LENGTH_INPUT, settings.lengthPrior(), settings.lengthPriorThreshold()).roundedToFloat();
         ScoreCalibration calibration = calibrate(head, validation,
                 scaling.inputs(validationEmbeddings, LexicalTrainer.featureRows(validation)));
         RankerMetadata.Training training = new RankerMetadata.Training(settings.hiddenUnits(), settings.learningRate(),
                 settings.steps(), settings.batchSize(), settings.listSize(), settings.weightDecay(), settings.seed(),
-                train.size(), train.stream().mapToInt(p -> p.answers().size()).sum(), PAIRING, validation.size(),
+                settings.lengthPrior(), settings.lengthPriorThreshold(), train.size(), train.stream().mapToInt(p -> p.answers().size()).sum(), PAIRING, validation.size(),
                 TargetModels.EXCLUDED);
         RankerMetadata metadata = new RankerMetadata(SentenceEncoder.NAME, SentenceEncoder.POOLING, settings.maxTokens(),
                 SentenceEncoder.TRUNCATION, RequestFeatures.SCHEMA_VERSION, RequestFeatures.NAMES,

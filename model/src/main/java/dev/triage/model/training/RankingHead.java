@@ -11,17 +11,29 @@ import java.util.Random;
  *
  * <p>The parameters sit in one array so that the optimizer treats them alike: {@code W1} row by row
  * ([hidden][inputs]), then {@code b1} [hidden], {@code w2} [hidden], {@code b2}.
+ *
+ * <p>A head may carry a fixed prior, {@code score += priorWeight · max(0, x[priorInput] − priorThreshold)},
+ * that training never changes: on the standardized log prompt length, a weight of at least 0 keeps
+ * the length of a long prompt (one pasting a document to work on) in the score on traffic where the
+ * perceptron, trained on sources where length told little, would ignore it.
  */
 final class RankingHead {
 
     final int inputs;
     final int hidden;
     final double[] parameters;
+    final int priorInput;
+    final double priorWeight;
+    final double priorThreshold;
 
-    private RankingHead(int inputs, int hidden, double[] parameters) {
+    private RankingHead(int inputs, int hidden, double[] parameters, int priorInput, double priorWeight,
+            double priorThreshold) {
         this.inputs = inputs;
         this.hidden = hidden;
         this.parameters = parameters;
+        this.priorInput = priorInput;
+        this.priorWeight = priorWeight;
+        this.priorThreshold = priorThreshold;
     }
 
     /** A head with He-initialized weights (suited to ReLU) and zero biases. */
@@ -38,7 +50,7 @@ final class RankingHead {
         for (int h = 0; h < hidden; h++) {
             parameters[hidden * inputs + hidden + h] = random.nextGaussian() * secondScale;
         }
-        return new RankingHead(inputs, hidden, parameters);
+        return new RankingHead(inputs, hidden, parameters, 0, 0, 0);
     }
 
     /** A head with the given parameters, laid out as the class describes. */
@@ -46,7 +58,24 @@ final class RankingHead {
         if (parameters.length != parameterCount(inputs, hidden)) {
             throw new IllegalArgumentException(parameters.length + " parameters (expected: " + parameterCount(inputs, hidden) + ")");
         }
-        return new RankingHead(inputs, hidden, parameters.clone());
+        return new RankingHead(inputs, hidden, parameters.clone(), 0, 0, 0);
+    }
+
+    /**
+     * This head with the fixed prior {@code weight · max(0, x[input] − threshold)} added to its score,
+     * in place of any prior it had.
+     */
+    RankingHead withPrior(int input, double weight, double threshold) {
+        if (input < 0 || input >= inputs) {
+            throw new IllegalArgumentException("prior input " + input + " (expected: 0 to " + (inputs - 1) + ")");
+        }
+        if (!(weight >= 0) || Double.isInfinite(weight)) {
+            throw new IllegalArgumentException("prior weight " + weight + " (expected: finite, >= 0)");
+        }
+        if (!Double.isFinite(threshold)) {
+            throw new IllegalArgumentException("prior threshold " + threshold + " (expected: finite)");
+        }
+        return new RankingHead(inputs, hidden, parameters.clone(), input, weight, threshold);
     }
 
     static int parameterCount(int inputs, int hidden) {
@@ -60,7 +89,7 @@ final class RankingHead {
     /** The score of {@code x}; {@code activations} receives the hidden layer's outputs for {@link #backward}. */
     double forward(float[] x, double[] activations) {
         checkInput(x);
-        double score = parameters[parameters.length - 1];
+        double score = parameters[parameters.length - 1] + priorWeight * Math.max(0, x[priorInput] - priorThreshold);
         int biases = hidden * inputs;
         int outputWeights = biases + hidden;
         for (int h = 0; h < hidden; h++) {
@@ -110,7 +139,7 @@ final class RankingHead {
         for (int i = 0; i < rounded.length; i++) {
             rounded[i] = (float) parameters[i];
         }
-        return new RankingHead(inputs, hidden, rounded);
+        return new RankingHead(inputs, hidden, rounded, priorInput, (float) priorWeight, (float) priorThreshold);
     }
 
     /** {@code W1} as floats, row-major [hidden][inputs]. */
@@ -147,6 +176,6 @@ final class RankingHead {
     @Override
     public String toString() {
         return "RankingHead[" + inputs + " → " + hidden + " → 1, |θ|₂ = "
-                + Math.sqrt(Arrays.stream(parameters).map(p -> p * p).sum()) + "]";
+                + Math.sqrt(Arrays.stream(parameters).map(p -> p * p).sum()) + (priorWeight == 0 ? "" : ", prior " + priorWeight + " × max(0, x[" + priorInput + "] − " + priorThreshold + ")") + "]";
     }
 }

@@ -83,7 +83,7 @@ class RankerTrainerTest {
         }
     }
 
-    /** Serving runs the exported graph, scaling included; it must score as the Java head that was trained. */
+    /** Serving runs the exported graph, scaling and length prior included; it must score as the Java head that was trained. */
     @Test
     void theOnnxHeadScoresAsTheJavaHead() {
         Random random = new Random(11);
@@ -113,7 +113,8 @@ class RankerTrainerTest {
             }
         }
         TrainedRanker template = RankerTrainer.train(train, trainEmbeddings, heldOut, heldOutEmbeddings, TinyModels.RANKER_SETTINGS);
-        for (RankingHead head : List.of(trainedHead, randomHead.roundedToFloat())) {
+        for (RankingHead head : List.of(trainedHead, randomHead.roundedToFloat(),
+                randomHead.withPrior(RankerTrainer.LENGTH_INPUT, 0.7, 0.5).roundedToFloat())) {
             TrainedRanker exported = new TrainedRanker(OnnxRankingHeadWriter.write(head, scaling), template.metadata());
             try (RankerModel model = exported.model("parity")) {
                 float[] scores = model.scores(embeddings, features);

@@ -40,7 +40,7 @@ public final class TinyModels {
 
     /** A small head trained briefly, with prompts cut at 64 tokens: enough for the three kinds. */
     public static final RankerSettings RANKER_SETTINGS = new RankerSettings(RankingObjective.PAIRWISE, 0.2, 1.0, 16, 0.01,
-            300, 32, 8, 0, 42, 64);
+            300, 32, 8, 0, 42, 64, 0, 0);
 
     /** Trains on {@code prompts} and writes the model and its metadata ({@code x.onnx}, {@code x.json}). */
     public static void write(List<LabeledPrompt> prompts, Path onnxFile) throws IOException {

@@ -5,21 +5,26 @@ import dev.triage.proxy.scheduler.ewsjf.EwsjfStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.PriorityQueue;
-import java.util.Set;
 import java.util.List;
 import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One backend's queue as the rest of the proxy sees it: a thread-safe front for a {@link Scheduler}
- * that lives on the {@link DispatchLoop}'s thread. Every method posts a task to that thread.
+ * that lives on the {@link DispatchLoop}'s thread. A request that finds a slot free and nobody
+ * waiting takes it at once on its own thread ({@link #takeIdleSlot}); every other decision is a task
+ * on the loop. Both take slots from one {@link SlotPermits}, which keeps them consistent.
  */
 public final class BackendQueue {
 
@@ -27,6 +32,8 @@ public final class BackendQueue {
 
     /** Completed requests the live ranking accuracy looks back over. */
     static final int RANKING_WINDOW = 500;
+    /** How long ranking feedback may wait to be counted, gathering more. */
+    private static final long FEEDBACK_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final DispatchLoop loop;
     private final Clock clock;
@@ -34,16 +41,19 @@ public final class BackendQueue {
     private final Scheduler<Waiter> scheduler;
     private final long maxQueueWaitNanos;
     private final RankingWindow rankingWindow = new RankingWindow(RANKING_WINDOW);
-    /** The jobs holding a slot, for the expected start of those waiting; loop thread only. */
+    /** Completed requests' (estimated, actual) lengths on their way to the ranking window. */
+    private final Queue<double[]> completed = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean feedbackPosted = new AtomicBoolean();
+    private final SlotPermits permits;
+    /** The jobs the loop gave a slot, for the expected start of those waiting; loop thread only. */
     private final Set<Dispatch<Waiter>> running = new HashSet<>();
     private final EwsjfQueues<Waiter> ewsjf;
-    private boolean refusing;
+    /** Set on the loop when the queue stops; read by {@link #takeIdleSlot} on any thread. */
+    private volatile boolean refusing;
     /** The pending wake-up at the oldest waiting job's wait deadline; null when none is set. */
     private ScheduledFuture<?> wakeUp;
 
     // Written on the loop thread after each change, read by anyone (metrics, health).
-    private volatile int waitingCount;
-    private volatile int busySlots;
     private volatile long starvationPromotions;
     private volatile double rankingAccuracy = Double.NaN;
 
@@ -58,6 +68,7 @@ public final class BackendQueue {
         this.scheduler = scheduler;
         this.ewsjf = ewsjf;
         this.maxQueueWaitNanos = maxQueueWait.toNanos();
+        this.permits = new SlotPermits(scheduler.settings().slots());
     }
 
     public String name() {
@@ -68,12 +79,13 @@ public final class BackendQueue {
         return scheduler.settings();
     }
 
+    /** Jobs submitted that have neither a slot nor an answer yet. */
     public int waitingCount() {
-        return waitingCount;
+        return permits.queued();
     }
 
     public int busySlots() {
-        return busySlots;
+        return permits.busy();
     }
 
     /** How many jobs the starvation timeout has sent ahead of the policy's choice. */
@@ -91,10 +103,21 @@ public final class BackendQueue {
      * feedback that keeps the live ranking accuracy.
      */
     public void feedback(double expectedTokens, double actualTokens) {
-        loop.execute(() -> {
-            rankingWindow.add(expectedTokens, actualTokens);
-            rankingAccuracy = rankingWindow.accuracy();
-        });
+        completed.add(new double[] {expectedTokens, actualTokens});
+        // One loop task, a moment later, takes all that came in meanwhile: under load the loop wakes
+        // a hundred times a second for the feedback, not once per request.
+        if (feedbackPosted.compareAndSet(false, true)) {
+            loop.wakeAt(clock.nanoTime() + FEEDBACK_DELAY_NANOS, this::takeFeedback);
+        }
+    }
+
+    private void takeFeedback() {
+        feedbackPosted.set(false);
+        double[] lengths;
+        while ((lengths = completed.poll()) != null) {
+            rankingWindow.add(lengths[0], lengths[1]);
+        }
+        rankingAccuracy = rankingWindow.accuracy();
     }
 
     /**
@@ -121,6 +144,7 @@ public final class BackendQueue {
     }
 
     private QueueSnapshot takeSnapshot() {
+        takeFeedback();
         long now = clock.nanoTime();
         List<QueueSnapshot.Waiting> entries = new ArrayList<>();
         PriorityQueue<Double> slotsFree = slotsFreeIn(now);
@@ -135,7 +159,7 @@ public final class BackendQueue {
                     scheduler.isStarved(job, now), start, finish));
         }
         return new QueueSnapshot(name, scheduler.settings().policy().label(), scheduler.settings().slots(),
-                scheduler.busySlots(), Double.isNaN(rankingAccuracy) ? null : rankingAccuracy, entries);
+                permits.busy(), Double.isNaN(rankingAccuracy) ? null : rankingAccuracy, entries);
     }
 
     /**
@@ -148,6 +172,7 @@ public final class BackendQueue {
             double ran = (now - dispatch.dispatchedNanos()) / 1e9;
             slotsFree.add(Math.max(0, dispatch.job().expectedSeconds() - ran));
         }
+        // A job that took an idle slot at once was never sized by the queue: its slot counts as free now.
         while (slotsFree.size() < scheduler.settings().slots()) {
             slotsFree.add(0.0);
         }
@@ -180,14 +205,36 @@ public final class BackendQueue {
      */
     public Ticket submit(JobTag tag, int priority, JobCost cost, Executor callbacks, JobListener listener) {
         Waiter waiter = new Waiter(tag, callbacks, listener);
+        permits.enqueue();
         loop.execute(() -> admit(waiter, priority, cost));
         return waiter;
     }
 
-    void release(Dispatch<Waiter> dispatch) {
+    /**
+     * A slot taken at once, on the caller's thread, when one is free and no job waits for one (or is on
+     * its way to the queue); null otherwise, and the caller {@link #submit submits} the job instead. A
+     * job that takes its slot this way is never seen by the scheduler: it overtakes no one, since
+     * nobody waits, and it needs no estimate to go. Never under ewsjf, whose queues learn from the
+     * size and the completion of every job.
+     */
+    public Slot takeIdleSlot() {
+        if (refusing || ewsjf != null || !permits.takeIdle()) {
+            return null;
+        }
+        return new Slot(this::releaseIdle, 0, false, permits.busy());
+    }
+
+    private void releaseIdle() {
+        if (permits.release()) {
+            loop.execute(this::drain);
+        }
+    }
+
+    private void release(Dispatch<Waiter> dispatch) {
         loop.execute(() -> {
             scheduler.release(dispatch);
             running.remove(dispatch);
+            permits.release();
             refuseOverdue();
             drain();
         });
@@ -198,17 +245,19 @@ public final class BackendQueue {
             refusing = true;
             for (Job<Waiter> job : scheduler.waitingInDispatchOrder()) {
                 scheduler.cancel(job);
+                permits.dequeue();
                 job.payload().refuse(new Refusal(Refusal.Reason.SHUTTING_DOWN, 0));
             }
-            publish();
         });
     }
 
     private void admit(Waiter waiter, int priority, JobCost cost) {
         if (waiter.cancelled) {
+            permits.dequeue();
             return;
         }
         if (refusing) {
+            permits.dequeue();
             waiter.refuse(new Refusal(Refusal.Reason.SHUTTING_DOWN, 0));
             return;
         }
@@ -216,6 +265,7 @@ public final class BackendQueue {
         var job = scheduler.submit(waiter, priority, cost);
         if (job.isEmpty()) {
             long retryAfter = Math.max(1, (long) Math.ceil(scheduler.expectedBacklogSeconds()));
+            permits.dequeue();
             waiter.refuse(new Refusal(Refusal.Reason.QUEUE_FULL, retryAfter));
             return;
         }
@@ -230,10 +280,10 @@ public final class BackendQueue {
             return;
         }
         List<Job<Waiter>> overdue = scheduler.removeOverdue(maxQueueWaitNanos);
-        if (!overdue.isEmpty()) {
-            publish();
-            overdue.forEach(job -> job.payload().refuse(new Refusal(Refusal.Reason.QUEUE_TIMEOUT, 0)));
-        }
+        overdue.forEach(job -> {
+            permits.dequeue();
+            job.payload().refuse(new Refusal(Refusal.Reason.QUEUE_TIMEOUT, 0));
+        });
     }
 
     /**
@@ -254,22 +304,21 @@ public final class BackendQueue {
     private void withdraw(Waiter waiter) {
         waiter.cancelled = true;
         if (waiter.job != null && scheduler.cancel(waiter.job)) {
-            publish();
+            permits.dequeue();
         }
     }
 
+    /**
+     * Grants free slots to waiting jobs. The scheduler's own slot count stays within the permits taken,
+     * so with a permit in hand and a job waiting it always has one to dispatch.
+     */
     private void drain() {
-        Dispatch<Waiter> dispatch;
-        while ((dispatch = scheduler.dispatchNext()) != null) {
+        while (scheduler.waitingCount() > 0 && permits.takeForQueued()) {
+            Dispatch<Waiter> dispatch = scheduler.dispatchNext();
             running.add(dispatch);
-            dispatch.job().payload().dispatch(new Slot(this, dispatch));
+            dispatch.job().payload().dispatch(new Slot(() -> release(dispatch), dispatch.queuedNanos(),
+                    dispatch.starvationPromoted(), permits.busy()));
         }
-        publish();
-    }
-
-    private void publish() {
-        waitingCount = scheduler.waitingCount();
-        busySlots = scheduler.busySlots();
         starvationPromotions = scheduler.starvationPromotions();
     }
 

@@ -11,14 +11,12 @@ public final class Dispatch<T> {
     private final Job<T> job;
     private final long dispatchedNanos;
     private final boolean starvationPromoted;
-    private final int running;
     private boolean released;
 
-    Dispatch(Job<T> job, long dispatchedNanos, boolean starvationPromoted, int running) {
+    Dispatch(Job<T> job, long dispatchedNanos, boolean starvationPromoted) {
         this.job = job;
         this.dispatchedNanos = dispatchedNanos;
         this.starvationPromoted = starvationPromoted;
-        this.running = running;
     }
 
     public Job<T> job() {
@@ -37,11 +35,6 @@ public final class Dispatch<T> {
     /** True when the starvation timeout, not the policy, chose this job. */
     public boolean starvationPromoted() {
         return starvationPromoted;
-    }
-
-    /** Jobs holding a slot of this backend once this one took its own, itself included. */
-    public int running() {
-        return running;
     }
 
     boolean markReleased() {

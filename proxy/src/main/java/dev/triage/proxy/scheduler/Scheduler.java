@@ -106,7 +106,7 @@ public final class Scheduler<T> {
         waiting.remove(job);
         guard.remove(job);
         busySlots++;
-        return new Dispatch<>(job, now, promoted, busySlots);
+        return new Dispatch<>(job, now, promoted);
     }
 
     /**

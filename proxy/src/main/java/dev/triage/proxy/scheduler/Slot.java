@@ -9,34 +9,42 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class Slot {
 
-    private final BackendQueue queue;
-    private final Dispatch<BackendQueue.Waiter> dispatch;
+    private final Runnable free;
+    private final long queuedNanos;
+    private final boolean starvationPromoted;
+    private final int running;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    Slot(BackendQueue queue, Dispatch<BackendQueue.Waiter> dispatch) {
-        this.queue = queue;
-        this.dispatch = dispatch;
+    /**
+     * @param free gives the slot back to its queue; run once
+     * @param running the backend's busy slots once this one was taken, itself included
+     */
+    Slot(Runnable free, long queuedNanos, boolean starvationPromoted, int running) {
+        this.free = free;
+        this.queuedNanos = queuedNanos;
+        this.starvationPromoted = starvationPromoted;
+        this.running = running;
     }
 
     /** Frees the slot; the next waiting job may go. Only the first call has an effect. */
     public void release() {
         if (released.compareAndSet(false, true)) {
-            queue.release(dispatch);
+            free.run();
         }
     }
 
-    /** How long the job waited in the queue, in nanoseconds. */
+    /** How long the job waited in the queue, in nanoseconds: 0 for a job that never waited. */
     public long queuedNanos() {
-        return dispatch.queuedNanos();
+        return queuedNanos;
     }
 
     /** Jobs holding a slot of this backend once this one took its own, itself included. */
     public int running() {
-        return dispatch.running();
+        return running;
     }
 
     /** True when the starvation timeout, not the policy, sent this job. */
     public boolean starvationPromoted() {
-        return dispatch.starvationPromoted();
+        return starvationPromoted;
     }
 }

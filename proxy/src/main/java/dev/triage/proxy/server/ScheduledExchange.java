@@ -2,7 +2,6 @@ package dev.triage.proxy.server;
 
 import dev.triage.model.Estimate;
 import dev.triage.proxy.api.TriageError;
-import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.learning.LearnedServiceTime;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
@@ -14,6 +13,7 @@ import dev.triage.proxy.scheduler.JobTag;
 import dev.triage.proxy.scheduler.Refusal;
 import dev.triage.proxy.scheduler.Slot;
 import dev.triage.proxy.scheduler.Ticket;
+import dev.triage.proxy.sizing.CheckedRequest;
 import dev.triage.proxy.sizing.RequestRejectedException;
 import dev.triage.proxy.sizing.SizedJob;
 import dev.triage.proxy.upstream.UpstreamCall;
@@ -30,6 +30,8 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +40,10 @@ import org.slf4j.LoggerFactory;
  * its backend, and relayed once the scheduler gives it a slot. The slot is released exactly once,
  * whichever way the exchange ends; a client that leaves while queued is withdrawn and never sent.
  * Whatever happens is written down in a {@link RequestRecord} and reported once at the end.
+ *
+ * <p>A request that finds a slot free and nobody waiting is sent at once and sized after: its estimate
+ * then serves the response headers (when known by the time the answer starts), the record and the
+ * ranking feedback, and the record is reported once both the exchange and its sizing have ended.
  *
  * <p>State lives on the client connection's event loop; the scheduler delivers its decisions there, and
  * a sizer that works elsewhere completes back onto it.
@@ -58,6 +64,8 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     private Ticket ticket;
     private Slot slot;
     private UpstreamCall call;
+    /** Sent before it was sized, and the size is not known yet: the record waits for it. */
+    private boolean sizingAfterSend;
 
     ScheduledExchange(ClientRequestReceiver receiver, ChannelHandlerContext ctx, HttpRequest head,
             RouteKind kind, ServerContext context) {
@@ -79,18 +87,35 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     @Override
     void bodyComplete() {
         state = State.SIZING;
+        CheckedRequest checked;
+        try {
+            checked = target.sizer().check(head, body.bytes());
+        } catch (RuntimeException e) {
+            sized(CompletableFuture.failedFuture(e));
+            return;
+        }
+        Slot idle = checked == null ? null : target.backend().queue().takeIdleSlot();
+        if (idle != null) {
+            sendBeforeSized(idle, checked);
+            return;
+        }
+        // A sizer that reads the body after returning holds its own reference to it.
+        size(() -> checked != null ? checked.size() : target.sizer().size(head, body.bytes()), this::sized);
+    }
+
+    /** Starts a sizing and hands it to {@code then} on the event loop once done: at once if it already is. */
+    private void size(Supplier<CompletableFuture<SizedJob>> start, Consumer<CompletableFuture<SizedJob>> then) {
         CompletableFuture<SizedJob> sizing;
         try {
-            // A sizer that reads the body after returning holds its own reference to it.
-            sizing = target.sizer().size(head, body.bytes());
+            sizing = start.get();
         } catch (RuntimeException e) {
             sizing = CompletableFuture.failedFuture(e);
         }
         if (sizing.isDone()) {
-            sized(sizing);
+            then.accept(sizing);
         } else {
             CompletableFuture<SizedJob> pending = sizing;
-            pending.whenCompleteAsync((result, error) -> sized(pending), ctx.executor());
+            pending.whenCompleteAsync((result, error) -> then.accept(pending), ctx.executor());
         }
     }
 
@@ -113,19 +138,46 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             }
             return;
         }
-        BackendLearner learner = target.learner();
-        double estimatorTokens = job.estimate().expectedTokens();
-        Estimate scheduledBy = job.estimate().withTokens(learner.tokens(estimatorTokens, job.outputCap()));
-        record.sized(scheduledBy, job.priority(), estimatorTokens, job.promptTokens(), job.outputCap());
-        double tokens = scheduledBy.expectedTokens();
+        double tokens = recordSized(job).expectedTokens();
         BackendQueue queue = target.backend().queue();
         int running = Math.min(queue.settings().slots(), queue.busySlots() + 1);
-        LearnedServiceTime serviceTime = learner.serviceTime();
+        LearnedServiceTime serviceTime = target.learner().serviceTime();
         JobCost cost = new JobCost(job.promptTokens(), tokens, serviceTime.prefillSeconds(job.promptTokens()),
                 serviceTime.seconds(job.promptTokens(), tokens, running));
         state = State.QUEUED;
         submittedNanos = System.nanoTime();
         ticket = queue.submit(new JobTag(record.id(), record.routeKind()), job.priority(), cost, ctx.executor(), this);
+    }
+
+    /**
+     * Relays the request in the slot it found free, and only then sizes it: a microsecond estimator
+     * runs while the backend works, an expensive one on its own thread.
+     */
+    private void sendBeforeSized(Slot idle, CheckedRequest checked) {
+        sizingAfterSend = true;
+        relay(idle);
+        size(checked::size, this::sizedAfterSend);
+    }
+
+    private void sizedAfterSend(CompletableFuture<SizedJob> sizing) {
+        sizingAfterSend = false;
+        try {
+            job = sizing.join();
+            recordSized(job);
+        } catch (CompletionException e) {
+            log.debug("a {} request sent before it was sized could not be sized", record.path(), e.getCause());
+        }
+        if (state == State.OVER) {
+            report();
+        }
+    }
+
+    /** Records the job's estimate as this backend's learned calibration serves it, and returns that. */
+    private Estimate recordSized(SizedJob sized) {
+        double estimatorTokens = sized.estimate().expectedTokens();
+        Estimate served = sized.estimate().withTokens(target.learner().tokens(estimatorTokens, sized.outputCap()));
+        record.sized(served, sized.priority(), estimatorTokens, sized.promptTokens(), sized.outputCap());
+        return served;
     }
 
     @Override
@@ -134,6 +186,10 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             granted.release();
             return;
         }
+        relay(granted);
+    }
+
+    private void relay(Slot granted) {
         slot = granted;
         state = State.RELAYING;
         record.dispatched(granted.queuedNanos(), granted.starvationPromoted(), granted.running());
@@ -188,10 +244,6 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     public void relayed() {
         record.actualTokens(tokenCounter.tokens());
         end(record.status() >= 500 ? Outcome.UPSTREAM_ERROR : Outcome.OK, null);
-        if (record.status() < 400) {
-            record.actualTokens().ifPresent(actual ->
-                    target.backend().queue().feedback(record.estimate().expectedTokens(), actual));
-        }
         receiver.exchangeDone(this);
     }
 
@@ -231,19 +283,22 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     private FullHttpResponse errorResponse(TriageError error, String message, String param) {
         FullHttpResponse response = Responses.error(ctx.alloc(), error, message, param);
         response.headers().set(TriageHeaders.REQUEST_ID, record.id());
-        if (record.estimate() != null) {
+        if (job != null || slot != null) {
             addTriageHeaders(response);
         }
         return response;
     }
 
+    /** The estimate header is left out when the request was sent before its estimate was known. */
     private void addTriageHeaders(HttpResponse response) {
         long queuedNanos = slot != null ? slot.queuedNanos() : System.nanoTime() - submittedNanos;
         response.headers()
                 .set(TriageHeaders.REQUEST_ID, record.id())
-                .set(TriageHeaders.ESTIMATE_TOKENS, Math.round(record.estimate().expectedTokens()))
                 .set(TriageHeaders.QUEUE_MS, Math.round(queuedNanos / 1e6))
                 .set(TriageHeaders.POLICY, context.policy().label());
+        if (record.estimate() != null) {
+            response.headers().set(TriageHeaders.ESTIMATE_TOKENS, Math.round(record.estimate().expectedTokens()));
+        }
     }
 
     /** The one way an exchange ends: its body freed, its record reported. */
@@ -252,8 +307,17 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         if (body != null) {
             body.release();
         }
-        if (record.end(outcome, reason, System.nanoTime())) {
-            context.observer().finished(record);
+        if (record.end(outcome, reason, System.nanoTime()) && !sizingAfterSend) {
+            report();
+        }
+    }
+
+    /** Reports the ended record, and a completed answer's real length against its estimate. */
+    private void report() {
+        context.observer().finished(record);
+        if (record.estimate() != null && record.status() < 400) {
+            record.actualTokens().ifPresent(actual ->
+                    target.backend().queue().feedback(record.estimate().expectedTokens(), actual));
         }
     }
 }

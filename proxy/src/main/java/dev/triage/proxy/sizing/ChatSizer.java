@@ -21,7 +21,8 @@ import java.util.concurrent.CompletableFuture;
  * estimation about the prompt, caps the estimate by the request's own output limit, and reads the
  * client's {@code priority}. A body that is not a JSON object is rejected with a 400 and never
  * forwarded. Parsing runs on the event loop; where the estimate is made is {@link ChatEstimation}'s
- * concern, and it always gives one.
+ * concern, and it always gives one. A request {@link #check checked} before it is sized is read at
+ * once and estimated later.
  */
 public final class ChatSizer implements RequestSizer {
 
@@ -33,13 +34,18 @@ public final class ChatSizer implements RequestSizer {
 
     @Override
     public CompletableFuture<SizedJob> size(HttpRequest head, ByteBuf body) {
+        return check(head, body).size();
+    }
+
+    @Override
+    public CheckedRequest check(HttpRequest head, ByteBuf body) {
         JsonNode json = parse(body);
         Prompt prompt = ChatBody.prompt(json);
         OptionalInt cap = ChatBody.maxOutputTokens(json);
         int priority = priority(json);
         // The backend prefills every message, system prompt and history included.
         int promptTokens = PromptTokens.ofChars(prompt.conversationChars());
-        return estimation.estimate(prompt).thenApply(estimate -> new SizedJob(capped(estimate, cap), priority, promptTokens, cap));
+        return () -> estimation.estimate(prompt).thenApply(estimate -> new SizedJob(capped(estimate, cap), priority, promptTokens, cap));
     }
 
     private static Estimate capped(Estimate estimate, OptionalInt cap) {

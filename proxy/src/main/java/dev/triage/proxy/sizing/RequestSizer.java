@@ -18,4 +18,16 @@ public interface RequestSizer {
      * @return the job's size, or a future failed with {@link RequestRejectedException}
      */
     CompletableFuture<SizedJob> size(HttpRequest head, ByteBuf body);
+
+    /**
+     * For a request that may be sent before it is sized (a slot is free and nobody waits): reads and
+     * checks it now, refusing what must never be forwarded with a {@link RequestRejectedException},
+     * and leaves the estimate for later. Null when this sizer cannot check a request without sizing
+     * it: the request then waits for {@link #size}.
+     *
+     * @param body as for {@link #size}; read before this method returns
+     */
+    default CheckedRequest check(HttpRequest head, ByteBuf body) {
+        return null;
+    }
 }

@@ -1,6 +1,7 @@
 package dev.triage.proxy.upstream;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -36,13 +37,18 @@ final class ClientResponseWriter {
         return headWritten;
     }
 
-    /** Passes one message of the response on; takes ownership of it. */
+    /**
+     * Passes one message of the response on; takes ownership of it. The last is flushed at once;
+     * the others when {@link #flush} is called at the end of the backend read that brought them, so
+     * that a response read at one go reaches the client in one write.
+     */
     void write(HttpObject message) {
         if (message instanceof HttpResponse) {
             headWritten = true;
         }
         boolean last = message instanceof LastHttpContent;
-        client.writeAndFlush(message).addListener(f -> {
+        ChannelFuture written = last ? client.writeAndFlush(message) : client.write(message);
+        written.addListener(f -> {
             if (!f.isSuccess()) {
                 return; // The client is gone; its channel's closing ends the exchange.
             }
@@ -52,6 +58,11 @@ final class ClientResponseWriter {
                 readMore.run();
             }
         });
+    }
+
+    /** Sends what {@link #write} has left unflushed. */
+    void flush() {
+        client.flush();
     }
 
     /**

@@ -317,6 +317,11 @@ public final class UpstreamCall {
         }
 
         @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            writer.flush();
+        }
+
+        @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             if (state != State.FINISHED) {
                 log.debug("backend {} closed the connection mid-response", backend.url());

@@ -78,7 +78,7 @@ class ErrorPathsTest {
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(2));
                 RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--max-queue", "1")) {
             CompletableFuture<HttpResponse<String>> busy =
-                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 150, false));
+                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 2_500, false));
             Await.until("busy runs", () -> backend.started().contains("busy"));
             CompletableFuture<HttpResponse<String>> waiting =
                     triage.postAsync("/v1/chat/completions", ChatRequests.chat("waiting", 3, false));

@@ -24,6 +24,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -41,9 +42,21 @@ class EstimatorFallbackTest {
             "Implement a red-black tree in Java with insertion, deletion and an iterator, and explain each rotation.",
             "Give me three names for a cat.");
 
-    private static long estimateHeader(HttpResponse<String> response) {
+    private static final Map<String, String> CHAT = Map.of("backend", "chat");
+
+    /**
+     * The estimate that sized a chat of {@code prompt}, as the metrics record it: a request that finds
+     * the slot free is sent at once and may be answered before an expensive estimator has its
+     * estimate (then without the header), but it is recorded only once sized. One request at a time,
+     * so the estimates' sum grows by this one's.
+     */
+    private static long recordedEstimate(RunningTriage triage, String prompt) throws Exception {
+        String before = triage.get("/metrics").body();
+        int ended = (int) PrometheusText.sum(before, "triage_request_seconds_count", Map.of());
+        double sum = PrometheusText.sum(before, "triage_estimate_tokens_sum", CHAT);
+        HttpResponse<String> response = triage.post("/v1/chat/completions", ChatRequests.uncapped(prompt));
         assertEquals(200, response.statusCode(), response.body());
-        return Long.parseLong(response.headers().firstValue("x-triage-estimate-tokens").orElseThrow());
+        return Math.round(PrometheusText.sum(triage.metricsAfter(ended + 1), "triage_estimate_tokens_sum", CHAT) - sum);
     }
 
     private static double fallbacks(RunningTriage triage, String reason) throws Exception {
@@ -73,7 +86,7 @@ class EstimatorFallbackTest {
             int differ = 0;
             for (String prompt : PROMPTS) {
                 long expected = Math.round(ranker.estimate(new Prompt(prompt)).expectedTokens());
-                assertEquals(expected, estimateHeader(triage.post("/v1/chat/completions", ChatRequests.uncapped(prompt))), prompt);
+                assertEquals(expected, recordedEstimate(triage, prompt), prompt);
                 differ += expected != Math.round(classifier.estimate(new Prompt(prompt)).expectedTokens()) ? 1 : 0;
             }
             assertTrue(differ >= 4, "the prompts tell the ranker from its fallback: " + differ + " of " + PROMPTS.size());
@@ -81,48 +94,47 @@ class EstimatorFallbackTest {
         }
     }
 
+    /**
+     * Requests that find the slot free are sent at once and sized after, so the held estimator holds
+     * back none of them; whichever way each goes, every one asks the estimation for an estimate while
+     * the estimator is held, and those beyond one batch get the fallback's.
+     */
     @Test
     void aSaturatedEstimatorHandsTheSurplusToTheFallbackAndNoRequestIsRefused() throws Exception {
         HeldEstimator<Prompt> gated = HeldEstimator.<Prompt>held("gated", 7).markedExpensive();
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
                 RunningTriage triage = RunningTriage.start(gated, "--backend", backend.url(), "--estimator-fallback", "baseline")) {
-            List<String> prompts = new ArrayList<>();
             List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
-            prompts.add("first");
             responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.uncapped("first")));
             assertTrue(gated.entered.await(30, TimeUnit.SECONDS));
             // One batch of 32 may wait for an estimator not yet timed; the rest cannot wait.
             int surplus = 8;
             for (int i = 0; i < 32 + surplus; i++) {
-                prompts.add("prompt " + i);
-                responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.uncapped(prompts.get(i + 1))));
+                responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.uncapped(String.format(Locale.ROOT, "prompt %02d", i))));
             }
             // Event loops take prompts side by side, so a few more than one batch may slip in to wait.
             int slipped = 3;
-            Await.until("the surplus is served while the estimator is held", () -> {
+            Await.until("the surplus sized by the fallback while the estimator is held", () -> {
                 try {
-                    double saturated = fallbacks(triage, "saturated");
-                    return saturated >= surplus - slipped && responses.stream().filter(CompletableFuture::isDone).count() == saturated;
+                    return fallbacks(triage, "saturated") >= surplus - slipped;
                 } catch (Exception e) {
                     return false;
                 }
             });
-            BaselineEstimator baseline = new BaselineEstimator();
-            for (int i = 0; i < responses.size(); i++) {
-                if (responses.get(i).isDone()) {
-                    assertEquals(Math.round(baseline.estimate(new Prompt(prompts.get(i))).expectedTokens()),
-                            estimateHeader(responses.get(i).join()), "sized by the fallback: " + prompts.get(i));
-                }
-            }
             gated.release.countDown();
-            int byConfigured = 0;
             for (CompletableFuture<HttpResponse<String>> response : responses) {
-                byConfigured += estimateHeader(response.get(2, TimeUnit.MINUTES)) == 7 ? 1 : 0;
+                assertEquals(200, response.get(2, TimeUnit.MINUTES).statusCode());
             }
             double saturated = fallbacks(triage, "saturated");
-            assertEquals(responses.size(), byConfigured + saturated, "every request sized, by one or the other; none refused");
             assertTrue(saturated >= surplus - slipped && saturated <= surplus, "the surplus beyond one batch: " + saturated);
-            assertEquals(0, PrometheusText.sum(triage.get("/metrics").body(), "triage_rejected_total", Map.of()));
+            String metrics = triage.metricsAfter(responses.size());
+            assertEquals(responses.size(), PrometheusText.sum(metrics, "triage_estimate_tokens_count", CHAT),
+                    "every request sized, by one or the other");
+            BaselineEstimator baseline = new BaselineEstimator();
+            double bySurplus = PrometheusText.sum(metrics, "triage_estimate_tokens_sum", CHAT) - 7 * (responses.size() - saturated);
+            double baselineEach = baseline.estimate(new Prompt("prompt 10")).expectedTokens(); // as long as every surplus prompt
+            assertEquals(saturated * baselineEach, bySurplus, 0.01, "the surplus sized by the fallback, the rest by the estimator");
+            assertEquals(0, PrometheusText.sum(metrics, "triage_rejected_total", Map.of()));
         }
     }
 
@@ -140,8 +152,7 @@ class EstimatorFallbackTest {
                 ClassifierEstimator classifier = ClassifierEstimator.loadDefault()) {
             awaitEstimatorState(triage, "unavailable");
             String prompt = PROMPTS.get(2);
-            assertEquals(Math.round(classifier.estimate(new Prompt(prompt)).expectedTokens()),
-                    estimateHeader(triage.post("/v1/chat/completions", ChatRequests.uncapped(prompt))));
+            assertEquals(Math.round(classifier.estimate(new Prompt(prompt)).expectedTokens()), recordedEstimate(triage, prompt));
             assertTrue(fallbacks(triage, "unavailable") >= 1);
 
             try (InputStream in = RankerEstimator.class.getResourceAsStream(RankerEstimator.DEFAULT_MODEL_RESOURCE)) {
@@ -152,8 +163,7 @@ class EstimatorFallbackTest {
             assertEquals(200, reloaded.statusCode(), reloaded.body());
             awaitEstimatorState(triage, "ready");
             try (RankerEstimator ranker = RankerEstimator.load(model)) {
-                assertEquals(Math.round(ranker.estimate(new Prompt(prompt)).expectedTokens()),
-                        estimateHeader(triage.post("/v1/chat/completions", ChatRequests.uncapped(prompt))));
+                assertEquals(Math.round(ranker.estimate(new Prompt(prompt)).expectedTokens()), recordedEstimate(triage, prompt));
             }
         }
     }

@@ -40,7 +40,7 @@ class OperationsTest {
             assertEquals(502, triage.post("/v1/chat/completions", ChatRequests.chat("[garbage]", 3, false)).statusCode());
             // While a long one runs: one waits, the queue is then full, and the waiting client leaves.
             CompletableFuture<HttpResponse<String>> busy =
-                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 150, false));
+                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 2_500, false));
             Await.until("busy runs", () -> backend.started().contains("busy"));
             try (RawClient leaving = new RawClient(triage.port())) {
                 leaving.post("/v1/chat/completions", ChatRequests.chat("leaves", 3, false));
@@ -64,7 +64,7 @@ class OperationsTest {
                     "the garbage answer had no first byte of HTTP");
             assertEquals(3, PrometheusText.sum(metrics, "triage_estimate_tokens_count", chat));
             assertEquals(3, PrometheusText.sum(metrics, "triage_actual_tokens_count", chat));
-            assertEquals(5 + 7 + 150, PrometheusText.sum(metrics, "triage_actual_tokens_sum", chat));
+            assertEquals(5 + 7 + 2_500, PrometheusText.sum(metrics, "triage_actual_tokens_sum", chat));
             // Every sized request was estimated once: the three ok, the upstream error, the leaver, the refused.
             assertEquals(6, PrometheusText.sum(metrics, "triage_estimator_seconds_count", Map.of("estimator", "classifier")));
             assertEquals(0, PrometheusText.sum(metrics, "triage_queue_depth", chat));
@@ -111,7 +111,8 @@ class OperationsTest {
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(2));
                 RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
             List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
-            responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 150, false)));
+            // Busy for 5 s: long enough to queue three requests and read the view on a loaded machine.
+            responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 2_500, false)));
             Await.until("busy runs", () -> backend.started().contains("busy"));
             int[] sizes = {80, 5, 40};
             for (int i = 0; i < sizes.length; i++) {

@@ -52,7 +52,9 @@ class SchedulingOrderTest {
                 RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--policy", policy,
                         "--starvation-timeout", "off")) {
             List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
-            responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 150, false)));
+            // Busy for 5 s (2,500 tokens at 2 ms): the burst must be queued, one request at a time, before it
+            // ends, which on a loaded machine takes far longer than the work itself.
+            responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 2_500, false)));
             Await.until("the busy request reaches the backend", () -> backend.started().contains("busy"));
             for (int i = 0; i < BURST.size(); i++) {
                 String name = BURST.get(i);

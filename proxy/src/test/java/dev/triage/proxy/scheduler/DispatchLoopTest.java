@@ -2,18 +2,25 @@ package dev.triage.proxy.scheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.proxy.concurrent.DaemonThreadFactory;
 import dev.triage.proxy.testing.Await;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -212,6 +219,135 @@ class DispatchLoopTest {
         Recorder late = new Recorder();
         queue.submit(TAG, 0, 10, 1, connection, late);
         assertEquals(Refusal.Reason.SHUTTING_DOWN, late.refusal.get(5, TimeUnit.SECONDS).reason());
+        running.slot.get().release();
+        Await.until("the running job's slot back", () -> queue.busySlots() == 0);
+        assertNull(queue.takeIdleSlot(), "a stopped queue grants no slot at once either");
+    }
+
+    @Test
+    void aFreeSlotWithNobodyWaitingIsTakenAtOnce() throws Exception {
+        BackendQueue queue = serial(10, Duration.ZERO);
+        Slot idle = queue.takeIdleSlot();
+        assertNotNull(idle);
+        assertEquals(0, idle.queuedNanos());
+        assertEquals(1, queue.busySlots());
+        assertNull(queue.takeIdleSlot(), "the only slot is taken");
+        Recorder waiting = new Recorder();
+        queue.submit(TAG, 0, 10, 1, connection, waiting);
+        assertEquals(1, queue.waitingCount());
+        assertEquals(1, queue.snapshot().get(5, TimeUnit.SECONDS).waiting().size());
+        idle.release();
+        idle.release();
+        Slot next = waiting.slot.get(5, TimeUnit.SECONDS);
+        assertEquals(0, queue.waitingCount());
+        assertEquals(1, queue.busySlots(), "a slot released twice is freed once");
+        next.release();
+        Await.until("the slot free again", () -> queue.busySlots() == 0);
+        assertNotNull(queue.takeIdleSlot());
+    }
+
+    /**
+     * The race that matters, made to happen: a slot frees while a job that came earlier is still on its
+     * way to the queue (the loop has not seen it yet). A later arrival must not take the slot at once.
+     */
+    @Test
+    void aJobOnItsWayToTheQueueKeepsTheFreedSlotFromLaterArrivals() throws Exception {
+        BackendQueue queue = serial(10, Duration.ZERO);
+        Slot idle = queue.takeIdleSlot();
+        CountDownLatch loopHeld = new CountDownLatch(1);
+        CountDownLatch resume = new CountDownLatch(1);
+        loop.execute(() -> {
+            loopHeld.countDown();
+            awaitQuietly(resume);
+        });
+        assertTrue(loopHeld.await(5, TimeUnit.SECONDS));
+        Recorder earlier = new Recorder();
+        queue.submit(TAG, 0, 10, 1, connection, earlier);
+        idle.release();
+        assertEquals(0, queue.busySlots());
+        assertNull(queue.takeIdleSlot(), "a later arrival took the slot that the earlier job is owed");
+        assertEquals(1, queue.waitingCount());
+        resume.countDown();
+        Slot granted = earlier.slot.get(5, TimeUnit.SECONDS);
+        assertEquals(1, queue.busySlots());
+        assertNull(queue.takeIdleSlot());
+        granted.release();
+        Await.until("the slot free again", () -> queue.busySlots() == 0);
+        assertNotNull(queue.takeIdleSlot());
+    }
+
+    /**
+     * Many threads take slots at once or queue for them, some withdrawing at once; at no time do more
+     * jobs hold a slot than there are slots, every job that stayed gets one, and at the end every slot
+     * is free and nobody waits.
+     */
+    @Test
+    void hammeredNoSlotIsGrantedTwiceOrLeaked() throws Exception {
+        int slots = 2;
+        BackendQueue queue = loop.addBackend("chat", new SchedulerSettings(Policy.SJF, Duration.ZERO, 100_000, slots),
+                Duration.ZERO);
+        int threads = 6;
+        int rounds = 3_000;
+        AtomicInteger holders = new AtomicInteger();
+        AtomicInteger mostHolders = new AtomicInteger();
+        AtomicInteger stayed = new AtomicInteger();
+        AtomicInteger served = new AtomicInteger();
+        Runnable hold = () -> mostHolders.accumulateAndGet(holders.incrementAndGet(), Math::max);
+        ExecutorService workers = Executors.newFixedThreadPool(threads, new DaemonThreadFactory("worker"));
+        List<Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int seed = t;
+            done.add(workers.submit(() -> {
+                for (int i = 0; i < rounds; i++) {
+                    Slot idle = queue.takeIdleSlot();
+                    if (idle != null) {
+                        hold.run();
+                        holders.decrementAndGet();
+                        idle.release();
+                        continue;
+                    }
+                    boolean withdraw = (i + seed) % 5 == 0;
+                    AtomicBoolean withdrawn = new AtomicBoolean();
+                    Ticket ticket = queue.submit(TAG, 0, i % 7, 1 + i % 3, Runnable::run, new JobListener() {
+                        @Override
+                        public void dispatched(Slot slot) {
+                            if (!withdrawn.get()) {
+                                hold.run();
+                                holders.decrementAndGet();
+                                served.incrementAndGet();
+                            }
+                            slot.release();
+                        }
+
+                        @Override
+                        public void refused(Refusal refusal) {}
+                    });
+                    if (withdraw) {
+                        withdrawn.set(true);
+                        ticket.cancel();
+                    } else {
+                        stayed.incrementAndGet();
+                    }
+                }
+            }));
+        }
+        for (Future<?> worker : done) {
+            worker.get(60, TimeUnit.SECONDS);
+        }
+        workers.shutdown();
+        Await.until("every job that stayed served", Duration.ofSeconds(30), () -> served.get() == stayed.get());
+        Await.until("every slot free and nobody waiting", () -> queue.busySlots() == 0 && queue.waitingCount() == 0);
+        assertTrue(mostHolders.get() <= slots, mostHolders.get() + " holders of " + slots + " slots");
+        assertEquals(0, queue.snapshot().get(5, TimeUnit.SECONDS).waiting().size());
+        assertNotNull(queue.takeIdleSlot());
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test

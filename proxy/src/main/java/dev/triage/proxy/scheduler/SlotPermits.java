@@ -1,0 +1,117 @@
+package dev.triage.proxy.scheduler;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One backend's slots as a lock-free count, shared by the two ways a request gets one: at once on
+ * its own thread when a slot is free and nobody waits ({@link #takeIdle}), or from the
+ * {@link DispatchLoop} for a job that queued ({@link #takeForQueued}). Both take from one word that
+ * holds the free slots and the queued jobs together, so that a compare-and-set decides each grant:
+ * no slot is ever granted twice, and nobody takes a slot at once while a job that came earlier
+ * still waits for one.
+ *
+ * <p>A job counts as queued from {@link #enqueue} until it gets a slot or leaves ({@link #dequeue}):
+ * the loop may not have seen it yet, but it already holds back the jobs behind it.
+ *
+ * <pre>{@code
+ * if (permits.takeIdle()) { ... }            // a slot, with no one waiting before us
+ * else { permits.enqueue(); ... }            // the loop grants one later: takeForQueued()
+ * if (permits.release()) { ... }             // true: someone queued, the loop should look
+ * }</pre>
+ */
+final class SlotPermits {
+
+    private static final long QUEUED_MASK = 0xFFFF_FFFFL;
+
+    private final int slots;
+    /** Free slots in the high 32 bits, queued jobs in the low 32. */
+    private final AtomicLong state;
+
+    SlotPermits(int slots) {
+        if (slots < 1) {
+            throw new IllegalArgumentException("slots: " + slots + " (expected: >= 1)");
+        }
+        this.slots = slots;
+        this.state = new AtomicLong(pack(slots, 0));
+    }
+
+    /** Takes a slot when one is free and no job is queued; false otherwise, and nothing changes. */
+    boolean takeIdle() {
+        while (true) {
+            long current = state.get();
+            if (queued(current) != 0 || free(current) == 0) {
+                return false;
+            }
+            if (state.compareAndSet(current, current - pack(1, 0))) {
+                return true;
+            }
+        }
+    }
+
+    /** Counts a job that will wait for a slot from the loop. */
+    void enqueue() {
+        state.incrementAndGet();
+    }
+
+    /** Uncounts a queued job that leaves without a slot (refused, withdrawn, timed out). */
+    void dequeue() {
+        while (true) {
+            long current = state.get();
+            if (queued(current) == 0) {
+                throw new IllegalStateException("no job is queued");
+            }
+            if (state.compareAndSet(current, current - pack(0, 1))) {
+                return;
+            }
+        }
+    }
+
+    /** Takes a slot for a queued job, which stops counting as queued; false when no slot is free. */
+    boolean takeForQueued() {
+        while (true) {
+            long current = state.get();
+            if (free(current) == 0) {
+                return false;
+            }
+            if (queued(current) == 0) {
+                throw new IllegalStateException("no job is queued");
+            }
+            if (state.compareAndSet(current, current - pack(1, 1))) {
+                return true;
+            }
+        }
+    }
+
+    /** Gives a slot back; true when jobs are queued, so that the loop should grant it to one. */
+    boolean release() {
+        while (true) {
+            long current = state.get();
+            if (free(current) == slots) {
+                throw new IllegalStateException("more slots released than taken");
+            }
+            if (state.compareAndSet(current, current + pack(1, 0))) {
+                return queued(current) != 0;
+            }
+        }
+    }
+
+    int busy() {
+        return slots - free(state.get());
+    }
+
+    int queued() {
+        return queued(state.get());
+    }
+
+    private static long pack(int free, int queued) {
+        return ((long) free << 32) | queued;
+    }
+
+    private static int free(long state) {
+        return (int) (state >>> 32);
+    }
+
+    private static int queued(long state) {
+        return (int) (state & QUEUED_MASK);
+    }
+}
