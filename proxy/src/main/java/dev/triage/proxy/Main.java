@@ -30,9 +30,11 @@ public final class Main {
             System.err.println("triage: " + e.getMessage());
             System.exit(2);
             return;
-        } catch (RuntimeException e) {
-            System.err.println("triage: listen " + config.listen().getHostString() + ":" + config.listen().getPort()
-                    + ": " + e.getMessage());
+        } catch (Throwable e) {
+            // Whatever stops the start (the listen address in use, a native library that cannot load) is
+            // told in one line; Triage has released what it had started, so nothing keeps the process up.
+            String message = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+            System.err.println("triage: " + message);
             System.exit(1);
             return;
         }

@@ -135,14 +135,16 @@ public final class Triage implements AutoCloseable {
                 .admin(HttpMethod.POST, "/triage/reload", LocalRoutes.reload(modelReloader))
                 .build();
         ServerContext context = new ServerContext(routes, Map.of(RouteKind.CHAT, chatTarget(), RouteKind.AUDIO, audioTarget()),
-                backends.chat(), config.policy(), config.upstreamTimeout(), metrics.andThen(new RequestLog()).andThen(learning),
-                new AdminAccess(config.adminToken()), openExchanges, clients);
+                backends.chat(), config.policy(), config.upstreamTimeout(), config.clientLimits(),
+                metrics.andThen(new RequestLog()).andThen(learning),
+                new AdminAccess(config.adminToken(), config.listen().getHostString()), openExchanges, clients);
         acceptors = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("triage-accept"), NioIoHandler.newFactory());
         workers = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory("triage-io"), NioIoHandler.newFactory());
         metrics.bindEventLoops(workers);
         try {
             server = TriageServer.bind(config.listen(), context, acceptors, workers);
-        } catch (RuntimeException | InterruptedException e) {
+        } catch (RuntimeException | Error | InterruptedException e) {
+            // The event loops' threads are not daemons: left running, they would keep a failed process alive.
             releaseResources();
             throw e;
         }

@@ -43,6 +43,17 @@ final class ChaosRun {
      * ones keep coming, as it should; this bounds the wait well within a client's read timeout.
      */
     private static final Duration STARVATION_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * Triage's client write and body timeouts: short, so that a client that stops reading or never sends
+     * its body is cut off within the slow-client faults' patience.
+     */
+    private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(2);
+    /**
+     * Triage's client header timeout: within the trickled-head fault's patience (12 s), and above the
+     * few seconds a pipelined request's head may wait behind the answers before it, whose wait the
+     * header timeout counts today (docs/reliability.md).
+     */
+    private static final Duration HEADER_TIMEOUT = Duration.ofSeconds(8);
     private static final Duration SETTLE_WITHIN = Duration.ofSeconds(60);
     private static final Duration SAMPLE_EVERY = Duration.ofMillis(500);
 
@@ -209,6 +220,9 @@ final class ChaosRun {
                 "--max-concurrency", Integer.toString(settings.maxConcurrency()),
                 "--upstream-timeout", settings.upstreamTimeout().toMillis() + "ms",
                 "--starvation-timeout", STARVATION_TIMEOUT.toMillis() + "ms",
+                "--client-write-timeout", CLIENT_TIMEOUT.toMillis() + "ms",
+                "--client-header-timeout", HEADER_TIMEOUT.toMillis() + "ms",
+                "--client-body-timeout", CLIENT_TIMEOUT.toMillis() + "ms",
                 "--max-body", Integer.toString(ChaosSettings.MAX_BODY_BYTES),
                 "--max-audio-body", Integer.toString(ChaosSettings.MAX_AUDIO_BODY_BYTES)));
         flags.addAll(settings.triageOptions());

@@ -79,7 +79,9 @@ final class RouteFaults {
             if (response.has("x-triage-queue-ms")) {
                 return Verdict.as("scheduled (" + response.status() + ")");
             }
-            return Verdict.of(response.status() == 400, response.status() == 400 ? "refused (400)"
+            // 413: Triage's own limit on a scheduled route's body; the replay backend has none.
+            boolean refused = response.status() == 400 || response.status() == 413;
+            return Verdict.of(refused, refused ? "refused (" + response.status() + ")"
                     : spelling + ": passed through unscheduled (" + response.status() + ")");
         }
     }

@@ -62,9 +62,13 @@ public final class ConfigLoader {
             new ConfigOption("audio-service-time-per-token", "0.01", "audio backend seconds per transcript token"),
             new ConfigOption("speech-token-rates", "", "transcript tokens per second of speech, e.g. es=4.2,fr=3.6"),
             new ConfigOption("upstream-timeout", "600s", "longest the backend may stay silent before a 504"),
+            new ConfigOption("client-write-timeout", "60s", "longest a client may take no response bytes before it is disconnected"),
+            new ConfigOption("client-header-timeout", "30s", "longest a request head may take from its first byte; then 408 and close"),
+            new ConfigOption("client-body-timeout", "60s", "longest a request body may stall while Triage reads it; then close"),
+            new ConfigOption("max-connections", "4096", "client connections open at once; one more is answered 503 and closed"),
             new ConfigOption("max-body", "4MB", "largest request body on a scheduled route; beyond, 413"),
             new ConfigOption("admin-token", "", "bearer token for /triage/...; unset, the admin API answers local clients only"),
-            new ConfigOption("health-path", "/v1/models", "backend path the readiness probe asks; any answer below 500 is up"),
+            new ConfigOption("health-path", "/v1/models", "backend path the readiness probe asks; up when it answers 2xx"),
             new ConfigOption("shutdown-grace", "30s", "on SIGTERM, how long in-flight requests may finish"),
             new ConfigOption("vllm-metrics", "false", "also export the chat queue under vLLM's metric names, for routers that read them (true/false)"),
             new ConfigOption(CONFIG_KEY, "", "YAML file with any of these keys"));
@@ -139,8 +143,7 @@ public final class ConfigLoader {
         double perPromptToken = ValueParsers.decimal("service-time-per-prompt-token", v.get("service-time-per-prompt-token"));
         require(perPromptToken >= 0, "service-time-per-prompt-token", v, "seconds >= 0");
         serviceTime = new ServiceTimeModel(serviceTime.baseSeconds(), perPromptToken, serviceTime.secondsPerToken());
-        Duration upstreamTimeout = ValueParsers.duration("upstream-timeout", v.get("upstream-timeout"));
-        require(!upstreamTimeout.isZero(), "upstream-timeout", v, "a duration > 0");
+        Duration upstreamTimeout = positiveDuration(v, "upstream-timeout");
         long maxBody = ValueParsers.size("max-body", v.get("max-body"));
         require(maxBody > 0 && maxBody <= Integer.MAX_VALUE, "max-body", v, "a size > 0 and < 2GB");
         EstimatorConfig estimator = estimator(v);
@@ -153,7 +156,7 @@ public final class ConfigLoader {
         String healthPath = v.get("health-path").trim();
         require(healthPath.startsWith("/"), "health-path", v, "a path starting with /");
         Duration shutdownGrace = ValueParsers.duration("shutdown-grace", v.get("shutdown-grace"));
-        BackendConfig backend = new BackendConfig(ValueParsers.httpUrl("backend", v.get("backend")), maxConcurrency);
+        BackendConfig backend = new BackendConfig(ValueParsers.backendUrl("backend", v.get("backend")), maxConcurrency);
         return new TriageConfig(
                 ValueParsers.listenAddress("listen", v.get("listen")),
                 backend,
@@ -167,12 +170,28 @@ public final class ConfigLoader {
                 estimator,
                 learning(v),
                 upstreamTimeout,
+                clientLimits(v),
                 maxBody,
                 v.get("admin-token"),
                 healthPath,
                 shutdownGrace,
                 ValueParsers.bool("vllm-metrics", v.get("vllm-metrics")),
                 redacted(v));
+    }
+
+    private static ClientLimits clientLimits(Map<String, String> v) {
+        Duration writeTimeout = positiveDuration(v, "client-write-timeout");
+        Duration headerTimeout = positiveDuration(v, "client-header-timeout");
+        Duration bodyTimeout = positiveDuration(v, "client-body-timeout");
+        int maxConnections = ValueParsers.integer("max-connections", v.get("max-connections"));
+        require(maxConnections >= 1, "max-connections", v, ">= 1");
+        return new ClientLimits(writeTimeout, headerTimeout, bodyTimeout, maxConnections);
+    }
+
+    private static Duration positiveDuration(Map<String, String> v, String key) {
+        Duration duration = ValueParsers.duration(key, v.get(key));
+        require(!duration.isZero(), key, v, "a duration > 0");
+        return duration;
     }
 
     private static EwsjfSettings ewsjf(Map<String, String> v) {
@@ -184,10 +203,8 @@ public final class ConfigLoader {
         }
         int maxQueues = ValueParsers.integer("ewsjf-max-queues", v.get("ewsjf-max-queues"));
         require(maxQueues >= 1, "ewsjf-max-queues", v, ">= 1");
-        Duration refine = ValueParsers.duration("ewsjf-refine-interval", v.get("ewsjf-refine-interval"));
-        require(!refine.isZero(), "ewsjf-refine-interval", v, "a duration > 0");
-        Duration trial = ValueParsers.duration("ewsjf-trial-interval", v.get("ewsjf-trial-interval"));
-        require(!trial.isZero(), "ewsjf-trial-interval", v, "a duration > 0");
+        Duration refine = positiveDuration(v, "ewsjf-refine-interval");
+        Duration trial = positiveDuration(v, "ewsjf-trial-interval");
         EwsjfSettings defaults = EwsjfSettings.defaults();
         return new EwsjfSettings(size, maxQueues, defaults.minQueueWidth(), defaults.bubbleWidth(), defaults.window(),
                 defaults.minSamples(), refine, trial, defaults.minTrialCompletions(), ValueParsers.bool("ewsjf-tune", v.get("ewsjf-tune")),
@@ -217,7 +234,7 @@ public final class ConfigLoader {
         int concurrency = ValueParsers.integer("audio-max-concurrency", v.get("audio-max-concurrency"));
         require(concurrency >= 1, "audio-max-concurrency", v, ">= 1");
         Optional<BackendConfig> backend = url.isEmpty() ? Optional.empty()
-                : Optional.of(new BackendConfig(ValueParsers.httpUrl("audio-backend", url), concurrency));
+                : Optional.of(new BackendConfig(ValueParsers.backendUrl("audio-backend", url), concurrency));
         long maxBody = ValueParsers.size("max-audio-body", v.get("max-audio-body"));
         require(maxBody > 0 && maxBody <= Integer.MAX_VALUE, "max-audio-body", v, "a size > 0 and < 2GB");
         return new AudioConfig(backend, maxBody, ValueParsers.bool("audio-vad", v.get("audio-vad")),

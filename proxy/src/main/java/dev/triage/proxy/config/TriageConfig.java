@@ -26,6 +26,7 @@ import java.util.Map;
  * @param estimator the chat estimator and its model
  * @param learning whether and where Triage learns from its backends' answers
  * @param upstreamTimeout how long the backend may stay silent (before its first byte or between two)
+ * @param clientLimits what a client connection is allowed
  * @param maxBody the largest request body a scheduled chat route accepts, in bytes
  * @param adminToken the bearer token of the admin API, or empty for local-only access
  * @param healthPath the backend path the readiness probe asks
@@ -46,6 +47,7 @@ public record TriageConfig(
         EstimatorConfig estimator,
         LearningConfig learning,
         Duration upstreamTimeout,
+        ClientLimits clientLimits,
         long maxBody,
         String adminToken,
         String healthPath,

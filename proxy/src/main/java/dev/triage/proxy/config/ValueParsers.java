@@ -135,15 +135,43 @@ final class ValueParsers {
 
     /** An {@code http://host[:port][/prefix]} URL. */
     static URI httpUrl(String key, String value) {
+        String shown = withoutCredentials(value);
         URI uri;
         try {
             uri = new URI(value.trim());
         } catch (URISyntaxException e) {
-            throw ConfigException.invalid(key, value, "an http:// URL");
+            throw ConfigException.invalid(key, shown, "an http:// URL");
         }
         if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null
                 || uri.getRawQuery() != null || uri.getRawFragment() != null) {
-            throw ConfigException.invalid(key, value, "an http://host[:port][/path] URL");
+            throw ConfigException.invalid(key, shown, "an http://host[:port][/path] URL");
+        }
+        if (uri.getRawUserInfo() != null) {
+            throw ConfigException.invalid(key, shown, "a URL without credentials: Triage would not send them; a backend"
+                    + " that wants a key gets each client's own Authorization header, which Triage passes on");
+        }
+        return uri;
+    }
+
+    /** {@code value} with any {@code user:password@} of a URL in it replaced, fit to print. */
+    static String withoutCredentials(String value) {
+        return value.replaceAll("(?<=://)[^/?#@]*@", "<redacted>@");
+    }
+
+    /**
+     * A backend's {@link #httpUrl}, refused when its path ends where an API's root does ({@code /v1},
+     * {@code /api}): Triage forwards each client's own path, which starts with that root already, so
+     * an OpenAI base URL copied here would send every request to {@code /v1/v1/...}.
+     */
+    static URI backendUrl(String key, String value) {
+        URI uri = httpUrl(key, value);
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath().replaceAll("/+$", "");
+        int lastSlash = path.lastIndexOf('/');
+        String root = path.substring(lastSlash + 1);
+        if (root.equalsIgnoreCase("v1") || root.equalsIgnoreCase("api")) {
+            String server = uri.getScheme() + "://" + uri.getRawAuthority() + path.substring(0, lastSlash);
+            throw ConfigException.invalid(key, value, "the server's URL without /" + root
+                    + ", as Triage forwards each client's own path (/" + root + "/...): here " + server);
         }
         return uri;
     }

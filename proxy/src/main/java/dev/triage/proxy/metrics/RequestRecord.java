@@ -1,6 +1,7 @@
 package dev.triage.proxy.metrics;
 
 import dev.triage.model.Estimate;
+import dev.triage.model.LengthClass;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
@@ -58,6 +59,11 @@ public final class RequestRecord {
         this.queuedNanos = waitedNanos;
         this.starvationPromoted = promoted;
         this.runningAtDispatch = running;
+    }
+
+    /** The request left the queue without a slot (timed out, refused at shutdown) after this wait. */
+    public void leftQueue(long waitedNanos) {
+        this.queuedNanos = waitedNanos;
     }
 
     public void firstByte(long nowNanos) {
@@ -135,7 +141,7 @@ public final class RequestRecord {
         return runningAtDispatch;
     }
 
-    /** Nanoseconds from arrival to its slot, or -1 when it never got one. */
+    /** Nanoseconds it waited in the queue (until its slot, or until it left without one), or -1 when never queued. */
     public long queuedNanos() {
         return queuedNanos;
     }
@@ -171,8 +177,13 @@ public final class RequestRecord {
         return reason;
     }
 
-    /** The predicted class label: short, medium, long, or unknown before an estimate. */
+    /**
+     * The bucket the estimate the request was scheduled by falls in ({@code short} below 200 tokens,
+     * {@code medium}, {@code long} from 800), or {@code unknown} before an estimate. Not a
+     * classifier's most likely class: an estimate is an expectation over the classes, and it is the
+     * estimate that ordered the queue.
+     */
     public String classLabel() {
-        return estimate == null ? "unknown" : estimate.lengthClass().label();
+        return estimate == null ? "unknown" : LengthClass.of(estimate.expectedTokens()).label();
     }
 }

@@ -11,6 +11,8 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,7 +69,9 @@ final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
     }
 
     private void dispatch(Object msg) {
-        if (msg instanceof HttpRequest head) {
+        if (msg instanceof HttpContent content && content.decoderResult().isFailure()) {
+            malformedBody(content);
+        } else if (msg instanceof HttpRequest head) {
             startExchange(head);
         } else if (msg instanceof HttpContent content) {
             if (exchange != null) {
@@ -89,18 +93,48 @@ final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * A body whose framing broke (a chunk size that is not hex, say): the request it belongs to is
+     * abandoned unsent, as if its client had left, and the connection answered 400 and closed, since
+     * where the next request would begin is unknowable.
+     */
+    private void malformedBody(HttpContent content) {
+        Throwable cause = content.decoderResult().cause();
+        content.release();
+        if (exchange != null) {
+            Exchange abandoned = exchange;
+            exchange = null;
+            context.openExchanges().decrementAndGet();
+            abandoned.onClientGone();
+        }
+        refuseMalformed(cause);
+    }
+
+    private void refuseMalformed(Throwable cause) {
+        FullHttpResponse response = Responses.error(ctx.alloc(), TriageError.INVALID_REQUEST,
+                "malformed HTTP request: " + cause.getMessage(), null);
+        HttpUtil.setKeepAlive(response, false);
+        ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+    }
+
     private void startExchange(HttpRequest head) {
         discarded = 0;
         if (head.decoderResult().isFailure()) {
             ReferenceCountUtil.release(head);
-            FullHttpResponse response = Responses.error(ctx.alloc(), TriageError.INVALID_REQUEST,
-                    "malformed HTTP request: " + head.decoderResult().cause().getMessage(), null);
-            HttpUtil.setKeepAlive(response, false);
-            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+            refuseMalformed(head.decoderResult().cause());
             return;
         }
         context.openExchanges().incrementAndGet();
-        RouteTable.Route route = context.routes().resolve(head.method(), head.uri());
+        RequestTarget target;
+        try {
+            target = RequestTarget.parse(head.uri());
+        } catch (RequestTarget.Unroutable e) {
+            exchange = LocalExchange.badTarget(this, ctx, head, e.getMessage());
+            exchange.start();
+            return;
+        }
+        head.setUri(target.originForm());
+        RouteTable.Route route = context.routes().resolve(head.method(), target);
         if (route instanceof RouteTable.Scheduled scheduled) {
             exchange = new ScheduledExchange(this, ctx, head, scheduled.kind(), context);
         } else if (route instanceof RouteTable.Local local) {
@@ -109,6 +143,9 @@ final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
                     : LocalExchange.denied(this, ctx, head, denied);
         } else if (route instanceof RouteTable.LocalWrongMethod wrong) {
             exchange = LocalExchange.methodNotAllowed(this, ctx, head, wrong.allowed());
+        } else if (route instanceof RouteTable.NonCanonical nonCanonical) {
+            exchange = LocalExchange.badTarget(this, ctx, head, RouteTable.pathOf(head.uri())
+                    + " is another spelling of " + nonCanonical.canonicalPath() + "; send that path as it is");
         } else if (route instanceof RouteTable.LocalNotFound) {
             exchange = LocalExchange.notFound(this, ctx, head);
         } else {
@@ -164,7 +201,7 @@ final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof IdleStateEvent) {
             if (exchange == null) {
-                ctx.close(); // an idle keep-alive connection; one with a request waits for its answer
+                ctx.close(); // an idle keep-alive connection; a request under way has timeouts of its own
             }
         } else {
             ctx.fireUserEventTriggered(evt);
@@ -177,9 +214,19 @@ final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
         ctx.close();
     }
 
+    /** The client is gone: requests it pipelined behind the current one will never be answered. */
     private void releasePipelined() {
+        List<String> dropped = new ArrayList<>();
         while (!pipelined.isEmpty()) {
-            ReferenceCountUtil.release(pipelined.poll());
+            Object msg = pipelined.poll();
+            if (msg instanceof HttpRequest request) {
+                dropped.add(request.method() + " " + RouteTable.pathOf(request.uri()));
+            }
+            ReferenceCountUtil.release(msg);
+        }
+        if (!dropped.isEmpty()) {
+            log.info("client {} left with {} pipelined request{} unanswered: {}", ctx.channel().remoteAddress(),
+                    dropped.size(), dropped.size() == 1 ? "" : "s", String.join(", ", dropped));
         }
     }
 }

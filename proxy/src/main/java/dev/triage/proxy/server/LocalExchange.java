@@ -46,13 +46,23 @@ final class LocalExchange extends BodyGatheringExchange {
                 TriageError.NOT_FOUND, "Triage has no route " + RouteTable.pathOf(request.uri()), null)));
     }
 
+    /** An exchange that answers 400 for a target that is not a plain spelling of the route it names. */
+    static LocalExchange badTarget(ClientRequestReceiver receiver, ChannelHandlerContext ctx, HttpRequest head,
+            String message) {
+        return new LocalExchange(receiver, ctx, head, request -> CompletableFuture.completedFuture(
+                Responses.error(ctx.alloc(), TriageError.INVALID_REQUEST, message, null)));
+    }
+
     /** An exchange that refuses an admin request its caller may not make. */
     static LocalExchange denied(ClientRequestReceiver receiver, ChannelHandlerContext ctx, HttpRequest head,
             TriageError error) {
         return new LocalExchange(receiver, ctx, head, request -> {
-            String message = error == TriageError.FORBIDDEN
-                    ? "the admin API answers local clients only; set --admin-token to allow others"
-                    : "the admin API needs Authorization: Bearer <admin token>";
+            String message = switch (error) {
+                case FORBIDDEN -> "the admin API answers local clients only; set --admin-token to allow others";
+                case ADMIN_CROSS_ORIGIN -> "the admin API answers requests sent to this host by name or loopback"
+                        + " address only, and none from another origin";
+                default -> "the admin API needs Authorization: Bearer <admin token>";
+            };
             FullHttpResponse response = Responses.error(ctx.alloc(), error, message, null);
             if (error == TriageError.UNAUTHORIZED) {
                 response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");

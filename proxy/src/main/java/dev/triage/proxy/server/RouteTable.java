@@ -7,7 +7,9 @@ import java.util.Set;
 
 /**
  * Which requests Triage schedules, which it answers itself, and which it passes through. A path is
- * matched exactly (without its query). Scheduled routes take {@code POST} only; any other method on
+ * matched by its canonical form ({@link RequestTarget}), without its query; a path that is another
+ * spelling of one of Triage's routes ({@code /v1//chat/%63ompletions/}) is refused, so that no spelling
+ * a backend would serve as that route can pass through unscheduled. Scheduled routes take {@code POST} only; any other method on
  * them is passed through, so the backend answers as it would. Paths under {@value #ADMIN_PREFIX} are
  * Triage's own: one not listed is answered 404, never sent to the backend. Everything else not listed
  * here is passed through: streamed, never queued, never holding a backend slot.
@@ -22,7 +24,7 @@ import java.util.Set;
 public final class RouteTable {
 
     /** Where a request goes. */
-    public sealed interface Route permits Scheduled, Local, LocalWrongMethod, LocalNotFound, PassThrough {}
+    public sealed interface Route permits Scheduled, Local, LocalWrongMethod, LocalNotFound, NonCanonical, PassThrough {}
 
     public record Scheduled(RouteKind kind) implements Route {}
 
@@ -34,6 +36,9 @@ public final class RouteTable {
 
     /** A path in Triage's admin namespace that it does not answer. */
     public record LocalNotFound() implements Route {}
+
+    /** Another spelling of one of Triage's routes: refused, naming the spelling to use. */
+    public record NonCanonical(String canonicalPath) implements Route {}
 
     public record PassThrough() implements Route {}
 
@@ -66,8 +71,12 @@ public final class RouteTable {
         return new Builder();
     }
 
-    public Route resolve(HttpMethod method, String uri) {
-        String path = pathOf(uri);
+    Route resolve(HttpMethod method, RequestTarget target) {
+        Route route = resolve(method, target.canonicalPath());
+        return target.isCanonical() || route instanceof PassThrough ? route : new NonCanonical(target.canonicalPath());
+    }
+
+    private Route resolve(HttpMethod method, String path) {
         Map<HttpMethod, Local> byMethod = local.get(path);
         if (byMethod != null) {
             Local route = byMethod.get(method.equals(HttpMethod.HEAD) ? HttpMethod.GET : method);

@@ -205,6 +205,9 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         if (state != State.QUEUED) {
             return;
         }
+        if (refusal.reason() != Refusal.Reason.QUEUE_FULL) {
+            record.leftQueue(System.nanoTime() - submittedNanos); // it waited, and was then turned away
+        }
         switch (refusal.reason()) {
             case QUEUE_FULL -> {
                 FullHttpResponse response = errorResponse(TriageError.QUEUE_FULL,
@@ -243,7 +246,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     @Override
     public void relayed() {
         record.actualTokens(tokenCounter.tokens());
-        end(record.status() >= 500 ? Outcome.UPSTREAM_ERROR : Outcome.OK, null);
+        end(Outcome.relayed(record.status()), null);
         receiver.exchangeDone(this);
     }
 

@@ -1,5 +1,6 @@
 package dev.triage.proxy.server;
 
+import dev.triage.proxy.config.ClientLimits;
 import dev.triage.proxy.metrics.RequestObserver;
 import dev.triage.proxy.scheduler.Policy;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * @param policy the scheduling policy, named in the {@code x-triage-policy} header
  * @param upstreamTimeout how long a backend may stay silent
+ * @param clientLimits what a client connection is allowed (timeouts)
  * @param observer hears every scheduled request once it ends (metrics, the request log)
  * @param admin who may use the admin API
  * @param openExchanges how many requests, of any route, are being served right now
@@ -25,6 +27,7 @@ public record ServerContext(
         Backend passThrough,
         Policy policy,
         Duration upstreamTimeout,
+        ClientLimits clientLimits,
         RequestObserver observer,
         AdminAccess admin,
         AtomicInteger openExchanges,

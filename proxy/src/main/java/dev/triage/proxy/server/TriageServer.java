@@ -2,10 +2,12 @@ package dev.triage.proxy.server;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.net.InetSocketAddress;
+import java.nio.channels.UnresolvedAddressException;
 
 /**
  * The listening socket: binds, hands each accepted connection its pipeline, and stops accepting on
@@ -19,12 +21,17 @@ public final class TriageServer implements AutoCloseable {
         this.listener = listener;
     }
 
-    /** Binds {@code address} (resolved now) and starts accepting. */
+    /**
+     * Binds {@code address} (resolved now) and starts accepting.
+     *
+     * @throws IllegalStateException naming the address and the reason when it cannot be bound (in use,
+     *     not a local address, an unknown host)
+     */
     public static TriageServer bind(InetSocketAddress address, ServerContext context, EventLoopGroup acceptors,
             EventLoopGroup workers) throws InterruptedException {
         InetSocketAddress resolved = address.isUnresolved()
                 ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
-        Channel channel = new ServerBootstrap()
+        ChannelFuture bound = new ServerBootstrap()
                 .group(acceptors, workers)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 1024)
@@ -32,9 +39,15 @@ public final class TriageServer implements AutoCloseable {
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new TriageServerInitializer(context))
                 .bind(resolved)
-                .sync()
-                .channel();
-        return new TriageServer(channel);
+                .await();
+        if (!bound.isSuccess()) {
+            Throwable cause = bound.cause();
+            String reason = cause instanceof UnresolvedAddressException ? "unknown host"
+                    : cause.getMessage() != null ? cause.getMessage() : cause.getClass().getSimpleName();
+            throw new IllegalStateException("listen " + address.getHostString() + ":" + address.getPort() + ": " + reason,
+                    cause);
+        }
+        return new TriageServer(bound.channel());
     }
 
     public InetSocketAddress address() {

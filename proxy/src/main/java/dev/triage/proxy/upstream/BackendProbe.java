@@ -14,9 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Asks a backend, in the background, whether it answers: a {@code GET} of its health path every few
- * seconds, any answer below 500 meaning up (a 404 from a server without that path still proves it
- * is there). Readiness reads the last result instead of asking per request.
+ * Asks a backend, in the background, whether it serves: a {@code GET} of its health path every few
+ * seconds, a 2xx meaning up. Any other answer is down: a 404 says the server is there but not the API
+ * Triage forwards to (a wrong {@code --backend} path, say), a 503 that it is still loading a model.
+ * Readiness reads the last result instead of asking per request.
  */
 public final class BackendProbe implements AutoCloseable {
 
@@ -43,7 +44,7 @@ public final class BackendProbe implements AutoCloseable {
         return new BackendProbe(target, interval, interval.compareTo(Duration.ofSeconds(2)) < 0 ? interval : Duration.ofSeconds(2));
     }
 
-    /** True when the last probe got an answer below 500. */
+    /** True when the last probe got a 2xx. */
     public boolean up() {
         return up;
     }
@@ -53,7 +54,10 @@ public final class BackendProbe implements AutoCloseable {
         try {
             HttpResponse<Void> response = client.send(HttpRequest.newBuilder(target).timeout(timeout).GET().build(),
                     HttpResponse.BodyHandlers.discarding());
-            nowUp = response.statusCode() < 500;
+            nowUp = response.statusCode() / 100 == 2;
+            if (!nowUp && (!probed || up)) {
+                log.warn("backend {} answered {}", target, response.statusCode());
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;

@@ -1,5 +1,6 @@
 package dev.triage.proxy.upstream;
 
+import dev.triage.proxy.concurrent.StallTimer;
 import dev.triage.proxy.config.BackendConfig;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -31,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * One request relayed to a backend and its response relayed back to the client, chunk by chunk:
  * the connection from the pool, the request out, the response in, and how the call ended. The
  * response goes to the client through a {@link ClientResponseWriter} (never aggregated, with
- * backpressure), and an {@link UpstreamTimeout} fails a backend that stays silent.
+ * backpressure), and a {@link StallTimer} fails a backend that stays silent while it is asked for
+ * its next message (the upstream timeout).
  *
  * <p>Runs entirely on the client's event loop (the pool lends connections on that loop). The
  * listener hears {@link Listener#finished} exactly once, when the backend is done with the request
@@ -90,7 +92,7 @@ public final class UpstreamCall {
     private final HttpRequest request;
     private final Consumer<HttpResponse> responseDecorator;
     private final Listener listener;
-    private final UpstreamTimeout timeout;
+    private final StallTimer timeout;
     private final ClientResponseWriter writer;
     private final ArrayDeque<PendingContent> pendingBody = new ArrayDeque<>();
 
@@ -112,7 +114,7 @@ public final class UpstreamCall {
         this.request = request;
         this.responseDecorator = responseDecorator;
         this.listener = listener;
-        this.timeout = new UpstreamTimeout(loop, timeout, this::timedOut);
+        this.timeout = new StallTimer(loop, timeout, this::timedOut);
         this.writer = new ClientResponseWriter(client, this::readUpstream, listener::relayed);
     }
 
@@ -194,7 +196,6 @@ public final class UpstreamCall {
         upstream.flush();
         listener.connected();
         readUpstream();
-        timeout.start();
     }
 
     private void writeBody(HttpContent content, Runnable whenWritten) {

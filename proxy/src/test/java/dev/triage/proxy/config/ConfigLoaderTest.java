@@ -124,6 +124,31 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aBackendUrlEndingWithAnApiRootIsRefusedWithTheUrlToUseInstead() {
+        assertEquals("backend: http://gpu-box:8000/v1 (expected: the server's URL without /v1, as Triage forwards each"
+                + " client's own path (/v1/...): here http://gpu-box:8000)", failure(Map.of(), "--backend", "http://gpu-box:8000/v1"));
+        assertEquals("audio-backend: http://h/whisper/v1/ (expected: the server's URL without /v1, as Triage forwards"
+                + " each client's own path (/v1/...): here http://h/whisper)", failure(Map.of(), "--audio-backend", "http://h/whisper/v1/"));
+        assertTrue(failure(Map.of(), "--backend", "http://127.0.0.1:11434/api").endsWith("here http://127.0.0.1:11434)"));
+        assertEquals("/v1-prefix", load(Map.of(), "--backend", "http://h/v1-prefix").backend().pathPrefix());
+    }
+
+    @Test
+    void aBackendUrlWithCredentialsIsRefusedWithoutPrintingThem() {
+        String failure = failure(Map.of(), "--backend", "http://user:hunter2@gpu-box:8000");
+        assertTrue(failure.startsWith("backend: http://<redacted>@gpu-box:8000 (expected: a URL without credentials"), failure);
+        assertFalse(failure.contains("hunter2"), failure);
+        assertFalse(failure(Map.of("TRIAGE_AUDIO_BACKEND", "https://u:hunter2@h")).contains("hunter2"));
+    }
+
+    @Test
+    void clientLimits() {
+        assertEquals(Duration.ofSeconds(60), load(Map.of()).clientLimits().writeTimeout());
+        assertEquals(Duration.ofSeconds(5), load(Map.of(), "--client-write-timeout", "5s").clientLimits().writeTimeout());
+        assertEquals("client-write-timeout: 0 (expected: a duration > 0)", failure(Map.of(), "--client-write-timeout", "0"));
+    }
+
+    @Test
     void audioSharesTheBackendUnlessGivenItsOwn() {
         TriageConfig shared = load(Map.of());
         assertTrue(shared.audio().backend().isEmpty());

@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.triage.proxy.testing.Await;
+import dev.triage.proxy.testing.CapturedErr;
 import dev.triage.proxy.testing.ChatRequests;
 import dev.triage.proxy.testing.FakeOpenAiBackend;
+import dev.triage.proxy.testing.PrometheusText;
 import dev.triage.proxy.testing.RunningTriage;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -48,6 +51,41 @@ class DisconnectTest {
             HttpResponse<String> next = triage.post("/v1/chat/completions", ChatRequests.chat("next", 5, false));
             assertEquals(200, next.statusCode());
             Await.until("the slot is free again", () -> triage.chatQueue().busySlots() == 0);
+        }
+    }
+
+    @Test
+    void aClientThatStopsReadingAStreamIsDisconnectedAndItsSlotFreed() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--client-write-timeout", "1s")) {
+            try (RawClient stalled = new RawClient(triage.port(), 4096)) {
+                // Up to 160 MB of events: far more than the sockets between Triage and the client buffer
+                // (about 2 MB here, which the relay takes seconds to fill under the paranoid leak detector).
+                stalled.post("/v1/chat/completions", ChatRequests.chat("never read [bulky]", 10_000, true));
+                stalled.readLineStartingWith("HTTP/1.1 200");
+                Await.until("the backend connection is closed", Duration.ofSeconds(90),
+                        () -> backend.aborted().contains("never read [bulky]"));
+                Await.until("the slot is free again", () -> triage.chatQueue().busySlots() == 0);
+                assertEquals(200, triage.post("/v1/chat/completions", ChatRequests.chat("next", 5, false)).statusCode());
+                stalled.readToEnd(); // the stalled client's connection was closed: it ends after what was buffered
+            }
+            assertEquals(1.0, PrometheusText.sum(triage.metricsAfter(2), "triage_request_seconds_count",
+                    Map.of("outcome", "client_gone")));
+        }
+    }
+
+    @Test
+    void aPipelinedRequestDroppedBehindADepartedClientIsLogged() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(20));
+                RunningTriage triage = RunningTriage.start("--backend", backend.url());
+                CapturedErr log = new CapturedErr()) {
+            try (RawClient leaving = new RawClient(triage.port())) {
+                leaving.post("/v1/chat/completions", ChatRequests.chat("first", 500, false));
+                leaving.send("GET /v1/models?all HTTP/1.1\r\nhost: triage\r\n\r\n");
+                Await.until("first reaches the backend", () -> backend.started().contains("first"));
+            }
+            Await.until("a line names the dropped request",
+                    () -> log.text().contains("with 1 pipelined request unanswered: GET /v1/models"));
         }
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.triage.proxy.testing.Await;
+import dev.triage.proxy.testing.CapturedErr;
 import dev.triage.proxy.testing.ChatRequests;
 import dev.triage.proxy.testing.FakeOpenAiBackend;
 import dev.triage.proxy.testing.RunningTriage;
@@ -99,7 +100,8 @@ class ErrorPathsTest {
     @Test
     void waitingBeyondMaxQueueWaitIs504() throws Exception {
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(5));
-                RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--max-queue-wait", "200ms")) {
+                RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--max-queue-wait", "200ms");
+                CapturedErr log = new CapturedErr()) {
             CompletableFuture<HttpResponse<String>> busy =
                     triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 200, false));
             Await.until("busy runs", () -> backend.started().contains("busy"));
@@ -111,6 +113,10 @@ class ErrorPathsTest {
             assertEquals(200, busy.get(30, TimeUnit.SECONDS).statusCode());
             assertServes(triage, "after");
             assertFalse(backend.started().contains("late"));
+            String requestId = late.headers().firstValue("x-triage-request-id").orElseThrow();
+            String line = log.text().lines().filter(l -> l.contains("id=" + requestId)).findFirst().orElseThrow();
+            assertTrue(line.matches(".* queue_ms=\\d+\\.\\d .*outcome=rejected reason=queue_timeout.*"),
+                    "the wait is in the log: " + line);
         }
     }
 

@@ -38,6 +38,8 @@ class OperationsTest {
             assertEquals(400, triage.post("/v1/chat/completions", "{oops").statusCode());
             // One the backend breaks off: an upstream error.
             assertEquals(502, triage.post("/v1/chat/completions", ChatRequests.chat("[garbage]", 3, false)).statusCode());
+            // One the backend refuses itself: passed on, and counted as the backend's 4xx.
+            assertEquals(422, triage.post("/v1/chat/completions", ChatRequests.chat("[reject]", 3, false)).statusCode());
             // While a long one runs: one waits, the queue is then full, and the waiting client leaves.
             CompletableFuture<HttpResponse<String>> busy =
                     triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 2_500, false));
@@ -50,23 +52,25 @@ class OperationsTest {
             Await.until("the leaver is withdrawn", () -> triage.chatQueue().waitingCount() == 0);
             assertEquals(200, busy.get(30, TimeUnit.SECONDS).statusCode());
 
-            String metrics = triage.metricsAfter(7);
+            String metrics = triage.metricsAfter(8);
             Map<String, String> chat = Map.of("backend", "chat");
             assertEquals(3, PrometheusText.sum(metrics, "triage_request_seconds_count", Map.of("outcome", "ok")), metrics);
             assertEquals(2, PrometheusText.sum(metrics, "triage_request_seconds_count", Map.of("outcome", "rejected")));
             assertEquals(1, PrometheusText.sum(metrics, "triage_request_seconds_count", Map.of("outcome", "upstream_error")));
+            assertEquals(1, PrometheusText.sum(metrics, "triage_request_seconds_count", Map.of("outcome", "backend_4xx")));
             assertEquals(1, PrometheusText.sum(metrics, "triage_request_seconds_count", Map.of("outcome", "client_gone")));
             assertEquals(1, PrometheusText.sum(metrics, "triage_rejected_total", Map.of("reason", "invalid_request")));
             assertEquals(1, PrometheusText.sum(metrics, "triage_rejected_total", Map.of("reason", "queue_full")));
-            // Dispatched: the three that succeeded and the one the backend broke off.
-            assertEquals(4, PrometheusText.sum(metrics, "triage_queue_wait_seconds_count", chat));
-            assertEquals(4, PrometheusText.sum(metrics, "triage_time_to_first_byte_seconds_count", chat) + 1,
+            // Dispatched: the three that succeeded, the one the backend broke off and the one it refused.
+            assertEquals(5, PrometheusText.sum(metrics, "triage_queue_wait_seconds_count", chat));
+            assertEquals(5, PrometheusText.sum(metrics, "triage_time_to_first_byte_seconds_count", chat) + 1,
                     "the garbage answer had no first byte of HTTP");
             assertEquals(3, PrometheusText.sum(metrics, "triage_estimate_tokens_count", chat));
             assertEquals(3, PrometheusText.sum(metrics, "triage_actual_tokens_count", chat));
             assertEquals(5 + 7 + 2_500, PrometheusText.sum(metrics, "triage_actual_tokens_sum", chat));
-            // Every sized request was estimated once: the three ok, the upstream error, the leaver, the refused.
-            assertEquals(6, PrometheusText.sum(metrics, "triage_estimator_seconds_count", Map.of("estimator", "classifier")));
+            // Every sized request was estimated once: the three ok, the upstream error, the backend's 4xx, the
+            // leaver, the refused.
+            assertEquals(7, PrometheusText.sum(metrics, "triage_estimator_seconds_count", Map.of("estimator", "classifier")));
             assertEquals(0, PrometheusText.sum(metrics, "triage_queue_depth", chat));
             assertEquals(0, PrometheusText.sum(metrics, "triage_inflight", chat));
             assertEquals(1, PrometheusText.sum(metrics, "triage_slots", chat));
@@ -186,6 +190,16 @@ class OperationsTest {
                     return false;
                 }
             });
+        }
+    }
+
+    @Test
+    void aBackendThatAnswersItsHealthPathWith404IsNotReady() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage wrongPath = RunningTriage.start("--backend", backend.url(), "--health-path", "/health")) {
+            // The second probe starts only once the first has its answer.
+            Await.until("the backend was probed twice", () -> backend.requestHeaders().size() >= 2);
+            assertEquals(503, wrongPath.get("/readyz").statusCode());
         }
     }
 }

@@ -85,4 +85,20 @@ class PassThroughTest {
             assertEquals(50, backend.finished().size());
         }
     }
+
+    @Test
+    void aPassedThroughBodyWithBrokenChunkFramingIsNeverCompletedAtTheBackend() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", backend.url());
+                RawClient client = new RawClient(triage.port())) {
+            client.send("POST /v1/embeddings HTTP/1.1\r\nhost: t\r\ncontent-type: application/json\r\n"
+                    + "transfer-encoding: chunked\r\n\r\n2\r\n{}\r\nzz\r\n{}\r\n0\r\n\r\n"
+                    + "GET /healthz HTTP/1.1\r\nhost: t\r\n\r\n");
+            String answer = client.readRest();
+            assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+            assertTrue(answer.contains("connection: close"), answer);
+            assertFalse(answer.contains("HTTP/1.1 200"), answer);
+            assertTrue(backend.requestHeaders().isEmpty(), "the backend never got a whole request");
+        }
+    }
 }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
@@ -15,7 +16,16 @@ final class RawClient implements AutoCloseable {
     private final BufferedReader in;
 
     RawClient(int port) throws IOException {
-        socket = new Socket(InetAddress.getLoopbackAddress(), port);
+        this(port, 0);
+    }
+
+    /** @param receiveBuffer the socket's receive buffer in bytes, or 0 for the system's */
+    RawClient(int port, int receiveBuffer) throws IOException {
+        socket = new Socket();
+        if (receiveBuffer > 0) {
+            socket.setReceiveBufferSize(receiveBuffer); // before connecting, so that the window is small from the start
+        }
+        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
         socket.setSoTimeout(30_000);
         in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.ISO_8859_1));
     }
@@ -43,6 +53,25 @@ final class RawClient implements AutoCloseable {
             }
         }
         throw new IOException("connection closed before a line starting with " + prefix);
+    }
+
+    /** The rest of what is sent, up to the connection's end; fails with a timeout if it does not end. */
+    String readRest() throws IOException {
+        StringBuilder rest = new StringBuilder();
+        char[] buffer = new char[8192];
+        int read;
+        while ((read = in.read(buffer)) != -1) {
+            rest.append(buffer, 0, read);
+        }
+        return rest.toString();
+    }
+
+    /** Reads until the connection ends; fails with a timeout if it does not. */
+    void readToEnd() throws IOException {
+        char[] skipped = new char[8192];
+        while (in.read(skipped) != -1) {
+            // what was sent before the end
+        }
     }
 
     String readLine() throws IOException {

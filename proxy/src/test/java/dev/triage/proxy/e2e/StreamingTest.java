@@ -1,6 +1,7 @@
 package dev.triage.proxy.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.proxy.testing.ChatRequests;
@@ -12,6 +13,7 @@ import java.io.InputStreamReader;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 class StreamingTest {
@@ -64,6 +66,25 @@ class StreamingTest {
             assertEquals(200, response.statusCode());
             assertEquals("{\"object\":\"chat.completion\",\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"t t t\"}}],"
                     + "\"usage\":{\"completion_tokens\":3}}", response.body());
+        }
+    }
+
+    @Test
+    void anHttp10ClientGetsTheStreamInHttp10DelimitedByTheClose() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(2));
+                RunningTriage triage = RunningTriage.start("--backend", backend.url());
+                RawClient client = new RawClient(triage.port())) {
+            String body = ChatRequests.chat("old client", 5, true);
+            client.send("POST /v1/chat/completions HTTP/1.0\r\ncontent-type: application/json\r\ncontent-length: "
+                    + body.length() + "\r\n\r\n" + body);
+            String answer = client.readRest();
+            assertTrue(answer.startsWith("HTTP/1.0 200"), answer);
+            String head = answer.substring(0, answer.indexOf("\r\n\r\n")).toLowerCase(Locale.ROOT);
+            assertFalse(head.contains("transfer-encoding"), head);
+            assertFalse(head.contains("content-length"), head);
+            String events = answer.substring(answer.indexOf("\r\n\r\n") + 4);
+            assertTrue(events.startsWith("data: {"), "the events themselves, with no chunk sizes: " + events);
+            assertTrue(events.endsWith("data: [DONE]\n\n"), events);
         }
     }
 }

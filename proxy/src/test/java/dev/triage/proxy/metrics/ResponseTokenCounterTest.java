@@ -52,6 +52,29 @@ class ResponseTokenCounterTest {
     }
 
     @Test
+    void theRoleAndFinishEventsOfAChatStreamAreNotTokens() {
+        StringBuilder sse = new StringBuilder("data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n");
+        for (int i = 0; i < 5; i++) {
+            sse.append("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\\n").append(i).append("\"}}]}\n\n");
+        }
+        sse.append("data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n")
+                .append("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":null},\"finish_reason\":\"length\"}]}\n\n")
+                .append("data: [DONE]\n\n");
+        for (int piece : new int[] {1, 5, 1000}) {
+            assertEquals(OptionalLong.of(5), count(sse.toString(), piece), "pieces of " + piece);
+        }
+    }
+
+    @Test
+    void completionsAndReasoningAndToolCallStreamsCountTheirText() {
+        String sse = "data: {\"choices\":[{\"text\":\"a\"}]}\n\n"
+                + "data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"hm\"}}]}\n\n"
+                + "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"function\":{\"arguments\":\"{\\\"x\"}}]}}]}\n\n"
+                + "data: {\"choices\":[{\"text\":\"\",\"finish_reason\":\"stop\"}]}\n\n";
+        assertEquals(OptionalLong.of(3), count(sse, 3));
+    }
+
+    @Test
     void aStreamThatReportsUsageIsBelievedOverItsEventCount() {
         String sse = "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n"
                 + "data: {\"choices\":[],\"usage\":{\"completion_tokens\":40}}\n\n"

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.model.BaselineEstimator;
 import dev.triage.proxy.config.BackendConfig;
+import dev.triage.proxy.config.ClientLimits;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.sizing.ChatEstimation;
 import dev.triage.proxy.metrics.Outcome;
@@ -37,6 +38,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The receiver on an {@link EmbeddedChannel}: routing, Triage's own answers, limits, pipelining and
@@ -67,9 +70,10 @@ class ClientRequestReceiverTest {
                 Map.of(RouteKind.CHAT, new ScheduledTarget(backend, new ChatSizer(ChatEstimation.ready(new BaselineEstimator(), null,
                         registry::timer, registry::counter)), 256,
                         new BackendLearner("chat/chat", "test", LearnedServiceTime.of(new ServiceTimeModel(0.5, 0.02)), false))),
-                backend, Policy.SJF, Duration.ofSeconds(5), records::add, new AdminAccess("s3cret"), openExchanges,
+                backend, Policy.SJF, Duration.ofSeconds(5), new ClientLimits(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5), 100), records::add,
+                new AdminAccess("s3cret", "127.0.0.1"), openExchanges,
                 new DefaultChannelGroup(GlobalEventExecutor.INSTANCE));
-        channel = new EmbeddedChannel(new HttpServerCodec(), new HttpServerKeepAliveHandler(),
+        channel = new EmbeddedChannel(new HttpServerCodec(), new HttpServerKeepAliveHandler(), new ClientHttpVersion(),
                 new ClientRequestReceiver(context));
     }
 
@@ -190,7 +194,7 @@ class ClientRequestReceiverTest {
 
     @Test
     void anUnknownAdminPathIs404AndNeverReachesTheBackend() {
-        send("GET /triage/queue/ HTTP/1.1\r\nhost: t\r\n\r\n");
+        send("GET /triage/nothing HTTP/1.1\r\nhost: t\r\n\r\n");
         String answer = response();
         assertTrue(answer.startsWith("HTTP/1.1 404"), answer);
         assertTrue(answer.contains("\"code\":\"not_found\""), answer);
@@ -203,6 +207,72 @@ class ClientRequestReceiverTest {
         String answer = response();
         assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
         assertFalse(channel.isOpen());
+    }
+
+    @Test
+    void badChunkFramingIs400AndClosesWithoutAnsweringWhatFollows() {
+        send("POST /v1/chat/completions HTTP/1.1\r\nhost: t\r\ntransfer-encoding: chunked\r\n\r\n"
+                + "zz\r\n{\"messages\":[]}\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\nhost: t\r\n\r\n");
+        String answer = response();
+        assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+        assertTrue(answer.contains("connection: close"), answer);
+        assertTrue(answer.contains("malformed HTTP request"), answer);
+        assertFalse(answer.contains("HTTP/1.1 200"), "nothing after the broken framing is read as a request: " + answer);
+        assertFalse(channel.isOpen());
+        assertEquals(0, dispatchLoop.backends().get(0).waitingCount(), "never queued, so never forwarded");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "GET / HTTP/9.9\r\nhost: t\r\n\r\n"})
+    void requestLinesOfAnotherHttpMajorVersionAre505AndClose(String requestLine) {
+        send(requestLine);
+        String answer = response();
+        assertTrue(answer.startsWith("HTTP/1.1 505"), answer);
+        assertTrue(answer.contains("\"code\":\"http_version_not_supported\""), answer);
+        assertFalse(channel.isOpen());
+        assertEquals(0, openExchanges.get(), "never handed to an exchange, so never forwarded");
+        // An embedded channel closes at once, mid-decode: the request's empty end then meets no handler.
+        channel.releaseInbound();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/v1/chat/completions/", "//v1/chat/completions", "/v1//chat/completions",
+        "/v1/chat/%63ompletions", "/v1/chat/completions;x", "/v1/audio/transcriptions/", "/api//chat"})
+    void anotherSpellingOfAScheduledRouteIsRefusedNeverPassedThrough(String path) {
+        send(post(path, "{\"messages\":[]}"));
+        String answer = response();
+        assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+        assertTrue(answer.contains("is another spelling of"), answer);
+        assertTrue(channel.isOpen());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/triage//config", "/triage/%63onfig", "/triage/config/", "//triage/config"})
+    void anotherSpellingOfAnAdminPathIsRefusedNeverPassedThrough(String path) {
+        send("GET " + path + " HTTP/1.1\r\nhost: t\r\nauthorization: Bearer s3cret\r\n\r\n");
+        String answer = response();
+        assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+        assertFalse(answer.contains("sjf"), answer);
+    }
+
+    @Test
+    void anAbsoluteFormTargetIsRoutedByItsPath() {
+        send(post("http://triage:8080/v1/chat/completions", "{\"messages\": [ oops"));
+        String answer = response();
+        assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+        assertEquals(1, records.size(), "scheduled: sized, and refused for its body");
+        assertEquals("/v1/chat/completions", records.get(0).path());
+        send("GET http://triage/triage/config HTTP/1.1\r\nhost: t\r\nauthorization: Bearer s3cret\r\n\r\n");
+        assertTrue(response().endsWith("{\"policy\":\"sjf\"}"));
+    }
+
+    @Test
+    void anHttp10ClientIsAnsweredInHttp10() {
+        send("GET /healthz HTTP/1.0\r\n\r\n");
+        String answer = response();
+        assertTrue(answer.startsWith("HTTP/1.0 200"), answer);
+        assertTrue(answer.contains("content-length: 15"), answer);
+        assertFalse(channel.isOpen(), "HTTP/1.0 without keep-alive closes after the answer");
     }
 
     @Test

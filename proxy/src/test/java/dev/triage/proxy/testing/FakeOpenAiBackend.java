@@ -36,8 +36,10 @@ import java.util.concurrent.TimeUnit;
  * <p>The prompt (the last user message) names the request in {@link #started()} and
  * {@link #finished()}, and can ask for trouble: a prompt containing {@code [stall]} is never answered,
  * {@code [die]} gets two SSE events and then a closed connection, {@code [garbage]} gets bytes that
- * are not HTTP, {@code [reject]} gets the backend's own 422 error. Audio transcriptions take time in
- * proportion to the upload's size. {@code GET /v1/models} is answered at once, without a slot.
+ * are not HTTP, {@code [reject]} gets the backend's own 422 error, {@code [bulky]} streams tokens of
+ * 16 KB each (a few hundred fill the sockets between a backend and a client that does not read). Audio transcriptions take time in
+ * proportion to the upload's size. {@code GET /v1/models} is answered at once, without a slot; any
+ * other {@code GET}, 404.
  */
 public final class FakeOpenAiBackend implements AutoCloseable {
 
@@ -137,6 +139,10 @@ public final class FakeOpenAiBackend implements AutoCloseable {
             return true;
         }
         headers.add(request.headers);
+        if (request.method.equals("GET")) {
+            writeJson(out, 404, "{\"error\":{\"message\":\"no such path\"}}");
+            return true;
+        }
         if (request.path.startsWith("/v1/audio/")) {
             return transcribe(request, out);
         }
@@ -183,9 +189,10 @@ public final class FakeOpenAiBackend implements AutoCloseable {
                 out.write(("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\n"
                         + "transfer-encoding: chunked\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
                 out.flush();
+                String padding = prompt.contains("[bulky]") ? "x".repeat(16 * 1024) : "";
                 for (int i = 0; i < tokens; i++) {
                     pause();
-                    writeChunk(out, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"t" + i + " \"}}]}\n\n");
+                    writeChunk(out, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"t" + i + padding + " \"}}]}\n\n");
                     if (prompt.contains("[die]") && i == 1) {
                         return false;
                     }

@@ -4,34 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.triage.proxy.testing.HeldWrites;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelOutboundHandlerAdapter;
-import io.netty.channel.ChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ClientResponseWriterTest {
-
-    /** Holds every write's promise until the test lets it complete, as a slow client's socket would. */
-    private static final class HeldWrites extends ChannelOutboundHandlerAdapter {
-        final List<ChannelPromise> pending = new ArrayList<>();
-
-        @Override
-        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-            ReferenceCountUtil.release(msg);
-            pending.add(promise);
-        }
-    }
 
     private final HeldWrites socket = new HeldWrites();
     private final EmbeddedChannel client = new EmbeddedChannel(socket);
