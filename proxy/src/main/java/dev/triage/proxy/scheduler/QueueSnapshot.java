@@ -15,7 +15,10 @@ public record QueueSnapshot(String backend, String policy, int slots, int busySl
      *
      * @param position 1 for the job that goes next
      * @param starved true when it has waited longer than the starvation timeout
+     * @param expectedStartSeconds seconds from now until it is expected to get a slot, if the jobs ahead of
+     *     it (running and waiting) take their expected service times and nothing overtakes it
+     * @param expectedFinishSeconds seconds from now until it is expected to be done
      */
     public record Waiting(int position, String id, String routeKind, double expectedTokens, double expectedSeconds,
-            int priority, long waitedMillis, boolean starved) {}
+            int priority, long waitedMillis, boolean starved, double expectedStartSeconds, double expectedFinishSeconds) {}
 }

@@ -12,15 +12,18 @@ public final class Slot {
     private final Runnable free;
     private final long queuedNanos;
     private final boolean starvationPromoted;
+    private final int running;
     private final AtomicBoolean released = new AtomicBoolean();
 
     /**
      * @param free gives the slot back to its queue; run once
+     * @param running the backend's busy slots once this one was taken, itself included
      */
-    Slot(Runnable free, long queuedNanos, boolean starvationPromoted) {
+    Slot(Runnable free, long queuedNanos, boolean starvationPromoted, int running) {
         this.free = free;
         this.queuedNanos = queuedNanos;
         this.starvationPromoted = starvationPromoted;
+        this.running = running;
     }
 
     /** Frees the slot; the next waiting job may go. Only the first call has an effect. */
@@ -33,6 +36,11 @@ public final class Slot {
     /** How long the job waited in the queue, in nanoseconds: 0 for a job that never waited. */
     public long queuedNanos() {
         return queuedNanos;
+    }
+
+    /** Jobs holding a slot of this backend once this one took its own, itself included. */
+    public int running() {
+        return running;
     }
 
     /** True when the starvation timeout, not the policy, sent this job. */

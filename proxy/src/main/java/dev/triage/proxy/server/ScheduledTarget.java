@@ -1,6 +1,6 @@
 package dev.triage.proxy.server;
 
-import dev.triage.proxy.scheduler.ServiceTimeModel;
+import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.sizing.RequestSizer;
 
 /**
@@ -9,6 +9,7 @@ import dev.triage.proxy.sizing.RequestSizer;
  * @param backend the backend whose queue and slots it takes
  * @param sizer what turns its body into an estimate and a priority
  * @param maxBody the largest body accepted, in bytes
- * @param serviceTime what a job of this kind is expected to cost its backend, in seconds
+ * @param learner what its backend's answers taught: the calibration of its estimates, and what a job of
+ *     this kind costs the backend in seconds
  */
-public record ScheduledTarget(Backend backend, RequestSizer sizer, long maxBody, ServiceTimeModel serviceTime) {}
+public record ScheduledTarget(Backend backend, RequestSizer sizer, long maxBody, BackendLearner learner) {}
