@@ -23,6 +23,11 @@ public record Estimate(double expectedTokens, LengthClass lengthClass, double lo
         return new Estimate(expectedTokens, LengthClass.of(expectedTokens), Double.NaN);
     }
 
+    /** The same estimate at another token count, its class following the count; the class probability kept. */
+    public Estimate withTokens(double tokens) {
+        return tokens == expectedTokens ? this : new Estimate(tokens, LengthClass.of(tokens), longProbability);
+    }
+
     /**
      * The same estimate bounded by the request's own output limit: a request that may generate at
      * most {@code maxTokens} tokens cannot take longer than that, whatever the prompt suggests.

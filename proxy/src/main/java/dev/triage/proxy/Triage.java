@@ -13,7 +13,14 @@ import dev.triage.proxy.sizing.ChatEstimation;
 import dev.triage.proxy.sizing.ChatEstimators;
 import dev.triage.proxy.sizing.ModelReloader;
 import dev.triage.proxy.sizing.ModelWatcher;
+import dev.triage.proxy.config.LearningConfig;
 import dev.triage.proxy.config.TriageConfig;
+import dev.triage.proxy.learning.BackendLearner;
+import dev.triage.proxy.learning.LearnedServiceTime;
+import dev.triage.proxy.learning.OnlineLearning;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
+import dev.triage.proxy.server.Backend;
+import dev.triage.proxy.sizing.RequestSizer;
 import dev.triage.proxy.metrics.RequestLog;
 import dev.triage.proxy.metrics.TriageMetrics;
 import dev.triage.proxy.preemption.PreemptionDialect;
@@ -41,6 +48,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -82,6 +90,7 @@ public final class Triage implements AutoCloseable {
     private final DispatchLoop dispatchLoop;
     private final Backends backends;
     private final AudioSizer audioSizer;
+    private final OnlineLearning learning;
     private final AtomicInteger openExchanges = new AtomicInteger();
     private final ChannelGroup clients = new DefaultChannelGroup("triage-clients", GlobalEventExecutor.INSTANCE);
     private final EventLoopGroup acceptors;
@@ -101,7 +110,7 @@ public final class Triage implements AutoCloseable {
             throw e;
         }
         if (customEstimator == null && estimator.hasModel()) {
-            modelReloader = new ModelReloader(chatEstimation::install, ChatEstimators.reloader(estimator),
+            modelReloader = new ModelReloader(this::installModel, ChatEstimators.reloader(estimator),
                     ChatEstimators.modelLocation(estimator));
             modelWatcher = estimator.watch() ? watch(estimator.model().orElseThrow()) : null;
             if (chatEstimation.state() == ChatEstimation.State.LOADING) {
@@ -114,6 +123,8 @@ public final class Triage implements AutoCloseable {
         dispatchLoop = new DispatchLoop(Clock.system());
         backends = new Backends(config, dispatchLoop, metrics);
         audioSizer = audioSizer(config.audio(), metrics);
+        learning = learning(config, chatEstimation.name(), backends, DurationEstimator.NAME);
+        learning.learners().forEach(metrics::bindLearner);
         RouteTable routes = RouteTable.standard()
                 .local(HttpMethod.GET, "/healthz", LocalRoutes.healthz())
                 .local(HttpMethod.GET, "/readyz", LocalRoutes.readyz(this::ready, () -> Map.of("estimator", chatEstimation.name(),
@@ -125,7 +136,8 @@ public final class Triage implements AutoCloseable {
                 .admin(HttpMethod.POST, "/triage/reload", LocalRoutes.reload(modelReloader))
                 .build();
         ServerContext context = new ServerContext(routes, Map.of(RouteKind.CHAT, chatTarget(), RouteKind.AUDIO, audioTarget()),
-                backends.chat(), config.policy(), config.upstreamTimeout(), config.clientLimits(), metrics.andThen(new RequestLog()),
+                backends.chat(), config.policy(), config.upstreamTimeout(), config.clientLimits(),
+                metrics.andThen(new RequestLog()).andThen(learning),
                 new AdminAccess(config.adminToken(), config.listen().getHostString()), openExchanges, clients);
         acceptors = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("triage-accept"), NioIoHandler.newFactory());
         workers = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory("triage-io"), NioIoHandler.newFactory());
@@ -165,6 +177,19 @@ public final class Triage implements AutoCloseable {
                 metrics::estimatorFallbacks);
     }
 
+    /**
+     * Serves a newly loaded model. What was learned of the old model's tokens (or the fallback's) does
+     * not hold for the new one's, so the chat calibration starts again. A first load can finish before
+     * the learners exist; then there is nothing to forget.
+     */
+    private void installModel(JobEstimator<Prompt> model) {
+        chatEstimation.install(model);
+        OnlineLearning learners = learning;
+        if (learners != null) {
+            learners.modelChanged(backends.chat().name(), RouteKind.CHAT.label());
+        }
+    }
+
     /** Loads the configured model off the start-up path; Triage serves meanwhile, the fallback sizing its requests. */
     private void loadInBackground(EstimatorConfig estimator) {
         log.info("loading the {} estimator's model in the background; the {} estimator sizes requests until it is ready",
@@ -186,9 +211,27 @@ public final class Triage implements AutoCloseable {
         }
     }
 
+    private static OnlineLearning learning(TriageConfig config, String chatEstimator, Backends backends, String audioEstimator) {
+        LearningConfig learning = config.learning();
+        List<BackendLearner> learners = new ArrayList<>();
+        learners.add(learner(backends.chat(), RouteKind.CHAT, chatEstimator, config.serviceTime(), learning.online()));
+        learners.add(learner(backends.audio(), RouteKind.AUDIO, audioEstimator, config.audio().serviceTime(), learning.online()));
+        return OnlineLearning.start(learning.stateDirectory(), learners);
+    }
+
+    private static BackendLearner learner(Backend backend, RouteKind kind, String estimator, ServiceTimeModel configured,
+            boolean online) {
+        return new BackendLearner(OnlineLearning.key(backend.name(), kind.label()), backend.config().url() + " " + estimator,
+                LearnedServiceTime.of(configured), online);
+    }
+
+    private ScheduledTarget target(Backend backend, RouteKind kind, RequestSizer sizer, long maxBody,
+            PreemptionDialect preemption) {
+        return new ScheduledTarget(backend, sizer, maxBody, learning.learner(backend.name(), kind.label()), preemption);
+    }
+
     private ScheduledTarget chatTarget() {
-        return new ScheduledTarget(backends.chat(), new ChatSizer(chatEstimation), config.maxBody(), config.serviceTime(),
-                config.preemption());
+        return target(backends.chat(), RouteKind.CHAT, new ChatSizer(chatEstimation), config.maxBody(), config.preemption());
     }
 
     private static AudioSizer audioSizer(AudioConfig audio, TriageMetrics metrics) {
@@ -198,8 +241,7 @@ public final class Triage implements AutoCloseable {
     }
 
     private ScheduledTarget audioTarget() {
-        AudioConfig audio = config.audio();
-        return new ScheduledTarget(backends.audio(), audioSizer, audio.maxBody(), audio.serviceTime(), PreemptionDialect.OFF);
+        return target(backends.audio(), RouteKind.AUDIO, audioSizer, config.audio().maxBody(), PreemptionDialect.OFF);
     }
 
     /**
@@ -287,6 +329,7 @@ public final class Triage implements AutoCloseable {
             modelReloader.close();
         }
         dispatchLoop.close();
+        learning.close();
         backends.close();
         metrics.close();
         chatEstimation.close();

@@ -4,6 +4,7 @@ import dev.triage.model.Estimate;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
 import dev.triage.proxy.metrics.TriageMetrics;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -42,8 +43,8 @@ public class RequestMetricsBenchmark {
     public void start() {
         metrics = new TriageMetrics();
         record = new RequestRecord("id", "/v1/chat/completions", "chat", "chat", 0);
-        record.sized(Estimate.ofTokens(120), 0);
-        record.dispatched(2_000_000, false);
+        record.sized(Estimate.ofTokens(120), 0, 120, 40, OptionalInt.empty());
+        record.dispatched(2_000_000, false, 1);
         record.firstByte(5_000_000);
         record.responded(200);
         record.actualTokens(OptionalLong.of(140));

@@ -3,13 +3,20 @@ package dev.triage.bench.sim;
 import dev.triage.bench.plot.LatencyVsLoadChart;
 import dev.triage.bench.stats.LoadPoint;
 import dev.triage.bench.stats.SummaryRow;
+import dev.triage.features.Prompt;
+import dev.triage.model.JobEstimator;
 import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.model.cli.Flags;
+import dev.triage.model.data.PromptAnswer;
+import dev.triage.model.data.PromptResponseLoader;
+import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.SharedData;
 import dev.triage.model.ranker.RankerEstimator;
+import dev.triage.proxy.config.EstimatorConfig;
 import dev.triage.proxy.scheduler.LapsSettings;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
+import dev.triage.proxy.sizing.ChatEstimators;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.LongStream;
 
 /**
@@ -29,6 +37,7 @@ import java.util.stream.LongStream;
  * simulate run   [workload options] [--rho R | --rate L] [--policies P,...] [--tau S] [--seeds 5] [--out DIR]
  * simulate sweep --out DIR [workload options] [--rho R,...] [--policies P,...] [--tau S] [--seeds 5] [--title T]
  * simulate laps  --out DIR
+ * simulate prequential [--estimator lexical] [--models M,...] [--seed 42]
  * simulate ewsjf --out DIR [--requests 6000] [--rho 0.8] [--seeds 3] [--slots 4] [--batch-slowdown 0.05] [--ewsjf-* ...]
  * </pre>
  *
@@ -42,6 +51,7 @@ public final class SimulateCommand {
                    simulate run   [workload options] [--rho R | --rate PER_SECOND] [--policies P,...] [--tau SECONDS] [--seeds 5] [--out DIR]
                    simulate sweep --out DIR [workload options] [--rho R,...] [--policies P,...] [--tau SECONDS] [--seeds 5] [--title TEXT]
                    simulate laps  --out DIR        (tunes laps on part of the shared data, reports on the rest)
+                   simulate prequential [--estimator classifier|lexical|ranker] [--models MODEL,...] [--seed 42]
                    simulate ewsjf --out DIR [--requests 6000] [--rho 0.8] [--seeds 3] [--slots 4] [--batch-slowdown 0.05] [--data DIR]
                                   [--service-base 0.05 --service-per-prompt-token 0.0002 --service-per-token 0.02] [--ewsjf-* ...]
             workload options:
@@ -56,6 +66,11 @@ public final class SimulateCommand {
                    --laps KEY=VALUE,...   (sets laps, see --help of triage)
                    --ewsjf-tune true --ewsjf-trial 600 --ewsjf-refine 300 --ewsjf-max-queues 32   (seconds)
             """;
+
+    /** Answering models every shipped estimator's training left out: wordier, terser, and told to be concise. */
+    static final List<String> PREQUENTIAL_MODELS = List.of("gpt4_1106_preview_verbose", "alpaca-7b", "gpt4_1106_preview_concise");
+    static final ServiceTimeModel REPLAY_SPEED = new ServiceTimeModel(0.05, 0.02);
+    static final ServiceTimeModel FLAG_DEFAULTS = new ServiceTimeModel(0.5, 0.02);
 
     static final List<Double> SWEEP_RHOS = List.of(0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9);
 
@@ -92,6 +107,8 @@ public final class SimulateCommand {
                 return sweep(flags);
             case "laps":
                 return laps(flags);
+            case "prequential":
+                return prequential(flags);
             case "ewsjf":
                 return ewsjf(flags);
             default:
@@ -113,6 +130,33 @@ public final class SimulateCommand {
             Files.createDirectories(out);
             SummaryCsv.write(out.resolve("summary.csv"), rows);
             text.append("\nwrote ").append(out.resolve("summary.csv")).append('\n');
+        }
+        return text.toString();
+    }
+
+    /**
+     * The proxy's learner replayed on AlpacaEval answers of models the shipped estimators were not
+     * trained on, in front of a replay backend at its default speed, learning from the flags' defaults.
+     */
+    private static String prequential(Flags flags) throws IOException {
+        String estimatorName = flags.string("estimator", "lexical");
+        List<String> models = flags.words("models", PREQUENTIAL_MODELS);
+        long seed = flags.integer("seed", 42);
+        flags.finish();
+        if (!EstimatorConfig.NAMES.contains(estimatorName)) {
+            throw new IllegalArgumentException("--estimator: " + estimatorName + " (expected: one of " + EstimatorConfig.NAMES + ")");
+        }
+        Path data = SharedData.promptResponse().orElseThrow(() -> new IOException("shared data not found (../shared/data or $"
+                + SharedData.ENVIRONMENT_VARIABLE + ")"));
+        List<PromptAnswer> answers = PromptResponseLoader.load(data, PromptSource.ALPACA_EVAL);
+        StringBuilder text = new StringBuilder("estimator " + estimatorName + ", replay backend " + REPLAY_SPEED
+                + ", prior " + FLAG_DEFAULTS + "\n");
+        try (JobEstimator<Prompt> estimator = ChatEstimators.load(new EstimatorConfig(estimatorName, Optional.empty(), "baseline", false))) {
+            for (String model : models) {
+                List<PrequentialReplay.Answered> stream = PrequentialReplay.stream(answers, model, estimator, seed);
+                text.append(model).append(": ").append(PrequentialReplay.run(stream, REPLAY_SPEED, FLAG_DEFAULTS, seed).describe())
+                        .append('\n');
+            }
         }
         return text.toString();
     }

@@ -51,6 +51,8 @@ public final class ConfigLoader {
             new ConfigOption("service-time-base", "0.5", "backend seconds every request costs (prefill)"),
             new ConfigOption("service-time-per-prompt-token", "0", "backend seconds per prompt token (prefill)"),
             new ConfigOption("service-time-per-token", "0.02", "backend seconds per generated token"),
+            new ConfigOption("online-learning", "true", "learn service time and estimate calibration from every answer (true/false)"),
+            new ConfigOption("state-dir", "", "directory where what was learned is kept across restarts; unset, memory only"),
             new ConfigOption("ewsjf-size", "prompt", "ewsjf: what sizes a job: prompt (tokens) or estimate (expected ms)"),
             new ConfigOption("ewsjf-max-queues", "32", "ewsjf: most queues Refine-and-Prune leaves"),
             new ConfigOption("ewsjf-refine-interval", "5m", "ewsjf: how often the queues are learnt anew"),
@@ -185,6 +187,7 @@ public final class ConfigLoader {
                 maxQueue,
                 ValueParsers.durationOrOff("max-queue-wait", v.get("max-queue-wait")),
                 estimator,
+                learning(v),
                 upstreamTimeout,
                 clientLimits(v),
                 maxBody,
@@ -237,6 +240,12 @@ public final class ConfigLoader {
         boolean watch = ValueParsers.bool("model-watch", v.get("model-watch"));
         require(!watch || !model.isEmpty(), "model-watch", v, "false unless --model names a file to watch");
         return new EstimatorConfig(name, model.isEmpty() ? Optional.empty() : Optional.of(Path.of(model)), fallback, watch);
+    }
+
+    private static LearningConfig learning(Map<String, String> v) {
+        String stateDirectory = v.get("state-dir").trim();
+        return new LearningConfig(ValueParsers.bool("online-learning", v.get("online-learning")),
+                stateDirectory.isEmpty() ? Optional.empty() : Optional.of(Path.of(stateDirectory)));
     }
 
     private static AudioConfig audio(Map<String, String> v) {

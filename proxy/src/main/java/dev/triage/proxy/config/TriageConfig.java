@@ -28,6 +28,7 @@ import java.util.Map;
  * @param maxQueue how many requests may wait per backend
  * @param maxQueueWait how long a request may wait before a 504; {@link Duration#ZERO} for no limit
  * @param estimator the chat estimator and its model
+ * @param learning whether and where Triage learns from its backends' answers
  * @param upstreamTimeout how long the backend may stay silent (before its first byte or between two)
  * @param clientLimits what a client connection is allowed
  * @param maxBody the largest request body a scheduled chat route accepts, in bytes
@@ -50,6 +51,7 @@ public record TriageConfig(
         int maxQueue,
         Duration maxQueueWait,
         EstimatorConfig estimator,
+        LearningConfig learning,
         Duration upstreamTimeout,
         ClientLimits clientLimits,
         long maxBody,

@@ -2,6 +2,7 @@ package dev.triage.proxy.metrics;
 
 import dev.triage.model.Estimate;
 import dev.triage.model.LengthClass;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
@@ -18,8 +19,12 @@ public final class RequestRecord {
     private final long arrivalNanos;
     private Estimate estimate;
     private int priority;
+    private double frozenTokens = Double.NaN;
+    private double promptTokens;
+    private OptionalInt outputCap = OptionalInt.empty();
     private long queuedNanos = -1;
     private boolean starvationPromoted;
+    private int runningAtDispatch;
     private long firstByteNanos = -1;
     private long endNanos = -1;
     private OptionalLong actualTokens = OptionalLong.empty();
@@ -35,14 +40,25 @@ public final class RequestRecord {
         this.arrivalNanos = arrivalNanos;
     }
 
-    public void sized(Estimate sizedEstimate, int sizedPriority) {
-        this.estimate = sizedEstimate;
+    /**
+     * @param scheduledBy the estimate the request is scheduled by
+     * @param estimatorTokens the estimator's own tokens before a learned calibration
+     * @param prompt the prompt's length in tokens
+     * @param cap the request's own output limit, when set
+     */
+    public void sized(Estimate scheduledBy, int sizedPriority, double estimatorTokens, double prompt, OptionalInt cap) {
+        this.estimate = scheduledBy;
         this.priority = sizedPriority;
+        this.frozenTokens = estimatorTokens;
+        this.promptTokens = prompt;
+        this.outputCap = cap;
     }
 
-    public void dispatched(long waitedNanos, boolean promoted) {
+    /** @param running jobs holding a slot of the backend once this one took its own, itself included */
+    public void dispatched(long waitedNanos, boolean promoted, int running) {
         this.queuedNanos = waitedNanos;
         this.starvationPromoted = promoted;
+        this.runningAtDispatch = running;
     }
 
     /** The request left the queue without a slot (timed out, refused at shutdown) after this wait. */
@@ -103,6 +119,26 @@ public final class RequestRecord {
 
     public int priority() {
         return priority;
+    }
+
+    /** The estimator's own tokens before a learned calibration; NaN before an estimate. */
+    public double frozenTokens() {
+        return frozenTokens;
+    }
+
+    /** The prompt's length in tokens, approximately; 0 for audio. */
+    public double promptTokens() {
+        return promptTokens;
+    }
+
+    /** The request's own output limit, when it set one. */
+    public OptionalInt outputCap() {
+        return outputCap;
+    }
+
+    /** Jobs holding a slot of the backend once this one took its own, itself included; 0 before. */
+    public int runningAtDispatch() {
+        return runningAtDispatch;
     }
 
     /** Nanoseconds it waited in the queue (until its slot, or until it left without one), or -1 when never queued. */

@@ -1,5 +1,6 @@
 package dev.triage.proxy.metrics;
 
+import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.scheduler.BackendQueue;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfQueues;
 import dev.triage.proxy.scheduler.ewsjf.Theta;
@@ -115,6 +116,31 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
                 "fairness_slope", Theta::fairnessSlope, "fairness_base", Theta::fairnessBase, "alpha", Theta::alpha);
         parameters.forEach((name, parameter) -> Gauge.builder("triage.ewsjf.theta", ewsjf, q -> parameter.applyAsDouble(q.theta()))
                 .tags(backend.and("parameter", name)).description("The EWSJF parameters in force").register(registry));
+    }
+
+    /** The gauges of what one backend's learner has learned, and how its estimates fare against the frozen ones. */
+    public void bindLearner(BackendLearner learner) {
+        String[] key = learner.key().split("/", 2);
+        Tags tags = Tags.of("backend", key[0], "kind", key[1]);
+        Gauge.builder("triage.learned.log.error", learner, BackendLearner::learnedLogError).tags(tags).tag("estimates", "learned")
+                .description("Running mean |ln(estimate / actual tokens)| of completed requests, each estimate made before its answer")
+                .register(registry);
+        Gauge.builder("triage.learned.log.error", learner, BackendLearner::frozenLogError).tags(tags).tag("estimates", "frozen")
+                .description("Running mean |ln(estimate / actual tokens)| of completed requests, each estimate made before its answer")
+                .register(registry);
+        Gauge.builder("triage.learned.service.log.error", learner, BackendLearner::serviceLogError).tags(tags)
+                .description("Running mean |ln(expected / actual seconds)| of completed requests' service times")
+                .register(registry);
+        Gauge.builder("triage.learned.base", learner, l -> l.serviceTime().baseSeconds()).tags(tags).baseUnit("seconds")
+                .description("Learned seconds every request costs the backend").register(registry);
+        Gauge.builder("triage.learned.prefill", learner, l -> l.serviceTime().secondsPerPromptToken()).tags(tags)
+                .baseUnit("seconds").description("Learned prefill seconds per prompt token").register(registry);
+        Gauge.builder("triage.learned.decode", learner, l -> l.serviceTime().secondsPerToken()).tags(tags).baseUnit("seconds")
+                .description("Learned seconds per output token with nothing else running").register(registry);
+        Gauge.builder("triage.learned.batch.growth", learner, l -> l.serviceTime().growthPerRunning()).tags(tags)
+                .description("Learned slowdown of a decode step per further running request").register(registry);
+        FunctionCounter.builder("triage.learned.requests", learner, BackendLearner::learned).tags(tags)
+                .description("Completed requests learned from").register(registry);
     }
 
     /**

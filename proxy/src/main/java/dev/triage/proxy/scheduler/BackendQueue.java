@@ -4,9 +4,12 @@ import dev.triage.proxy.scheduler.ewsjf.EwsjfQueues;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfStatus;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Queue;
 import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
@@ -42,6 +45,8 @@ public final class BackendQueue {
     private final Queue<double[]> completed = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean feedbackPosted = new AtomicBoolean();
     private final SlotPermits permits;
+    /** The jobs the loop gave a slot, for the expected start of those waiting; loop thread only. */
+    private final Set<Dispatch<Waiter>> running = new HashSet<>();
     private final EwsjfQueues<Waiter> ewsjf;
     /** Set on the loop when the queue stops; read by {@link #takeIdleSlot} on any thread. */
     private volatile boolean refusing;
@@ -166,16 +171,38 @@ public final class BackendQueue {
         takeFeedback();
         long now = clock.nanoTime();
         List<QueueSnapshot.Waiting> entries = new ArrayList<>();
+        PriorityQueue<Double> slotsFree = slotsFreeIn(now);
         for (Job<Waiter> job : scheduler.waitingInDispatchOrder()) {
             long waited = job.waitedNanos(now);
             JobTag tag = job.payload().tag;
             JobProgress progress = job.progress();
+            double start = slotsFree.poll();
+            double finish = start + job.expectedSeconds();
+            slotsFree.add(finish);
             entries.add(new QueueSnapshot.Waiting(entries.size() + 1, tag.id(), tag.routeKind(), job.expectedTokens(),
                     job.expectedSeconds(), job.priority(), TimeUnit.NANOSECONDS.toMillis(waited),
-                    scheduler.isStarved(job, now), progress.level(), progress.attainedSeconds(now), progress.paused()));
+                    scheduler.isStarved(job, now), progress.level(), progress.attainedSeconds(now), progress.paused(),
+                    start, finish));
         }
         return new QueueSnapshot(name, scheduler.settings().policy().label(), scheduler.settings().slots(),
                 permits.busy(), Double.isNaN(rankingAccuracy) ? null : rankingAccuracy, entries);
+    }
+
+    /**
+     * Seconds from now until each slot is expected to be free: a running job's expected service time
+     * less what it has run (at least 0, for one that overran its estimate), 0 for an idle slot.
+     */
+    private PriorityQueue<Double> slotsFreeIn(long now) {
+        PriorityQueue<Double> slotsFree = new PriorityQueue<>();
+        for (Dispatch<Waiter> dispatch : running) {
+            double ran = (now - dispatch.dispatchedNanos()) / 1e9;
+            slotsFree.add(Math.max(0, dispatch.job().expectedSeconds() - ran));
+        }
+        // A job that took an idle slot at once was never sized by the queue: its slot counts as free now.
+        while (slotsFree.size() < scheduler.settings().slots()) {
+            slotsFree.add(0.0);
+        }
+        return slotsFree;
     }
 
     /**
@@ -233,7 +260,7 @@ public final class BackendQueue {
         if (refusing || scheduler.settings().policy().seesEveryJob() || !permits.takeIdle()) {
             return null;
         }
-        return new Slot(this::releaseIdle);
+        return new Slot(this::releaseIdle, permits.busy());
     }
 
     private void releaseIdle() {
@@ -245,6 +272,7 @@ public final class BackendQueue {
     void release(Dispatch<Waiter> dispatch) {
         loop.execute(() -> {
             scheduler.release(dispatch);
+            running.remove(dispatch);
             permits.release();
             refuseOverdue();
             drain();
@@ -255,6 +283,7 @@ public final class BackendQueue {
     void pause(Dispatch<Waiter> dispatch, long tokensSoFar) {
         loop.execute(() -> {
             scheduler.pause(dispatch, tokensSoFar);
+            running.remove(dispatch);
             permits.enqueue();
             permits.release();
             drain();
@@ -350,7 +379,8 @@ public final class BackendQueue {
     private void drain() {
         while (scheduler.waitingCount() > 0 && permits.takeForQueued()) {
             Dispatch<Waiter> dispatch = scheduler.dispatchNext();
-            dispatch.job().payload().dispatch(new Slot(this, dispatch));
+            running.add(dispatch);
+            dispatch.job().payload().dispatch(new Slot(this, dispatch, permits.busy()));
         }
         askForPause();
     }

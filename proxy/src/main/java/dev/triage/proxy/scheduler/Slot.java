@@ -14,24 +14,32 @@ public final class Slot {
     /** The queue and the dispatch of a slot the dispatch loop granted; null for a slot taken at once. */
     private final BackendQueue queue;
     private final Dispatch<BackendQueue.Waiter> dispatch;
+    private final int running;
     private final AtomicBoolean released = new AtomicBoolean();
 
     /**
      * A slot taken at once, without the scheduler: it never waited, and never pauses.
      *
      * @param free gives the slot back to its queue; run once
+     * @param running the backend's busy slots once this one was taken, itself included
      */
-    Slot(Runnable free) {
+    Slot(Runnable free, int running) {
         this.free = free;
         this.queue = null;
         this.dispatch = null;
+        this.running = running;
     }
 
-    /** A slot the dispatch loop granted to a queued job. */
-    Slot(BackendQueue queue, Dispatch<BackendQueue.Waiter> dispatch) {
+    /**
+     * A slot the dispatch loop granted to a queued job.
+     *
+     * @param running the backend's busy slots once this one was taken, itself included
+     */
+    Slot(BackendQueue queue, Dispatch<BackendQueue.Waiter> dispatch, int running) {
         this.free = () -> queue.release(dispatch);
         this.queue = queue;
         this.dispatch = dispatch;
+        this.running = running;
     }
 
     /** Frees the slot; the next waiting job may go. Only the first call (of this or {@link #pause}) has an effect. */
@@ -81,6 +89,11 @@ public final class Slot {
     /** How long the job waited in the queue, in nanoseconds: 0 for a job that never waited. */
     public long queuedNanos() {
         return dispatch == null ? 0 : dispatch.queuedNanos();
+    }
+
+    /** Jobs holding a slot of this backend once this one took its own, itself included. */
+    public int running() {
+        return running;
     }
 
     /** True when the starvation timeout, not the policy, sent this job. */

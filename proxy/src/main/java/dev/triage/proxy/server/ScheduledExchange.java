@@ -1,6 +1,8 @@
 package dev.triage.proxy.server;
 
+import dev.triage.model.Estimate;
 import dev.triage.proxy.api.TriageError;
+import dev.triage.proxy.learning.LearnedServiceTime;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
 import dev.triage.proxy.metrics.ResponseTokenCounter;
@@ -11,7 +13,6 @@ import dev.triage.proxy.scheduler.JobCost;
 import dev.triage.proxy.scheduler.JobListener;
 import dev.triage.proxy.scheduler.JobTag;
 import dev.triage.proxy.scheduler.Refusal;
-import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.scheduler.Slot;
 import dev.triage.proxy.scheduler.Ticket;
 import dev.triage.proxy.sizing.CheckedRequest;
@@ -163,17 +164,18 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             }
             return;
         }
-        record.sized(job.estimate(), job.priority());
-        double tokens = job.estimate().expectedTokens();
-        ServiceTimeModel serviceTime = target.serviceTime();
+        double tokens = recordSized(job).expectedTokens();
+        BackendQueue queue = target.backend().queue();
+        int running = Math.min(queue.settings().slots(), queue.busySlots() + 1);
+        LearnedServiceTime serviceTime = target.learner().serviceTime();
         JobCost cost = new JobCost(job.promptTokens(), tokens, serviceTime.prefillSeconds(job.promptTokens()),
-                serviceTime.seconds(job.promptTokens(), tokens));
+                serviceTime.seconds(job.promptTokens(), tokens, running));
         resumable = ResumableRequest.of(target.preemption(), record.path(), body.bytes()).orElse(null);
         splicer = resumable == null ? null : new StreamSplicer(resumable.format());
         state = State.QUEUED;
         submittedNanos = System.nanoTime();
-        ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), cost,
-                resumable != null, ctx.executor(), this);
+        ticket = queue.submit(new JobTag(record.id(), record.routeKind()), job.priority(), cost, resumable != null,
+                ctx.executor(), this);
     }
 
     /**
@@ -190,13 +192,21 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         sizingAfterSend = false;
         try {
             job = sizing.join();
-            record.sized(job.estimate(), job.priority());
+            recordSized(job);
         } catch (CompletionException e) {
             log.debug("a {} request sent before it was sized could not be sized", record.path(), e.getCause());
         }
         if (state == State.OVER) {
             report();
         }
+    }
+
+    /** Records the job's estimate as this backend's learned calibration serves it, and returns that. */
+    private Estimate recordSized(SizedJob sized) {
+        double estimatorTokens = sized.estimate().expectedTokens();
+        Estimate served = sized.estimate().withTokens(target.learner().tokens(estimatorTokens, sized.outputCap()));
+        record.sized(served, sized.priority(), estimatorTokens, sized.promptTokens(), sized.outputCap());
+        return served;
     }
 
     @Override
@@ -215,7 +225,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     /** Sends the request as the client sent it, in its first slot. */
     private void relay(Slot granted) {
-        record.dispatched(granted.queuedNanos(), granted.starvationPromoted());
+        record.dispatched(granted.queuedNanos(), granted.starvationPromoted(), granted.running());
         send(granted, body.bytes().retainedDuplicate());
     }
 
@@ -436,8 +446,8 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
                 .set(TriageHeaders.REQUEST_ID, record.id())
                 .set(TriageHeaders.QUEUE_MS, Math.round(queuedNanos / 1e6))
                 .set(TriageHeaders.POLICY, context.policy().label());
-        if (job != null) {
-            response.headers().set(TriageHeaders.ESTIMATE_TOKENS, Math.round(job.estimate().expectedTokens()));
+        if (record.estimate() != null) {
+            response.headers().set(TriageHeaders.ESTIMATE_TOKENS, Math.round(record.estimate().expectedTokens()));
         }
     }
 
@@ -455,9 +465,9 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     /** Reports the ended record, and a completed answer's real length against its estimate. */
     private void report() {
         context.observer().finished(record);
-        if (job != null && record.status() < 400) {
+        if (record.estimate() != null && record.status() < 400) {
             record.actualTokens().ifPresent(actual ->
-                    target.backend().queue().feedback(job.estimate().expectedTokens(), actual));
+                    target.backend().queue().feedback(record.estimate().expectedTokens(), actual));
         }
     }
 }

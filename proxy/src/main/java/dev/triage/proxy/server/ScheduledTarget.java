@@ -1,7 +1,7 @@
 package dev.triage.proxy.server;
 
+import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.preemption.PreemptionDialect;
-import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.sizing.RequestSizer;
 
 /**
@@ -10,8 +10,9 @@ import dev.triage.proxy.sizing.RequestSizer;
  * @param backend the backend whose queue and slots it takes
  * @param sizer what turns its body into an estimate and a priority
  * @param maxBody the largest body accepted, in bytes
- * @param serviceTime what a job of this kind is expected to cost its backend, in seconds
+ * @param learner what its backend's answers taught: the calibration of its estimates, and what a job of
+ *     this kind costs the backend in seconds
  * @param preemption how its backend continues a paused stream; {@link PreemptionDialect#OFF} never pauses
  */
-public record ScheduledTarget(Backend backend, RequestSizer sizer, long maxBody, ServiceTimeModel serviceTime,
+public record ScheduledTarget(Backend backend, RequestSizer sizer, long maxBody, BackendLearner learner,
         PreemptionDialect preemption) {}

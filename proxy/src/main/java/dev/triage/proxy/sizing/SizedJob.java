@@ -1,6 +1,7 @@
 package dev.triage.proxy.sizing;
 
 import dev.triage.model.Estimate;
+import java.util.OptionalInt;
 
 /**
  * A scheduled request once read: what it is expected to cost and the client's priority.
@@ -8,5 +9,12 @@ import dev.triage.model.Estimate;
  * @param estimate expected output tokens, already capped by the request's own limit
  * @param priority lower is sooner; 0 when the request names none
  * @param promptTokens the prompt the backend prefills, in tokens; 0 when there is none (audio)
+ * @param outputCap the request's own limit on output tokens, when it sets one
  */
-public record SizedJob(Estimate estimate, int priority, int promptTokens) {}
+public record SizedJob(Estimate estimate, int priority, int promptTokens, OptionalInt outputCap) {
+
+    /** A job that sets no limit on its output: an audio upload. */
+    public SizedJob(Estimate estimate, int priority, int promptTokens) {
+        this(estimate, priority, promptTokens, OptionalInt.empty());
+    }
+}

@@ -17,7 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The shipped classifier, the default estimator, sizing real requests through the proxy. */
+/** The shipped classifier, the default estimator, sizing real requests through the proxy (learning off, so the header is its own). */
 class ClassifierEstimateTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -28,7 +28,7 @@ class ClassifierEstimateTest {
     @Test
     void theEstimateHeaderIsTheClassifiersEstimateOfTheRequestsPrompt() throws Exception {
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
-                RunningTriage triage = RunningTriage.start("--backend", backend.url());
+                RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--online-learning", "false");
                 ClassifierEstimator classifier = ClassifierEstimator.loadDefault()) {
             BaselineEstimator baseline = new BaselineEstimator();
             for (String prompt : List.of(BRIEF, ESSAY)) {

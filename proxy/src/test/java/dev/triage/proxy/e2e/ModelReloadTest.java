@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The model file replaced while Triage serves: a good model changes the estimates, a corrupt one
  * leaves the serving model in place, and requests during a swap are all served, each scored by one
- * model or the other. The models are real, trained here in a second on obvious prompts.
+ * model or the other. The models are real, trained here in a second on obvious prompts. Learning is
+ * off, so that each estimate header is the serving model's own.
  */
 class ModelReloadTest {
 
@@ -76,7 +77,7 @@ class ModelReloadTest {
         Files.createDirectories(serving.getParent());
         install(normal, serving);
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
-                RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--model", serving.toString())) {
+                RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--online-learning", "false", "--model", serving.toString())) {
             long before = estimate(triage);
             assertTrue(before > 800, "the essay is long to the normal model: " + before);
 
@@ -106,7 +107,7 @@ class ModelReloadTest {
         Files.createDirectories(serving.getParent());
         install(normal, serving);
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(4, Duration.ZERO);
-                RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--model", serving.toString(),
+                RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--online-learning", "false", "--model", serving.toString(),
                         "--max-concurrency", "4")) {
             long normalEstimate = estimate(triage);
             install(inverted, serving);
@@ -136,7 +137,7 @@ class ModelReloadTest {
         Files.createDirectories(serving.getParent());
         install(normal, serving);
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
-                RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--model", serving.toString(),
+                RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--online-learning", "false", "--model", serving.toString(),
                         "--model-watch", "true")) {
             long before = estimate(triage);
             install(inverted, serving);

@@ -17,6 +17,7 @@ import dev.triage.proxy.testing.Await;
 import dev.triage.proxy.testing.PrometheusText;
 import java.time.Duration;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -33,8 +34,8 @@ class TriageMetricsTest {
 
     private static RequestRecord completed(String backend, double estimate, long actual) {
         RequestRecord record = new RequestRecord("id", "/v1/chat/completions", "chat", backend, 0);
-        record.sized(Estimate.ofTokens(estimate), 0);
-        record.dispatched(2_000_000, false);
+        record.sized(Estimate.ofTokens(estimate), 0, estimate, 40, OptionalInt.empty());
+        record.dispatched(2_000_000, false, 1);
         record.firstByte(5_000_000);
         record.responded(200);
         record.actualTokens(OptionalLong.of(actual));

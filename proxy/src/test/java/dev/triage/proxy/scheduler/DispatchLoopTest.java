@@ -182,6 +182,31 @@ class DispatchLoopTest {
     }
 
     @Test
+    void eachWaitingJobsExpectedStartAndFinishFollowFromTheJobsAheadOfIt() throws Exception {
+        ManualClock clock = new ManualClock();
+        try (DispatchLoop simulated = new DispatchLoop(clock)) {
+            BackendQueue queue = simulated.addBackend("chat", new SchedulerSettings(Policy.SJF, Duration.ZERO, 10, 2),
+                    Duration.ZERO);
+            Recorder first = new Recorder();
+            Recorder second = new Recorder();
+            queue.submit(TAG, 0, 100, 10, connection, first);
+            queue.submit(TAG, 0, 100, 4, connection, second);
+            second.slot.get(5, TimeUnit.SECONDS);
+            first.slot.get(5, TimeUnit.SECONDS);
+            clock.advance(Duration.ofSeconds(1));
+            queue.submit(TAG, 0, 100, 6, connection, new Recorder());
+            queue.submit(TAG, 0, 100, 2, connection, new Recorder());
+            List<QueueSnapshot.Waiting> waiting = queue.snapshot().get(5, TimeUnit.SECONDS).waiting();
+            // Slots free in 3 s (4 s job, 1 s in) and 9 s; SJF sends the 2 s job first, then the 6 s one.
+            assertEquals(List.of(2.0, 6.0), waiting.stream().map(QueueSnapshot.Waiting::expectedSeconds).toList());
+            assertEquals(3, waiting.get(0).expectedStartSeconds(), 1e-9);
+            assertEquals(5, waiting.get(0).expectedFinishSeconds(), 1e-9);
+            assertEquals(5, waiting.get(1).expectedStartSeconds(), 1e-9);
+            assertEquals(11, waiting.get(1).expectedFinishSeconds(), 1e-9);
+        }
+    }
+
+    @Test
     void refuseAllAnswersTheWaitingAndLaterJobs() throws Exception {
         BackendQueue queue = serial(10, Duration.ZERO);
         Recorder running = new Recorder();

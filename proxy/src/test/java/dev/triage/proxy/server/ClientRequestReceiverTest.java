@@ -14,6 +14,8 @@ import dev.triage.proxy.metrics.RequestRecord;
 import dev.triage.proxy.preemption.PreemptionDialect;
 import dev.triage.proxy.scheduler.Clock;
 import dev.triage.proxy.scheduler.DispatchLoop;
+import dev.triage.proxy.learning.BackendLearner;
+import dev.triage.proxy.learning.LearnedServiceTime;
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.SchedulerSettings;
 import dev.triage.proxy.sizing.ChatSizer;
@@ -68,7 +70,8 @@ class ClientRequestReceiverTest {
         ServerContext context = new ServerContext(routes,
                 Map.of(RouteKind.CHAT, new ScheduledTarget(backend, new ChatSizer(ChatEstimation.ready(new BaselineEstimator(), null,
                         registry::timer, registry::counter)), 256,
-                        new ServiceTimeModel(0.5, 0.02), PreemptionDialect.OFF)),
+                        new BackendLearner("chat/chat", "test", LearnedServiceTime.of(new ServiceTimeModel(0.5, 0.02)), false),
+                        PreemptionDialect.OFF)),
                 backend, Policy.SJF, Duration.ofSeconds(5), new ClientLimits(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5), 100), records::add,
                 new AdminAccess("s3cret", "127.0.0.1"), openExchanges,
                 new DefaultChannelGroup(GlobalEventExecutor.INSTANCE));

@@ -1,0 +1,66 @@
+package dev.triage.bench.jmh;
+
+import dev.triage.proxy.learning.BackendLearner;
+import dev.triage.proxy.learning.CompletedRequest;
+import dev.triage.proxy.learning.LearnedServiceTime;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
+import java.util.OptionalInt;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Learning from one completed request, as the learner's thread does after every answer: the shadow
+ * evaluation, the calibration's window and map, and the service-time fit, on a learner whose window
+ * is already full. The target is 50 µs on average.
+ *
+ * <pre>{@code
+ * scripts/jmh LearnerBenchmark
+ * }</pre>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class LearnerBenchmark {
+
+    private static final int REQUESTS = 4096;
+
+    private BackendLearner learner;
+    private CompletedRequest[] requests;
+    private int next;
+
+    @Setup(Level.Trial)
+    public void start() {
+        Random random = new Random(1);
+        requests = new CompletedRequest[REQUESTS];
+        for (int i = 0; i < REQUESTS; i++) {
+            double estimate = Math.exp(3 + 3 * random.nextDouble());
+            long actual = Math.round(estimate * Math.exp(0.5 + 0.7 * random.nextGaussian()));
+            requests[i] = new CompletedRequest(estimate, OptionalInt.empty(), 200 * random.nextDouble(), actual,
+                    1 + random.nextInt(4), 0.05 + 0.02 * actual);
+        }
+        learner = new BackendLearner("chat/chat", "benchmark", LearnedServiceTime.of(new ServiceTimeModel(0.5, 0.02)), true);
+        for (CompletedRequest request : requests) {
+            learner.learn(request);
+        }
+    }
+
+    @Benchmark
+    public void learnFromOneAnswer() {
+        learner.learn(requests[next]);
+        next = (next + 1) % REQUESTS;
+    }
+}

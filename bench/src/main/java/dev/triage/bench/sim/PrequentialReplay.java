@@ -1,0 +1,147 @@
+package dev.triage.bench.sim;
+
+import dev.triage.bench.stats.LatencyStats;
+import dev.triage.features.Prompt;
+import dev.triage.features.PromptTokens;
+import dev.triage.model.Estimate;
+import dev.triage.model.JobEstimator;
+import dev.triage.model.data.PromptAnswer;
+import dev.triage.model.evaluation.RankingMetrics;
+import dev.triage.proxy.learning.BackendLearner;
+import dev.triage.proxy.learning.CompletedRequest;
+import dev.triage.proxy.learning.LearnedServiceTime;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalInt;
+import java.util.Random;
+
+/**
+ * Replays a stream of answered requests through the proxy's own {@link BackendLearner}, one at a time
+ * as a serial backend would complete them: each request's estimate is taken before its answer is
+ * learned from (prequential), beside the frozen estimator's. The backend's time for each answer is the
+ * replay backend's timing model ({@code base + perToken × tokens}) plus what a real machine adds: a
+ * few milliseconds of timer lateness and network (exponential, mean {@value #JITTER_SECONDS} s) and
+ * now and then a stall.
+ *
+ * <pre>{@code
+ * Figures figures = PrequentialReplay.run(stream, new ServiceTimeModel(0.05, 0.02), new ServiceTimeModel(0.5, 0.02), 1);
+ * }</pre>
+ */
+public final class PrequentialReplay {
+
+    /** Requests after which the service-time model is compared with the backend's configured speed. */
+    public static final int SERVICE_TIME_CHECKPOINT = 200;
+    static final double JITTER_SECONDS = 0.003;
+    static final int STALL_EVERY = 25;
+    static final double STALL_FACTOR = 5;
+
+    private PrequentialReplay() {}
+
+    /**
+     * One request of the stream.
+     *
+     * @param frozenTokens the shipped estimator's estimate
+     * @param promptTokens the prompt's length in tokens (approximately)
+     * @param actualTokens the answer's length
+     */
+    public record Answered(double frozenTokens, double promptTokens, long actualTokens) {}
+
+    /**
+     * What the replay found, over the last third of the stream for the estimates.
+     *
+     * @param requests the stream's length
+     * @param frozenMedianLogError median |ln(estimate / actual)| of the frozen estimator
+     * @param learnedMedianLogError the same for the learned estimates
+     * @param frozenRankingAccuracy ranking accuracy ((short, long) pairs) of the frozen estimates
+     * @param learnedRankingAccuracy the same for the learned estimates
+     * @param serviceTime the learned service time after {@link #SERVICE_TIME_CHECKPOINT} requests
+     */
+    public record Figures(int requests, double frozenMedianLogError, double learnedMedianLogError, double frozenRankingAccuracy,
+            double learnedRankingAccuracy, LearnedServiceTime serviceTime) {
+
+        public double logErrorRatio() {
+            return learnedMedianLogError / frozenMedianLogError;
+        }
+
+        public String describe() {
+            return String.format(Locale.ROOT, "%d requests; last third: median |ln(est/actual)| frozen %.3f, learned %.3f (%.2f×);"
+                    + " ranking accuracy frozen %.3f, learned %.3f; after %d: base %.4f s, %.5f s/token, %.6f s/prompt token",
+                    requests, frozenMedianLogError, learnedMedianLogError, logErrorRatio(), frozenRankingAccuracy,
+                    learnedRankingAccuracy, SERVICE_TIME_CHECKPOINT, serviceTime.baseSeconds(), serviceTime.secondsPerToken(),
+                    serviceTime.secondsPerPromptToken());
+        }
+    }
+
+    /**
+     * The answers {@code model} gave, in an order set by {@code seed} (arrivals do not come sorted),
+     * each with {@code estimator}'s estimate of its prompt.
+     */
+    public static List<Answered> stream(List<PromptAnswer> answers, String model, JobEstimator<Prompt> estimator, long seed) {
+        List<PromptAnswer> chosen = new ArrayList<>();
+        for (PromptAnswer answer : answers) {
+            if (answer.answeringModel().equals(model)) {
+                chosen.add(answer);
+            }
+        }
+        if (chosen.isEmpty()) {
+            throw new IllegalArgumentException("no answers of " + model);
+        }
+        Collections.shuffle(chosen, new Random(seed));
+        List<Estimate> estimates = estimator.estimateAll(chosen.stream().map(PromptAnswer::request).toList());
+        List<Answered> stream = new ArrayList<>(chosen.size());
+        for (int i = 0; i < chosen.size(); i++) {
+            PromptAnswer answer = chosen.get(i);
+            stream.add(new Answered(estimates.get(i).expectedTokens(),
+                    PromptTokens.ofChars(answer.request().conversationChars()), answer.answerTokens()));
+        }
+        return stream;
+    }
+
+    /**
+     * @param backendSpeed the replay backend's configured prefill and per-token seconds
+     * @param flags the configured service time: the learner's prior
+     * @param seed the jitter's random stream
+     */
+    public static Figures run(List<Answered> stream, ServiceTimeModel backendSpeed, ServiceTimeModel flags, long seed) {
+        BackendLearner learner = new BackendLearner("replay/chat", "replay", LearnedServiceTime.of(flags), true);
+        Random random = new Random(seed);
+        int n = stream.size();
+        double[] learned = new double[n];
+        LearnedServiceTime atCheckpoint = learner.serviceTime();
+        for (int i = 0; i < n; i++) {
+            Answered request = stream.get(i);
+            learned[i] = learner.tokens(request.frozenTokens(), OptionalInt.empty());
+            double seconds = backendSpeed.seconds(request.actualTokens()) - JITTER_SECONDS * Math.log(1 - random.nextDouble());
+            if (i % STALL_EVERY == STALL_EVERY - 1) {
+                seconds *= STALL_FACTOR;
+            }
+            learner.learn(new CompletedRequest(request.frozenTokens(), OptionalInt.empty(), request.promptTokens(),
+                    request.actualTokens(), 1, seconds));
+            if (i + 1 == SERVICE_TIME_CHECKPOINT) {
+                atCheckpoint = learner.serviceTime();
+            }
+        }
+        int from = n - n / 3;
+        double[] frozen = new double[n - from];
+        double[] served = new double[n - from];
+        double[] actual = new double[n - from];
+        for (int i = from; i < n; i++) {
+            frozen[i - from] = stream.get(i).frozenTokens();
+            served[i - from] = learned[i];
+            actual[i - from] = stream.get(i).actualTokens();
+        }
+        return new Figures(n, medianLogError(frozen, actual), medianLogError(served, actual),
+                RankingMetrics.rankingAccuracy(frozen, actual), RankingMetrics.rankingAccuracy(served, actual), atCheckpoint);
+    }
+
+    static double medianLogError(double[] estimates, double[] actual) {
+        double[] errors = new double[estimates.length];
+        for (int i = 0; i < errors.length; i++) {
+            errors[i] = Math.abs(Math.log(Math.max(estimates[i], 1) / Math.max(actual[i], 1)));
+        }
+        return LatencyStats.of(errors).p50();
+    }
+}

@@ -1,0 +1,29 @@
+package dev.triage.proxy.learning;
+
+import java.util.OptionalInt;
+
+/**
+ * What a completed request teaches its backend's learner: what it was estimated at, what it turned
+ * out to be, and what it cost. Only requests that ended with a whole answer become one: a timeout,
+ * an error or a client that left tells neither the answer's length nor its full cost.
+ *
+ * @param frozenTokens the estimator's own estimate, before any learned calibration (and capped by the
+ *     request's limit, as it was scheduled)
+ * @param outputCap the request's own output limit, when it set one
+ * @param promptTokens the prompt's length in tokens (approximate: characters / 4); 0 for audio
+ * @param actualTokens the tokens the backend wrote
+ * @param running requests running on the backend when this one started, itself included
+ * @param serviceSeconds from the request's dispatch to its last byte
+ */
+public record CompletedRequest(double frozenTokens, OptionalInt outputCap, double promptTokens, long actualTokens, int running,
+        double serviceSeconds) {
+
+    /**
+     * True when the answer's length says something about the estimate: neither the estimate nor the
+     * answer stopped at the request's own limit (an answer cut there is censored, an estimate held
+     * there does not show the estimator's score).
+     */
+    boolean teachesLength() {
+        return outputCap.isEmpty() || (frozenTokens < outputCap.getAsInt() && actualTokens < outputCap.getAsInt());
+    }
+}

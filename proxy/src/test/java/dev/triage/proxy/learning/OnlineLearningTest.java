@@ -1,0 +1,175 @@
+package dev.triage.proxy.learning;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.triage.model.Estimate;
+import dev.triage.proxy.metrics.Outcome;
+import dev.triage.proxy.metrics.RequestRecord;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class OnlineLearningTest {
+
+    private static final LearnedServiceTime FLAGS = LearnedServiceTime.of(new ServiceTimeModel(0.5, 0.02));
+    private static final String LEARNED_FOR = "http://127.0.0.1:9/ lexical";
+
+    @TempDir
+    Path stateDirectory;
+
+    @Test
+    void aRestartKeepsWhatWasLearned() {
+        BackendLearner before = chatLearner(LEARNED_FOR, true);
+        try (OnlineLearning learning = OnlineLearning.start(Optional.of(stateDirectory), List.of(before))) {
+            feed(learning, 300, Outcome.OK);
+            learning.flush();
+        }
+        assertTrue(before.learned() == 300 && before.tokens(100, OptionalInt.empty()) > 250,
+                "it learned that answers run three times the estimate: " + before.tokens(100, OptionalInt.empty()));
+
+        BackendLearner after = chatLearner(LEARNED_FOR, true);
+        String warnings = standardError(() -> OnlineLearning.start(Optional.of(stateDirectory), List.of(after)).close());
+        assertEquals("", warnings);
+        // The map is rebuilt from the saved window: the same answers, so the same map but for the last
+        // few answers the running learner had not yet rebuilt it with.
+        double learned = before.tokens(100, OptionalInt.empty());
+        assertEquals(learned, after.tokens(100, OptionalInt.empty()), 0.01 * learned);
+        assertEquals(before.serviceTime(), after.serviceTime());
+        assertEquals(300, after.learned());
+    }
+
+    @Test
+    void aCorruptStateFileStartsCleanWithOneWarningLine() throws IOException {
+        Files.writeString(stateDirectory.resolve(LearnedStateFile.FILE_NAME), "{\"format\":\"triage-learned-state/1\",\"learn");
+        BackendLearner learner = chatLearner(LEARNED_FOR, true);
+        String warnings = standardError(() -> OnlineLearning.start(Optional.of(stateDirectory), List.of(learner)).close());
+        assertEquals(1, warnings.lines().count(), warnings);
+        assertTrue(warnings.contains("ignoring the learned state"), warnings);
+        assertEquals(100, learner.tokens(100, OptionalInt.empty()), 1e-9);
+        assertEquals(FLAGS, learner.serviceTime());
+    }
+
+    @Test
+    void stateLearnedForAnotherBackendOrEstimatorIsNotLoaded() {
+        try (OnlineLearning learning = OnlineLearning.start(Optional.of(stateDirectory), List.of(chatLearner(LEARNED_FOR, true)))) {
+            feed(learning, 50, Outcome.OK);
+        }
+        BackendLearner other = chatLearner("http://127.0.0.1:9/ ranker", true);
+        String warnings = standardError(() -> OnlineLearning.start(Optional.of(stateDirectory), List.of(other)).close());
+        assertEquals(1, warnings.lines().count(), warnings);
+        assertTrue(warnings.contains("chat/chat was learned for " + LEARNED_FOR), warnings);
+        assertEquals(100, other.tokens(100, OptionalInt.empty()), 1e-9);
+    }
+
+    @Test
+    void stateThatDoesNotFitThisVersionIsNotLoaded() throws IOException {
+        Files.writeString(stateDirectory.resolve(LearnedStateFile.FILE_NAME), """
+                {"format":"triage-learned-state/1","learners":{"chat/chat":{"learnedFor":"%s",
+                "serviceTime":[1,2,3],"calibration":[4]}}}""".formatted(LEARNED_FOR));
+        BackendLearner learner = chatLearner(LEARNED_FOR, true);
+        String warnings = standardError(() -> OnlineLearning.start(Optional.of(stateDirectory), List.of(learner)).close());
+        assertEquals(1, warnings.lines().count(), warnings);
+        assertEquals(FLAGS, learner.serviceTime());
+    }
+
+    @Test
+    void answersCutShortTeachNothing() {
+        BackendLearner learner = chatLearner(LEARNED_FOR, true);
+        try (OnlineLearning learning = OnlineLearning.start(Optional.empty(), List.of(learner))) {
+            for (Outcome outcome : List.of(Outcome.CLIENT_GONE, Outcome.TIMEOUT, Outcome.UPSTREAM_ERROR, Outcome.REJECTED)) {
+                feed(learning, 20, outcome);
+            }
+            learning.flush();
+        }
+        assertEquals(0, learner.learned());
+        assertEquals(100, learner.tokens(100, OptionalInt.empty()), 1e-9);
+    }
+
+    @Test
+    void frozenItServesTheConfiguredModelAndSavesNothing() {
+        BackendLearner learner = chatLearner(LEARNED_FOR, false);
+        try (OnlineLearning learning = OnlineLearning.start(Optional.of(stateDirectory), List.of(learner))) {
+            feed(learning, 100, Outcome.OK);
+            learning.flush();
+        }
+        assertEquals(100, learner.tokens(100, OptionalInt.empty()), 1e-9);
+        assertEquals(FLAGS, learner.serviceTime());
+        assertTrue(Files.notExists(stateDirectory.resolve(LearnedStateFile.FILE_NAME)));
+        assertTrue(learner.frozenLogError() > 0.9, "the errors are still measured: " + learner.frozenLogError());
+    }
+
+    @Test
+    void anEstimateOrAnswerAtTheRequestsOwnLimitTeachesNoLengthAndTheServedEstimateStaysWithinIt() {
+        BackendLearner learner = chatLearner(LEARNED_FOR, true);
+        learner.learn(new CompletedRequest(50, OptionalInt.of(50), 10, 49, 1, 1.5));
+        learner.learn(new CompletedRequest(30, OptionalInt.of(50), 10, 50, 1, 1.5));
+        assertEquals(100, learner.tokens(100, OptionalInt.empty()), 1e-9);
+        for (int i = 0; i < 50; i++) {
+            learner.learn(new CompletedRequest(30, OptionalInt.of(500), 10, 90, 1, 2.3));
+        }
+        assertTrue(learner.tokens(30, OptionalInt.empty()) > 60);
+        assertEquals(40, learner.tokens(30, OptionalInt.of(40)), 1e-9);
+    }
+
+    @Test
+    void aNewModelStartsTheCalibrationAgainButKeepsTheServiceTime() {
+        BackendLearner learner = chatLearner(LEARNED_FOR, true);
+        try (OnlineLearning learning = OnlineLearning.start(Optional.empty(), List.of(learner))) {
+            feed(learning, 300, Outcome.OK);
+            learning.flush();
+            assertTrue(learner.tokens(100, OptionalInt.empty()) > 250);
+            LearnedServiceTime serviceTime = learner.serviceTime();
+            learning.modelChanged("chat", "chat");
+            learning.flush();
+            assertEquals(100, learner.tokens(100, OptionalInt.empty()), 1e-9);
+            assertEquals(serviceTime, learner.serviceTime());
+            feed(learning, 300, Outcome.OK);
+            learning.flush();
+            assertTrue(learner.tokens(100, OptionalInt.empty()) > 250, "it learns the new model's scale again");
+        }
+    }
+
+    private static BackendLearner chatLearner(String learnedFor, boolean online) {
+        return new BackendLearner(OnlineLearning.key("chat", "chat"), learnedFor, FLAGS, online);
+    }
+
+    /** Completed requests whose answers run three times their estimate, at 10 ms per token. */
+    private static void feed(OnlineLearning learning, int count, Outcome outcome) {
+        Random random = new Random(count);
+        for (int i = 0; i < count; i++) {
+            double estimate = Math.exp(3 + 3 * random.nextDouble());
+            long actual = Math.round(3 * estimate);
+            RequestRecord record = new RequestRecord("r" + i, "/v1/chat/completions", "chat", "chat", 0);
+            record.sized(Estimate.ofTokens(estimate), 0, estimate, 40, OptionalInt.empty());
+            record.dispatched(1_000_000, false, 1);
+            record.responded(200);
+            record.actualTokens(OptionalLong.of(actual));
+            record.end(outcome, null, 1_000_000 + Math.round((0.05 + 0.01 * actual) * 1e9));
+            learning.finished(record);
+        }
+    }
+
+    private static String standardError(Runnable action) {
+        PrintStream original = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            action.run();
+        } finally {
+            System.setErr(original);
+        }
+        return captured.toString(StandardCharsets.UTF_8);
+    }
+}

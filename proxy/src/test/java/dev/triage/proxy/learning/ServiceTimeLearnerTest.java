@@ -1,0 +1,105 @@
+package dev.triage.proxy.learning;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.triage.proxy.scheduler.ServiceTimeModel;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class ServiceTimeLearnerTest {
+
+    /** The flags' defaults: what the learner starts from. */
+    private static final LearnedServiceTime FLAGS = LearnedServiceTime.of(new ServiceTimeModel(0.5, 0.02));
+
+    @Test
+    void learnsASerialBackendsPrefillAndDecodeSpeedWithin10PercentIn200RequestsDespiteStalls() {
+        ServiceTimeLearner learner = new ServiceTimeLearner(FLAGS);
+        Random random = new Random(7);
+        double base = 0.05;
+        double perToken = 0.012;
+        for (int i = 0; i < 200; i++) {
+            double tokens = answerTokens(random);
+            double seconds = (base + perToken * tokens) * (1 + 0.03 * random.nextGaussian());
+            if (i % 20 == 7) {
+                seconds *= 6; // a stalled request: the machine was busy
+            }
+            learner.learn(promptTokens(random), tokens, 1, seconds);
+        }
+        LearnedServiceTime learned = learner.current();
+        assertEquals(base, learned.baseSeconds(), 0.1 * base, learned.toString());
+        assertEquals(perToken, learned.secondsPerToken(), 0.1 * perToken, learned.toString());
+        assertEquals(0, learned.growthPerRunning(), 1e-9, "nothing ran beside it: " + learned);
+    }
+
+    @Test
+    void learnsPrefillPerPromptTokenAndTheBatchSlowdown() {
+        ServiceTimeLearner learner = new ServiceTimeLearner(FLAGS);
+        Random random = new Random(11);
+        double prefill = 0.0004;
+        double perToken = 0.02;
+        double growth = 0.08;
+        for (int i = 0; i < 400; i++) {
+            double prompt = promptTokens(random);
+            double tokens = answerTokens(random);
+            int running = 1 + random.nextInt(6);
+            double seconds = (0.03 + prefill * prompt + perToken * (1 + growth * (running - 1)) * tokens)
+                    * (1 + 0.02 * random.nextGaussian());
+            learner.learn(prompt, tokens, running, seconds);
+        }
+        LearnedServiceTime learned = learner.current();
+        assertEquals(prefill, learned.secondsPerPromptToken(), 0.15 * prefill, learned.toString());
+        assertEquals(perToken, learned.secondsPerToken(), 0.1 * perToken, learned.toString());
+        assertEquals(growth, learned.growthPerRunning(), 0.2 * growth, learned.toString());
+    }
+
+    @Test
+    void followsABackendThatSlowsDown() {
+        ServiceTimeLearner learner = new ServiceTimeLearner(FLAGS);
+        Random random = new Random(3);
+        for (int i = 0; i < 3500; i++) {
+            double perToken = i < 1000 ? 0.01 : 0.03;
+            double tokens = answerTokens(random);
+            learner.learn(0, tokens, 1, 0.05 + perToken * tokens);
+        }
+        assertEquals(0.03, learner.current().secondsPerToken(), 0.003, learner.current().toString());
+    }
+
+    @Test
+    void ignoresObservationsThatAreNotTimesAndKeepsTheFlagsUntilTheFirstRealOne() {
+        ServiceTimeLearner learner = new ServiceTimeLearner(FLAGS);
+        learner.learn(10, 10, 1, Double.NaN);
+        learner.learn(10, 10, 1, -1);
+        learner.learn(10, Double.POSITIVE_INFINITY, 1, 2);
+        learner.learn(10, 10, 0, 2);
+        assertEquals(0, learner.observations());
+        assertEquals(FLAGS.seconds(100, 300, 1), learner.current().seconds(100, 300, 1), 1e-9);
+    }
+
+    @Test
+    void savedStateRestoresTheSameFitAndBadStateChangesNothing() {
+        ServiceTimeLearner learner = new ServiceTimeLearner(FLAGS);
+        Random random = new Random(5);
+        for (int i = 0; i < 50; i++) {
+            double tokens = answerTokens(random);
+            learner.learn(100, tokens, 1, 0.1 + 0.01 * tokens);
+        }
+        ServiceTimeLearner restored = new ServiceTimeLearner(FLAGS);
+        assertTrue(restored.restore(learner.state()));
+        assertEquals(learner.current(), restored.current());
+        double[] broken = learner.state();
+        broken[3] = Double.NaN;
+        ServiceTimeLearner untouched = new ServiceTimeLearner(FLAGS);
+        assertTrue(!untouched.restore(broken) && !untouched.restore(new double[3]));
+        assertEquals(FLAGS.seconds(0, 100, 1), untouched.current().seconds(0, 100, 1), 1e-9);
+    }
+
+    /** Answer lengths spread over orders of magnitude, as chat answers are (median about 150). */
+    static double answerTokens(Random random) {
+        return Math.max(1, Math.round(Math.exp(5 + 1.2 * random.nextGaussian())));
+    }
+
+    private static double promptTokens(Random random) {
+        return Math.round(Math.exp(4.5 + 1.0 * random.nextGaussian()));
+    }
+}
