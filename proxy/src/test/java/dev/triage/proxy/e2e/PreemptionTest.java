@@ -137,9 +137,8 @@ class PreemptionTest {
             assertEquals(1, PrometheusText.sum(metrics, "triage_preemptions_total", chat));
             assertEquals(1, PrometheusText.sum(metrics, "triage_resumes_total", chat));
             assertEquals(paused, PrometheusText.sum(metrics, "triage_reprefilled_tokens_total", chat));
-            // The long answer's usage counts both runs; the short one, without usage, counts its events,
-            // its role and finish chunks included.
-            assertEquals(60 + (5 + 2), PrometheusText.sum(metrics, "triage_actual_tokens_sum", chat));
+            // The long answer's usage counts both runs; the short one, without usage, counts its text events.
+            assertEquals(60 + 5, PrometheusText.sum(metrics, "triage_actual_tokens_sum", chat));
         }
     }
 
