@@ -1,9 +1,11 @@
-// What the tests share: the two Triages the Java side started, and ways to watch their queues.
+// What the tests share: the three Triages the Java side started, and ways to watch their queues.
 import assert from 'node:assert/strict';
 
 export const roomy = process.env.TRIAGE_URL;
 export const tight = process.env.TRIAGE_TIGHT_URL;
-assert.ok(roomy && tight, 'TRIAGE_URL and TRIAGE_TIGHT_URL name the Triages under test (NodeClientsTest sets them)');
+export const preemptive = process.env.TRIAGE_PREEMPTIVE_URL;
+assert.ok(roomy && tight && preemptive,
+  'TRIAGE_URL, TRIAGE_TIGHT_URL and TRIAGE_PREEMPTIVE_URL name the Triages under test (NodeClientsTest sets them)');
 
 /** A max_tokens that keeps the only slot busy for minutes: long enough for any test to let go first. */
 export const HOLDING_TOKENS = 200000;

@@ -3,10 +3,14 @@ package dev.triage.clients;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.triage.proxy.preemption.PreemptionDialect;
+import dev.triage.proxy.testing.ContinuingBackend;
+import dev.triage.proxy.testing.RunningTriage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -18,7 +22,9 @@ import org.junit.jupiter.api.Test;
  * The npm {@code openai} and {@code ollama} packages (the versions {@code src/test/node/package-lock.json}
  * pins, installed by {@code npm ci} during the build) against Triage: each {@code *.test.mjs} file there
  * runs under Node's test runner against the same two stacks as {@link OpenAiJavaClientTest}, a roomy one
- * ({@code TRIAGE_URL}) and a tight one ({@code TRIAGE_TIGHT_URL}: one place in the queue, a 3 s wait).
+ * ({@code TRIAGE_URL}) and a tight one ({@code TRIAGE_TIGHT_URL}: one place in the queue, a 3 s wait), and
+ * a third that pauses and resumes streams ({@code TRIAGE_PREEMPTIVE_URL}: {@code laps} with
+ * {@code --preemption llama.cpp} in front of a backend that continues answers, 15 ms a token).
  */
 class NodeClientsTest {
 
@@ -30,10 +36,14 @@ class NodeClientsTest {
         try (Stream<Path> listing = Files.list(PROJECT)) {
             files = listing.map(path -> path.getFileName().toString()).filter(name -> name.endsWith(".test.mjs")).sorted().toList();
         }
-        assertEquals(List.of("ollama.test.mjs", "openai.test.mjs"), files);
+        assertEquals(List.of("ollama.test.mjs", "openai.test.mjs", "preemption.test.mjs"), files);
         assertTrue(Files.isDirectory(PROJECT.resolve("node_modules/openai")), "npm ci has not run in " + PROJECT);
         try (ClientStack stack = ClientStack.start("--max-queue", "8");
-                ClientStack tight = ClientStack.start("--max-queue", "1", "--max-queue-wait", "3s")) {
+                ClientStack tight = ClientStack.start("--max-queue", "1", "--max-queue-wait", "3s");
+                ContinuingBackend continuing = ContinuingBackend.start(PreemptionDialect.LLAMA_CPP, Duration.ofMillis(15));
+                RunningTriage preemptive = RunningTriage.start("--backend", continuing.url(), "--policy", "laps",
+                        "--preemption", "llama.cpp", "--laps", "levels=2,first-level=300ms,window-tokens=2,preemptive-levels=2,max-preemptions=1",
+                        "--starvation-timeout", "off")) {
             Path log = Files.createTempFile("node-clients", ".log");
             ProcessBuilder node = new ProcessBuilder(Stream.concat(Stream.of("node", "--test", "--test-reporter=spec"), files.stream()).toList())
                     .directory(PROJECT.toFile())
@@ -41,6 +51,7 @@ class NodeClientsTest {
                     .redirectOutput(log.toFile());
             node.environment().put("TRIAGE_URL", stack.url());
             node.environment().put("TRIAGE_TIGHT_URL", tight.url());
+            node.environment().put("TRIAGE_PREEMPTIVE_URL", "http://127.0.0.1:" + preemptive.port());
             node.environment().put("TRIAGE_AUDIO_FIXTURE", System.getProperty("triage.audio.fixture"));
             node.environment().put("NO_COLOR", "1");
             Process process = node.start();

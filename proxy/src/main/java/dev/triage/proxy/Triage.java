@@ -23,6 +23,7 @@ import dev.triage.proxy.server.Backend;
 import dev.triage.proxy.sizing.RequestSizer;
 import dev.triage.proxy.metrics.RequestLog;
 import dev.triage.proxy.metrics.TriageMetrics;
+import dev.triage.proxy.preemption.PreemptionDialect;
 import dev.triage.proxy.scheduler.BackendQueue;
 import dev.triage.proxy.scheduler.Clock;
 import dev.triage.proxy.scheduler.DispatchLoop;
@@ -148,10 +149,11 @@ public final class Triage implements AutoCloseable {
             releaseResources();
             throw e;
         }
-        log.info("listening on {}, backend {} ({} slot{}), policy {}, starvation timeout {}, estimator {}",
+        log.info("listening on {}, backend {} ({} slot{}), policy {}, starvation timeout {}, estimator {}, preemption {}",
                 server.address(), config.backend().url(), config.backend().maxConcurrency(),
                 config.backend().maxConcurrency() == 1 ? "" : "s", config.policy().label(),
-                config.starvationTimeout().isZero() ? "off" : config.starvationTimeout(), chatEstimation.name());
+                config.starvationTimeout().isZero() ? "off" : config.starvationTimeout(), chatEstimation.name(),
+                config.preemption().label());
     }
 
     /**
@@ -223,12 +225,13 @@ public final class Triage implements AutoCloseable {
                 LearnedServiceTime.of(configured), online);
     }
 
-    private ScheduledTarget target(Backend backend, RouteKind kind, RequestSizer sizer, long maxBody) {
-        return new ScheduledTarget(backend, sizer, maxBody, learning.learner(backend.name(), kind.label()));
+    private ScheduledTarget target(Backend backend, RouteKind kind, RequestSizer sizer, long maxBody,
+            PreemptionDialect preemption) {
+        return new ScheduledTarget(backend, sizer, maxBody, learning.learner(backend.name(), kind.label()), preemption);
     }
 
     private ScheduledTarget chatTarget() {
-        return target(backends.chat(), RouteKind.CHAT, new ChatSizer(chatEstimation), config.maxBody());
+        return target(backends.chat(), RouteKind.CHAT, new ChatSizer(chatEstimation), config.maxBody(), config.preemption());
     }
 
     private static AudioSizer audioSizer(AudioConfig audio, TriageMetrics metrics) {
@@ -238,7 +241,7 @@ public final class Triage implements AutoCloseable {
     }
 
     private ScheduledTarget audioTarget() {
-        return target(backends.audio(), RouteKind.AUDIO, audioSizer, config.audio().maxBody());
+        return target(backends.audio(), RouteKind.AUDIO, audioSizer, config.audio().maxBody(), PreemptionDialect.OFF);
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.triage.features.Prompt;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -132,6 +133,79 @@ public interface EstimateModel {
             }
             List<Estimate> estimates = estimator.estimateAll(prompts);
             return estimates.stream().mapToDouble(estimate -> serviceTime.seconds(estimate.expectedTokens())).toArray();
+        }
+    }
+
+    /** One estimate a real estimator made of a held-out answer, and the answer's real length. */
+    record Measured(double estimatedTokens, double actualTokens) {
+        public Measured {
+            if (!(estimatedTokens > 0) || !(actualTokens > 0)) {
+                throw new IllegalArgumentException("estimate " + estimatedTokens + ", actual " + actualTokens + " (expected: both > 0)");
+            }
+        }
+    }
+
+    /**
+     * A real estimator's errors, moved onto jobs that have no prompt (a trace's, a synthetic mix's):
+     * a job of true length L tokens borrows the estimate of one of the {@link #NEIGHBOURS} held-out
+     * answers whose real length is nearest L (in ratio, drawn at random), scaled by L over that
+     * answer's length. An estimator's error depends on the length (the ranker's estimates shrink
+     * towards the middle, the classifier's cluster on its classes), so borrowing from answers of the
+     * same length keeps both its ranking and its bias.
+     *
+     * @param label the estimator's name, for reports
+     * @param measured the estimator's estimates of held-out answers, with their real lengths
+     * @param serviceTime turns a job's seconds into tokens and the borrowed tokens back into seconds
+     */
+    record Transplanted(String label, List<Measured> measured, ServiceTimeModel serviceTime) implements EstimateModel {
+
+        /** How many answers of nearby length a job borrows from. */
+        public static final int NEIGHBOURS = 10;
+
+        public Transplanted {
+            if (measured.size() < NEIGHBOURS) {
+                throw new IllegalArgumentException(measured.size() + " measured estimates (expected: at least " + NEIGHBOURS + ")");
+            }
+            measured = measured.stream().sorted(Comparator.comparingDouble(Measured::actualTokens)).toList();
+        }
+
+        @Override
+        public double[] expectedSeconds(List<JobSize> jobs, RandomGenerator random) {
+            double[] seconds = new double[jobs.size()];
+            for (int i = 0; i < seconds.length; i++) {
+                double tokens = Math.max(1, (jobs.get(i).serviceSeconds() - serviceTime.baseSeconds()) / serviceTime.secondsPerToken());
+                Measured lender = measured.get(nearest(tokens) + random.nextInt(NEIGHBOURS));
+                seconds[i] = serviceTime.seconds(lender.estimatedTokens() * tokens / lender.actualTokens());
+            }
+            return seconds;
+        }
+
+        /** The first of the {@link #NEIGHBOURS} measured answers nearest {@code tokens} in log length. */
+        private int nearest(double tokens) {
+            int low = 0;
+            int high = measured.size();
+            while (low < high) {
+                int middle = (low + high) >>> 1;
+                if (measured.get(middle).actualTokens() < tokens) {
+                    low = middle + 1;
+                } else {
+                    high = middle;
+                }
+            }
+            int from = low;
+            int to = low;
+            double logTokens = Math.log(tokens);
+            while (to - from < NEIGHBOURS) {
+                boolean canLeft = from > 0;
+                boolean canRight = to < measured.size();
+                if (canLeft && (!canRight || logTokens - Math.log(measured.get(from - 1).actualTokens())
+                        <= Math.log(measured.get(to).actualTokens()) - logTokens)) {
+                    from--;
+                } else {
+                    to++;
+                }
+            }
+            return from;
         }
     }
 }

@@ -5,12 +5,15 @@ import dev.triage.bench.stats.LoadPoint;
 import dev.triage.bench.stats.SummaryRow;
 import dev.triage.features.Prompt;
 import dev.triage.model.JobEstimator;
+import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.model.cli.Flags;
 import dev.triage.model.data.PromptAnswer;
 import dev.triage.model.data.PromptResponseLoader;
 import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.SharedData;
+import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.proxy.config.EstimatorConfig;
+import dev.triage.proxy.scheduler.LapsSettings;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
 import dev.triage.proxy.sizing.ChatEstimators;
@@ -33,6 +36,7 @@ import java.util.stream.LongStream;
  * simulate asr-toy
  * simulate run   [workload options] [--rho R | --rate L] [--policies P,...] [--tau S] [--seeds 5] [--out DIR]
  * simulate sweep --out DIR [workload options] [--rho R,...] [--policies P,...] [--tau S] [--seeds 5] [--title T]
+ * simulate laps  --out DIR
  * simulate prequential [--estimator lexical] [--models M,...] [--seed 42]
  * simulate ewsjf --out DIR [--requests 6000] [--rho 0.8] [--seeds 3] [--slots 4] [--batch-slowdown 0.05] [--ewsjf-* ...]
  * </pre>
@@ -46,6 +50,7 @@ public final class SimulateCommand {
                    simulate asr-toy
                    simulate run   [workload options] [--rho R | --rate PER_SECOND] [--policies P,...] [--tau SECONDS] [--seeds 5] [--out DIR]
                    simulate sweep --out DIR [workload options] [--rho R,...] [--policies P,...] [--tau SECONDS] [--seeds 5] [--title TEXT]
+                   simulate laps  --out DIR        (tunes laps on part of the shared data, reports on the rest)
                    simulate prequential [--estimator classifier|lexical|ranker] [--models MODEL,...] [--seed 42]
                    simulate ewsjf --out DIR [--requests 6000] [--rho 0.8] [--seeds 3] [--slots 4] [--batch-slowdown 0.05] [--data DIR]
                                   [--service-base 0.05 --service-per-prompt-token 0.0002 --service-per-token 0.02] [--ewsjf-* ...]
@@ -56,7 +61,9 @@ public final class SimulateCommand {
                                  (seconds = base + per-prompt-token x prompt tokens + per-token x tokens)
                    --batch-slowdown 0   (each further decoding job slows a step by this share)
                    --estimate exact|lognormal:SIGMA|classifier:SIGMA|baseline
-            policies: [oracle-]fcfs|sjf|hrrn|ewsjf|ewsjf-estimate[-tau]
+                   --prefill-rate 1000 --kv-spare-slots 0     (what resuming a paused job costs)
+            policies: [oracle-]fcfs|sjf|hrrn|laps|ewsjf|ewsjf-estimate[-tau], oracle-srpt
+                   --laps KEY=VALUE,...   (sets laps, see --help of triage)
                    --ewsjf-tune true --ewsjf-trial 600 --ewsjf-refine 300 --ewsjf-max-queues 32   (seconds)
             """;
 
@@ -98,6 +105,8 @@ public final class SimulateCommand {
                 return runOnce(flags);
             case "sweep":
                 return sweep(flags);
+            case "laps":
+                return laps(flags);
             case "prequential":
                 return prequential(flags);
             case "ewsjf":
@@ -169,6 +178,18 @@ public final class SimulateCommand {
         return "wrote " + csv + ", " + png + "\n";
     }
 
+    private static String laps(Flags flags) throws IOException {
+        Path out = Path.of(flags.required("out", "a directory for tuning.csv, report.csv and laps.md"));
+        flags.finish();
+        Path data = SharedData.locate().orElseThrow(() -> new IllegalArgumentException(
+                "no shared data at ../shared/data (or $" + SharedData.ENVIRONMENT_VARIABLE + ")"));
+        try (ClassifierEstimator classifier = ClassifierEstimator.loadDefault();
+                RankerEstimator ranker = RankerEstimator.loadDefault()) {
+            String markdown = LapsStudy.onSharedData(data, List.of(classifier, ranker)).run(out);
+            return markdown + "\nwrote " + out.resolve("tuning.csv") + ", " + out.resolve("report.csv") + ", " + out.resolve("laps.md") + "\n";
+        }
+    }
+
     private static String ewsjf(Flags flags) throws IOException {
         Path out = Path.of(flags.required("out", "a directory for summary.csv, trials.csv and convergence.png"));
         Path data = flags.optional("data").map(Path::of).orElseGet(() -> SharedData.locate().orElseThrow(
@@ -201,8 +222,9 @@ public final class SimulateCommand {
         Duration tau = Duration.ofNanos(Math.round(tauSeconds * 1e9));
         List<String> defaults = tau.isZero() ? List.of("fcfs", "sjf", "hrrn", "oracle-sjf")
                 : List.of("fcfs", "sjf", "sjf-tau", "hrrn", "hrrn-tau", "oracle-sjf");
+        LapsSettings laps = LapsSettings.DEFAULTS.with(flags.string("laps", ""));
         EwsjfSettings ewsjf = ewsjfSettings(flags);
-        return flags.words("policies", defaults).stream().map(spec -> PolicyVariant.parse(spec, tau, ewsjf)).toList();
+        return flags.words("policies", defaults).stream().map(spec -> PolicyVariant.parse(spec, tau, laps, ewsjf)).toList();
     }
 
     /** EWSJF's settings from {@code --ewsjf-*}: the defaults, with the trial and refinement intervals in seconds. */

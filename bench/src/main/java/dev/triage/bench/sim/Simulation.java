@@ -5,6 +5,7 @@ import dev.triage.bench.backend.GenerationEngine;
 import dev.triage.bench.backend.GenerationListener;
 import dev.triage.proxy.scheduler.Dispatch;
 import dev.triage.proxy.scheduler.JobCost;
+import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.Scheduler;
 import dev.triage.proxy.scheduler.SchedulerSettings;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfQueues;
@@ -23,6 +24,10 @@ import java.util.List;
  * are all in the queue when the first of them is chosen, and a job arriving the moment a slot frees
  * competes for it.
  *
+ * <p>A preemptive run ({@code laps}) goes token by token instead, so that pauses can cut jobs between
+ * tokens and resumes pay their prefill ({@link PreemptiveSimulation}); the {@code oracle-srpt} bound
+ * is run outside the scheduler ({@link SrptBound}).
+ *
  * <pre>{@code
  * SimulationRun run = Simulation.run(workload, PolicyVariant.parse("sjf", Duration.ZERO), SimulatedBackend.slots(1));
  * }</pre>
@@ -33,11 +38,17 @@ public final class Simulation {
 
     /** Runs the workload to the end: every job completes (the queue is as long as the workload). */
     public static SimulationRun run(Workload workload, PolicyVariant variant, SimulatedBackend backend) {
+        if (variant.srpt()) {
+            return SrptBound.run(workload, variant, backend);
+        }
+        if (variant.policy() == Policy.LAPS) {
+            return PreemptiveSimulation.run(workload, variant, backend);
+        }
         VirtualClock clock = new VirtualClock();
         VirtualTimers timers = new VirtualTimers(clock);
         GenerationEngine engine = new GenerationEngine(timers, backend.slots(), backend.secondsPerToken(), backend.batchSlowdown());
         SchedulerSettings settings = new SchedulerSettings(variant.policy(), variant.starvationTimeout(),
-                Math.max(1, workload.size()), backend.slots());
+                Math.max(1, workload.size()), backend.slots(), variant.laps());
         // The policy's slow loops run inline: a simulation is one thread, and repeatable.
         EwsjfQueues<SimRequest> ewsjf = variant.ewsjf() == null ? null : new EwsjfQueues<>(variant.ewsjf(), clock, Runnable::run);
         Scheduler<SimRequest> scheduler = ewsjf == null ? new Scheduler<>(settings, clock) : new Scheduler<>(settings, clock, ewsjf);
@@ -57,7 +68,7 @@ public final class Simulation {
             timers.runDue();
             while (next < requests.size() && nanos(requests.get(next).arrivalSeconds()) == now) {
                 SimRequest request = requests.get(next++);
-                scheduler.submit(request, 0, cost(request, variant)).orElseThrow();
+                scheduler.submit(request, 0, cost(request, variant, 0)).orElseThrow();
             }
             Dispatch<SimRequest> dispatch;
             while ((dispatch = scheduler.dispatchNext()) != null) {
@@ -72,19 +83,19 @@ public final class Simulation {
                 trials.add(ewsjf.lastTrial());
             }
         }
-        return new SimulationRun(variant, backend.slots(), completed, scheduler.starvationPromotions(), trials,
+        return new SimulationRun(variant, backend.slots(), completed, scheduler.starvationPromotions(), 0, 0, 0, trials,
                 ewsjf == null ? null : ewsjf.openTrialReward());
     }
 
     /**
      * What the scheduler is told: the prompt and its prefill exactly (both known on arrival), the
-     * service time as the variant sees it. Tokens play no part in ordering (policies compare seconds);
-     * the proxy only reports them.
+     * service time as the variant sees it, and the expected answer's tokens. Only {@code laps} reads
+     * the tokens (its remaining time); the others compare seconds, and are told none.
      */
-    private static JobCost cost(SimRequest request, PolicyVariant variant) {
+    static JobCost cost(SimRequest request, PolicyVariant variant, double expectedTokens) {
         JobSize size = request.size();
         double expected = variant.expectedSeconds(request);
-        return new JobCost(size.promptTokens(), 0, Math.min(size.prefillSeconds(), expected), expected);
+        return new JobCost(size.promptTokens(), expectedTokens, Math.min(size.prefillSeconds(), expected), expected);
     }
 
     static long nanos(double seconds) {

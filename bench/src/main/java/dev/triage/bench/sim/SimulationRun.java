@@ -10,11 +10,14 @@ import java.util.List;
  *
  * @param completed every job, in order of completion
  * @param starvationPromotions how many dispatches τ decided instead of the policy
+ * @param pauses how many times a running job was paused
+ * @param resumes how many dispatches resumed a paused job
+ * @param reprefilledTokens tokens the resumed jobs had generated, which the backend read again (or found cached)
  * @param trials the meta-optimizer's scored trials, in order (ewsjf with tuning; empty otherwise)
  * @param openTrial the reward of the trial still open when the run ended (ewsjf with tuning; null otherwise)
  */
 public record SimulationRun(PolicyVariant variant, int slots, List<CompletedRequest> completed, long starvationPromotions,
-        List<Trial> trials, TrialReward openTrial) {
+        long pauses, long resumes, long reprefilledTokens, List<Trial> trials, TrialReward openTrial) {
 
     public SimulationRun {
         completed = List.copyOf(completed);

@@ -29,6 +29,9 @@ import java.util.function.LongFunction;
  *   <li>{@code --estimate exact} (default), {@code lognormal:SIGMA}, {@code classifier:SIGMA}, or
  *       {@code baseline} (the baseline estimator on the workload file's prompts).</li>
  *   <li>{@code --requests} per run (default 2000).</li>
+ *   <li>{@code --prefill-rate} (tokens a second a resume re-reads, default 1000) and
+ *       {@code --kv-spare-slots} (KV caches kept for paused jobs, default 0): what preemption costs
+ *       (see {@link SimulatedBackend}).</li>
  * </ul>
  */
 public final class WorkloadOptions {
@@ -52,7 +55,14 @@ public final class WorkloadOptions {
         if (requests < 1 || slots < 1) {
             throw new IllegalArgumentException("--requests " + requests + ", --slots " + slots + " (expected: both >= 1)");
         }
-        this.backend = new SimulatedBackend(slots, serviceTime.secondsPerToken(), flags.number("batch-slowdown", 0));
+        double prefillRate = flags.number("prefill-rate", SimulatedBackend.DEFAULT_PREFILL_RATE);
+        int spareSlots = flags.integer("kv-spare-slots", 0);
+        if (!(prefillRate > 0) || spareSlots < 0) {
+            throw new IllegalArgumentException("--prefill-rate " + prefillRate + ", --kv-spare-slots " + spareSlots
+                    + " (expected: > 0 tokens/s, >= 0)");
+        }
+        this.backend = new SimulatedBackend(slots, serviceTime.secondsPerToken(), flags.number("batch-slowdown", 0),
+                serviceTime.baseSeconds(), prefillRate, spareSlots);
         this.rate = flags.number("rate", Double.NaN);
         this.arrivals = flags.string("arrivals", "poisson");
         String sizeSpec = flags.optional("sizes").orElse(null);
@@ -76,6 +86,7 @@ public final class WorkloadOptions {
         return new WorkloadOptions(flags);
     }
 
+    /** The simulated backend: slots, decoding speed, batch slowdown, and what a resume costs. */
     public SimulatedBackend backend() {
         return backend;
     }

@@ -92,6 +92,24 @@ public final class HeldOutWorkload {
         return entries;
     }
 
+    /** Every answer of {@code model} to a prompt of {@code sources} in the given held-out splits, split by split. */
+    public static List<PromptAnswer> answers(PromptCorpus corpus, Set<PromptSource> sources, String model, List<PromptSplit> splits) {
+        List<PromptAnswer> answers = new ArrayList<>();
+        for (PromptSplit split : splits) {
+            for (LabeledPrompt prompt : corpus.prompts(split)) {
+                if (!sources.contains(prompt.source())) {
+                    continue;
+                }
+                for (PromptAnswer answer : prompt.answers()) {
+                    if (answer.answeringModel().equals(model)) {
+                        answers.add(answer);
+                    }
+                }
+            }
+        }
+        return answers;
+    }
+
     private static double logPromptTokens(PromptAnswer answer) {
         return Math.log(Math.max(1, PromptTokens.approximate(answer.prompt())));
     }
@@ -102,19 +120,9 @@ public final class HeldOutWorkload {
         static HeldOutAnswers of(PromptCorpus corpus, Set<PromptSource> sources, String model, long seed) {
             List<PromptAnswer> shorts = new ArrayList<>();
             List<PromptAnswer> longs = new ArrayList<>();
-            for (PromptSplit split : List.of(PromptSplit.TEST, PromptSplit.VALIDATION)) {
-                for (LabeledPrompt prompt : corpus.prompts(split)) {
-                    if (!sources.contains(prompt.source())) {
-                        continue;
-                    }
-                    for (PromptAnswer answer : prompt.answers()) {
-                        if (answer.answeringModel().equals(model)) {
-                            LengthClass cls = LengthClass.of(answer.answerTokens());
-                            (cls == LengthClass.SHORT ? shorts : cls == LengthClass.LONG ? longs : new ArrayList<PromptAnswer>())
-                                    .add(answer);
-                        }
-                    }
-                }
+            for (PromptAnswer answer : answers(corpus, sources, model, List.of(PromptSplit.TEST, PromptSplit.VALIDATION))) {
+                LengthClass cls = LengthClass.of(answer.answerTokens());
+                (cls == LengthClass.SHORT ? shorts : cls == LengthClass.LONG ? longs : new ArrayList<PromptAnswer>()).add(answer);
             }
             Random random = new Random(seed);
             Collections.shuffle(shorts, random);

@@ -34,6 +34,28 @@ class EstimateModelTest {
     }
 
     @Test
+    void aTransplantedEstimateBorrowsTheErrorOfAnswersOfTheSameLength() {
+        ServiceTimeModel serviceTime = new ServiceTimeModel(0.1, 0.02);
+        List<EstimateModel.Measured> measured = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            measured.add(new EstimateModel.Measured(100, 10 + i));     // short answers, estimated ~8x too long
+            measured.add(new EstimateModel.Measured(500, 1000 + i));   // long answers, estimated half as long
+        }
+        EstimateModel.Transplanted transplanted = new EstimateModel.Transplanted("test", measured, serviceTime);
+        List<JobSize> jobs = List.of(JobSize.of("short", serviceTime.seconds(12)), JobSize.of("long", serviceTime.seconds(900)));
+        SplittableRandom random = new SplittableRandom(5);
+        for (int draw = 0; draw < 50; draw++) {
+            double[] seconds = transplanted.expectedSeconds(jobs, random);
+            double shortTokens = (seconds[0] - 0.1) / 0.02;
+            double longTokens = (seconds[1] - 0.1) / 0.02;
+            assertTrue(shortTokens > 12 * 100 / 19.0 - 1e-6 && shortTokens < 12 * 10 + 1e-6, "short: " + shortTokens);
+            assertTrue(longTokens > 900 * 500 / 1009.0 - 1e-6 && longTokens < 900 * 0.5 + 1e-6, "long: " + longTokens);
+        }
+        assertEquals("test", transplanted.label());
+        assertThrows(IllegalArgumentException.class, () -> new EstimateModel.Transplanted("few", measured.subList(0, 9), serviceTime));
+    }
+
+    @Test
     void aNoiselessClassifierGivesEachClassOneEstimate() {
         List<JobSize> jobs = List.of(JobSize.of("short", 2), JobSize.of("long", 9), JobSize.of("medium", 5));
         double[] estimates = new EstimateModel.ClassifierNoise(0, 3.5, 8.9).expectedSeconds(jobs, new SplittableRandom(1));

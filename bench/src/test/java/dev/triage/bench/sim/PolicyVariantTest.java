@@ -22,7 +22,8 @@ class PolicyVariantTest {
     @Test
     void unknownPoliciesAndAMissingTauAreRefused() {
         var unknown = assertThrows(IllegalArgumentException.class, () -> PolicyVariant.parse("lifo", Duration.ZERO));
-        assertTrue(unknown.getMessage().contains("expected: [oracle-]fcfs|sjf|hrrn|ewsjf|ewsjf-estimate[-tau]"), unknown.getMessage());
+        assertTrue(unknown.getMessage().contains("expected: [oracle-]fcfs|sjf|hrrn|laps|ewsjf|ewsjf-estimate[-tau] or oracle-srpt"),
+                unknown.getMessage());
         var noTau = assertThrows(IllegalArgumentException.class, () -> PolicyVariant.parse("sjf-tau", Duration.ZERO));
         assertTrue(noTau.getMessage().contains("--tau"), noTau.getMessage());
     }

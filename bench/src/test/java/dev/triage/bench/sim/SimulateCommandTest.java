@@ -34,6 +34,33 @@ class SimulateCommandTest {
     }
 
     @Test
+    void lapsTakesItsSettingsAndTheResumeCost() throws Exception {
+        String[] common = {"run", "--rho", "0.9", "--requests", "400", "--seeds", "1", "--sizes", "gamma:0.3:10",
+            "--estimate", "lognormal:2", "--policies", "sjf,laps,oracle-srpt"};
+        String never = SimulateCommand.run(Flags.parse(concat(common, "--laps", "preemptive-levels=0")));
+        String pausing = SimulateCommand.run(Flags.parse(concat(common, "--laps", "levels=6,growth=2,first-level=0.5,preemptive-levels=6",
+                "--prefill-rate", "500", "--kv-spare-slots", "1")));
+        assertEquals(row(never, "sjf"), row(never, "laps"), "without preemptive levels, laps orders as sjf does");
+        assertTrue(!row(pausing, "laps").equals(row(pausing, "sjf")), pausing);
+        assertTrue(pausing.contains("| oracle-srpt | job |"), pausing);
+        var bad = assertThrows(IllegalArgumentException.class,
+                () -> SimulateCommand.run(Flags.parse(concat(common, "--laps", "levels=0"))));
+        assertTrue(bad.getMessage().contains("levels"), bad.getMessage());
+    }
+
+    private static String[] concat(String[] first, String... more) {
+        String[] all = java.util.Arrays.copyOf(first, first.length + more.length);
+        System.arraycopy(more, 0, all, first.length, more.length);
+        return all;
+    }
+
+    /** The statistics of a policy's row for all jobs, without its name. */
+    private static String row(String table, String policy) {
+        return table.lines().filter(line -> line.startsWith("| " + policy + " | all |")).findFirst().orElseThrow()
+                .substring(policy.length() + 4);
+    }
+
+    @Test
     void sizesFromAWorkloadFileCanBeEstimatedFromTheirPrompts() throws Exception {
         List<WorkloadEntry> entries = new ArrayList<>();
         for (int i = 0; i < 50; i++) {

@@ -3,6 +3,8 @@ package dev.triage.proxy.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.triage.proxy.preemption.PreemptionDialect;
+import dev.triage.proxy.scheduler.LapsSettings;
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
@@ -35,7 +37,9 @@ public final class ConfigLoader {
             new ConfigOption("listen", "127.0.0.1:8080", "address clients connect to: host:port, :port for all interfaces"),
             new ConfigOption("backend", "http://127.0.0.1:11434", "the inference server's base URL (Ollama's default)"),
             new ConfigOption("max-concurrency", "1", "requests the backend runs at once: 1 serial, N batched"),
-            new ConfigOption("policy", "sjf", "order of waiting requests: fcfs, sjf, hrrn or ewsjf"),
+            new ConfigOption("policy", "sjf", "order of waiting requests: fcfs, sjf, hrrn, laps or ewsjf"),
+            new ConfigOption("laps", "", "laps settings over the defaults, e.g. levels=2,first-level=8s (see the README)"),
+            new ConfigOption("preemption", "off", "how the backend continues a paused stream under laps: off, llama.cpp, vllm or ollama"),
             new ConfigOption("starvation-timeout", "60s", "a request waiting longer goes first, oldest first; off to disable"),
             new ConfigOption("max-queue", "512", "requests that may wait per backend; beyond, 429"),
             new ConfigOption("max-queue-wait", "off", "longest wait in the queue before a 504; off for no limit"),
@@ -151,8 +155,21 @@ public final class ConfigLoader {
         try {
             policy = Policy.parse(v.get("policy"));
         } catch (IllegalArgumentException e) {
-            throw ConfigException.invalid("policy", v.get("policy"), "fcfs, sjf, hrrn or ewsjf");
+            throw ConfigException.invalid("policy", v.get("policy"), "fcfs, sjf, hrrn, laps or ewsjf");
         }
+        LapsSettings laps;
+        try {
+            laps = LapsSettings.DEFAULTS.with(v.get("laps"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("laps: " + e.getMessage());
+        }
+        PreemptionDialect preemption;
+        try {
+            preemption = PreemptionDialect.parse(v.get("preemption"));
+        } catch (IllegalArgumentException e) {
+            throw ConfigException.invalid("preemption", v.get("preemption"), "off, llama.cpp, vllm or ollama");
+        }
+        require(preemption == PreemptionDialect.OFF || policy == Policy.LAPS, "preemption", v, "off unless --policy laps");
         String healthPath = v.get("health-path").trim();
         require(healthPath.startsWith("/"), "health-path", v, "a path starting with /");
         Duration shutdownGrace = ValueParsers.duration("shutdown-grace", v.get("shutdown-grace"));
@@ -163,6 +180,8 @@ public final class ConfigLoader {
                 serviceTime,
                 audio(v),
                 policy,
+                laps,
+                preemption,
                 ewsjf(v),
                 ValueParsers.durationOrOff("starvation-timeout", v.get("starvation-timeout")),
                 maxQueue,

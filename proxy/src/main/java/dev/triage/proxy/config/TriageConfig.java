@@ -1,5 +1,7 @@
 package dev.triage.proxy.config;
 
+import dev.triage.proxy.preemption.PreemptionDialect;
+import dev.triage.proxy.scheduler.LapsSettings;
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.SchedulerSettings;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
@@ -19,6 +21,8 @@ import java.util.Map;
  * @param serviceTime the chat backend's seconds per request, per prompt token and per output token
  * @param audio how speech-to-text requests are scheduled
  * @param policy the order of waiting requests
+ * @param laps the levels and pause rules of the {@code laps} policy
+ * @param preemption how the chat backend continues a paused answer; {@link PreemptionDialect#OFF} never pauses
  * @param ewsjf how EWSJF runs, when the policy is ewsjf
  * @param starvationTimeout τ; {@link Duration#ZERO} when off
  * @param maxQueue how many requests may wait per backend
@@ -40,6 +44,8 @@ public record TriageConfig(
         ServiceTimeModel serviceTime,
         AudioConfig audio,
         Policy policy,
+        LapsSettings laps,
+        PreemptionDialect preemption,
         EwsjfSettings ewsjf,
         Duration starvationTimeout,
         int maxQueue,
@@ -61,6 +67,6 @@ public record TriageConfig(
 
     /** The scheduler settings of a backend under this configuration. */
     public SchedulerSettings schedulerSettings(BackendConfig target) {
-        return new SchedulerSettings(policy, starvationTimeout, maxQueue, target.maxConcurrency());
+        return new SchedulerSettings(policy, starvationTimeout, maxQueue, target.maxConcurrency(), laps);
     }
 }

@@ -94,6 +94,12 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
         FunctionCounter.builder("triage.starvation.promotions", queue, BackendQueue::starvationPromotions).tags(backend)
                 .description("Requests sent ahead of the policy because they waited longer than the starvation timeout")
                 .register(registry);
+        FunctionCounter.builder("triage.preemptions", queue, BackendQueue::pauses).tags(backend)
+                .description("Times a running request was paused for another (policy laps)").register(registry);
+        FunctionCounter.builder("triage.resumes", queue, BackendQueue::resumes).tags(backend)
+                .description("Times a paused request was resumed").register(registry);
+        FunctionCounter.builder("triage.reprefilled.tokens", queue, BackendQueue::reprefilledTokens).tags(backend)
+                .description("Tokens generated before a pause that the backend read again on resuming").register(registry);
         queue.ewsjf().ifPresent(ewsjf -> bindEwsjf(ewsjf, backend));
     }
 

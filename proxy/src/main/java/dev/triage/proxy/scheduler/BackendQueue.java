@@ -55,6 +55,9 @@ public final class BackendQueue {
 
     // Written on the loop thread after each change, read by anyone (metrics, health).
     private volatile long starvationPromotions;
+    private volatile long pauses;
+    private volatile long resumes;
+    private volatile long reprefilledTokens;
     private volatile double rankingAccuracy = Double.NaN;
 
     /**
@@ -93,6 +96,26 @@ public final class BackendQueue {
         return starvationPromotions;
     }
 
+    /** How many times a running job was paused for another. */
+    public long pauses() {
+        return pauses;
+    }
+
+    /** How many dispatches resumed a paused job. */
+    public long resumes() {
+        return resumes;
+    }
+
+    /** Tokens resumed jobs had generated before their pause, which their backend read again. */
+    public long reprefilledTokens() {
+        return reprefilledTokens;
+    }
+
+    /** True when the policy orders jobs by their progress, so holders should report it ({@link Slot#progress}). */
+    public boolean reportsProgress() {
+        return scheduler.settings().policy() == Policy.LAPS;
+    }
+
     /** The ranking accuracy over the last completed requests of known length; NaN while unknown. */
     public double rankingAccuracy() {
         return rankingAccuracy;
@@ -116,6 +139,7 @@ public final class BackendQueue {
         double[] lengths;
         while ((lengths = completed.poll()) != null) {
             rankingWindow.add(lengths[0], lengths[1]);
+            scheduler.feedback(lengths[0], lengths[1]);
         }
         rankingAccuracy = rankingWindow.accuracy();
     }
@@ -151,12 +175,14 @@ public final class BackendQueue {
         for (Job<Waiter> job : scheduler.waitingInDispatchOrder()) {
             long waited = job.waitedNanos(now);
             JobTag tag = job.payload().tag;
+            JobProgress progress = job.progress();
             double start = slotsFree.poll();
             double finish = start + job.expectedSeconds();
             slotsFree.add(finish);
             entries.add(new QueueSnapshot.Waiting(entries.size() + 1, tag.id(), tag.routeKind(), job.expectedTokens(),
                     job.expectedSeconds(), job.priority(), TimeUnit.NANOSECONDS.toMillis(waited),
-                    scheduler.isStarved(job, now), start, finish));
+                    scheduler.isStarved(job, now), progress.level(), progress.attainedSeconds(now), progress.paused(),
+                    start, finish));
         }
         return new QueueSnapshot(name, scheduler.settings().policy().label(), scheduler.settings().slots(),
                 permits.busy(), Double.isNaN(rankingAccuracy) ? null : rankingAccuracy, entries);
@@ -204,9 +230,22 @@ public final class BackendQueue {
      *     connection's event loop, so that the listener needs no hand-over of its own
      */
     public Ticket submit(JobTag tag, int priority, JobCost cost, Executor callbacks, JobListener listener) {
+        return submit(tag, priority, cost, false, callbacks, listener);
+    }
+
+    /**
+     * Queues a job, as {@link #submit(JobTag, int, JobCost, Executor, JobListener)}, that its holder can
+     * pause when asked ({@link JobListener#pauseRequested}): a paused job waits again, hears
+     * {@code dispatched} again when it may resume, is withdrawn by its ticket while it waits, and is
+     * never refused for its wait once it has run.
+     *
+     * @param pausable true when the listener can pause the job and resume it
+     */
+    public Ticket submit(JobTag tag, int priority, JobCost cost, boolean pausable, Executor callbacks,
+            JobListener listener) {
         Waiter waiter = new Waiter(tag, callbacks, listener);
         permits.enqueue();
-        loop.execute(() -> admit(waiter, priority, cost));
+        loop.execute(() -> admit(waiter, priority, cost, pausable));
         return waiter;
     }
 
@@ -214,14 +253,14 @@ public final class BackendQueue {
      * A slot taken at once, on the caller's thread, when one is free and no job waits for one (or is on
      * its way to the queue); null otherwise, and the caller {@link #submit submits} the job instead. A
      * job that takes its slot this way is never seen by the scheduler: it overtakes no one, since
-     * nobody waits, and it needs no estimate to go. Never under ewsjf, whose queues learn from the
-     * size and the completion of every job.
+     * nobody waits, and it needs no estimate to go. Never under a policy that must see every job
+     * ({@link Policy#seesEveryJob}).
      */
     public Slot takeIdleSlot() {
-        if (refusing || ewsjf != null || !permits.takeIdle()) {
+        if (refusing || scheduler.settings().policy().seesEveryJob() || !permits.takeIdle()) {
             return null;
         }
-        return new Slot(this::releaseIdle, 0, false, permits.busy());
+        return new Slot(this::releaseIdle, permits.busy());
     }
 
     private void releaseIdle() {
@@ -230,13 +269,38 @@ public final class BackendQueue {
         }
     }
 
-    private void release(Dispatch<Waiter> dispatch) {
+    void release(Dispatch<Waiter> dispatch) {
         loop.execute(() -> {
             scheduler.release(dispatch);
             running.remove(dispatch);
             permits.release();
             refuseOverdue();
             drain();
+        });
+    }
+
+    /** The slot frees as in {@link #release}, and the job counts as queued again before it does. */
+    void pause(Dispatch<Waiter> dispatch, long tokensSoFar) {
+        loop.execute(() -> {
+            scheduler.pause(dispatch, tokensSoFar);
+            running.remove(dispatch);
+            permits.enqueue();
+            permits.release();
+            drain();
+        });
+    }
+
+    void declinePause(Dispatch<Waiter> dispatch) {
+        loop.execute(() -> {
+            scheduler.declinePause(dispatch);
+            drain();
+        });
+    }
+
+    void progress(Dispatch<Waiter> dispatch, long tokensSoFar) {
+        loop.execute(() -> {
+            scheduler.progress(dispatch, tokensSoFar);
+            askForPause();
         });
     }
 
@@ -251,7 +315,7 @@ public final class BackendQueue {
         });
     }
 
-    private void admit(Waiter waiter, int priority, JobCost cost) {
+    private void admit(Waiter waiter, int priority, JobCost cost, boolean pausable) {
         if (waiter.cancelled) {
             permits.dequeue();
             return;
@@ -262,7 +326,7 @@ public final class BackendQueue {
             return;
         }
         refuseOverdue();
-        var job = scheduler.submit(waiter, priority, cost);
+        var job = scheduler.submit(waiter, priority, cost, pausable);
         if (job.isEmpty()) {
             long retryAfter = Math.max(1, (long) Math.ceil(scheduler.expectedBacklogSeconds()));
             permits.dequeue();
@@ -316,10 +380,25 @@ public final class BackendQueue {
         while (scheduler.waitingCount() > 0 && permits.takeForQueued()) {
             Dispatch<Waiter> dispatch = scheduler.dispatchNext();
             running.add(dispatch);
-            dispatch.job().payload().dispatch(new Slot(() -> release(dispatch), dispatch.queuedNanos(),
-                    dispatch.starvationPromoted(), permits.busy()));
+            dispatch.job().payload().dispatch(new Slot(this, dispatch, permits.busy()));
         }
+        askForPause();
+    }
+
+    /** Once no slot is free: asks the running job the policy wants paused, if any, to pause. */
+    private void askForPause() {
+        Dispatch<Waiter> victim = scheduler.pauseDue();
+        if (victim != null) {
+            victim.job().payload().askToPause();
+        }
+        publish();
+    }
+
+    private void publish() {
         starvationPromotions = scheduler.starvationPromotions();
+        pauses = scheduler.pauses();
+        resumes = scheduler.resumes();
+        reprefilledTokens = scheduler.reprefilledTokens();
     }
 
     /** The scheduler's payload: the listener and the bookkeeping of one submission, loop-thread only. */
@@ -328,6 +407,8 @@ public final class BackendQueue {
         private final Executor callbacks;
         private final JobListener listener;
         private Job<Waiter> job;
+        /** The slot of its latest dispatch. */
+        private Slot slot;
         private boolean cancelled;
 
         private Waiter(JobTag tag, Executor callbacks, JobListener listener) {
@@ -343,6 +424,7 @@ public final class BackendQueue {
 
         /** Hands the slot to the listener; a slot the listener never gets to hold is freed here. */
         private void dispatch(Slot slot) {
+            this.slot = slot;
             try {
                 callbacks.execute(() -> {
                     try {
@@ -354,6 +436,23 @@ public final class BackendQueue {
                 });
             } catch (RejectedExecutionException e) {
                 slot.release(); // the submitter's event loop has stopped, and its client with it
+            }
+        }
+
+        /** Asks the listener to pause its latest slot; a listener that cannot be asked is not asked again. */
+        private void askToPause() {
+            Slot held = slot;
+            try {
+                callbacks.execute(() -> {
+                    try {
+                        listener.pauseRequested(held);
+                    } catch (RuntimeException e) {
+                        log.error("listener failed on a pause request; it is not asked again", e);
+                        held.declinePause();
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                held.declinePause(); // the submitter's event loop has stopped, and its client with it
             }
         }
 

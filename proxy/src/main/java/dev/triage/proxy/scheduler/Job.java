@@ -16,16 +16,21 @@ public final class Job<T> {
     private final int priority;
     private final JobCost cost;
     private final double inverseSeconds;
+    private boolean pausable;
+    private final JobProgress progress;
     /** Position in a {@link WaitingJobs} array while waiting there; -1 otherwise. */
     int index = -1;
 
-    Job(T payload, long sequence, long arrivalNanos, int priority, JobCost cost) {
+    Job(T payload, long sequence, long arrivalNanos, int priority, JobCost cost, boolean pausable,
+            JobProgress progress) {
         this.payload = payload;
         this.sequence = sequence;
         this.arrivalNanos = arrivalNanos;
         this.priority = priority;
         this.cost = cost;
         this.inverseSeconds = 1 / cost.expectedSeconds();
+        this.pausable = pausable;
+        this.progress = progress;
     }
 
     public T payload() {
@@ -68,6 +73,21 @@ public final class Job<T> {
     /** 1 / S, so that HRRN's ratio is a multiplication wherever it is computed. */
     double inverseSeconds() {
         return inverseSeconds;
+    }
+
+    /** True when its holder can pause it and resume it later, so that a preemptive policy may. */
+    public boolean pausable() {
+        return pausable;
+    }
+
+    /** Its holder could not pause it when asked: it is not asked again. */
+    void neverPause() {
+        pausable = false;
+    }
+
+    /** What the job has received so far. */
+    public JobProgress progress() {
+        return progress;
     }
 
     public long waitedNanos(long nowNanos) {

@@ -9,6 +9,15 @@ public interface JobListener {
     /** The job has a slot; the listener must {@link Slot#release()} it when the job ends, however it ends. */
     void dispatched(Slot slot);
 
-    /** The job was refused and holds no slot. */
+    /** The job was refused and holds no slot (a paused job too: it is not resumed). */
     void refused(Refusal refusal);
+
+    /**
+     * The scheduler asks the job, which holds {@code slot}, to pause so that a job of a better level
+     * can run. The listener stops it and calls {@link Slot#pause}, after which the job waits again and
+     * hears {@code dispatched} once more when it may resume; or, when it cannot pause (its stream has
+     * already ended, say), {@link Slot#declinePause}. No other pause is asked until it answers or
+     * releases its slot. Only jobs submitted as pausable are asked.
+     */
+    default void pauseRequested(Slot slot) {}
 }

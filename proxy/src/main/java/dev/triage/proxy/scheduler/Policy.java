@@ -13,6 +13,10 @@ import java.util.Locale;
  *       starve under a stream of short ones unless a starvation timeout is set.</li>
  *   <li>{@code hrrn}: highest response ratio next, ratio = (wait + S) / S. A job's ratio grows while it
  *       waits, faster for short jobs, so short jobs still go first but no job waits forever.</li>
+ *   <li>{@code laps}: least attained, then perceived, service (LAPS-SD): the level of attained service
+ *       first (see {@link LapsSettings}); within a level, jobs with a perceptible rate by predicted
+ *       remaining time, then the others in the order they joined the level. A waiting job's key is
+ *       fixed while it waits: it changes only while the job runs.</li>
  *   <li>{@code ewsjf}: jobs of similar size share a queue, the queues are learnt from the traffic, and
  *       the queue whose oldest job scores highest goes next ({@code scheduler.ewsjf.EwsjfQueues}).
  *       It is not one order over jobs, so it comes with the queues that keep it.</li>
@@ -41,6 +45,21 @@ public enum Policy {
         @Override
         public boolean dependsOnTime() {
             return true;
+        }
+    },
+    LAPS {
+        @Override
+        int compareWithinPriority(Job<?> a, Job<?> b, long nowNanos) {
+            JobProgress pa = a.progress();
+            JobProgress pb = b.progress();
+            if (pa.level() != pb.level()) {
+                return Integer.compare(pa.level(), pb.level());
+            }
+            if (pa.perceptible() != pb.perceptible()) {
+                return pa.perceptible() ? -1 : 1;
+            }
+            return pa.perceptible() ? Double.compare(pa.remainingSeconds(), pb.remainingSeconds())
+                    : Long.compare(pa.levelEntry(), pb.levelEntry());
         }
     },
     EWSJF {
@@ -74,6 +93,14 @@ public enum Policy {
     }
 
     /**
+     * True when no job may take a slot without the scheduler: ewsjf's queues learn from the size and
+     * the completion of every job, and laps ranks running jobs by their progress and pauses them.
+     */
+    public boolean seesEveryJob() {
+        return this == LAPS || this == EWSJF;
+    }
+
+    /**
      * True when the policy is one order over jobs, which {@link Scheduler#Scheduler(SchedulerSettings, Clock)}
      * keeps by itself; false for a policy that brings its own {@link WaitingJobs}.
      */
@@ -101,7 +128,10 @@ public enum Policy {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** Parses a configuration value: {@code fcfs}, {@code sjf}, {@code hrrn} or {@code ewsjf}, any case. */
+    /**
+     * Parses a configuration value: {@code fcfs}, {@code sjf}, {@code hrrn}, {@code laps} or {@code ewsjf},
+     * any case.
+     */
     public static Policy parse(String value) {
         for (Policy policy : values()) {
             if (policy.label().equalsIgnoreCase(value.trim())) {

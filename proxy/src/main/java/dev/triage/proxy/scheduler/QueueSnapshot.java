@@ -14,11 +14,16 @@ public record QueueSnapshot(String backend, String policy, int slots, int busySl
      * A waiting job.
      *
      * @param position 1 for the job that goes next
+     * @param waitedMillis time since it arrived (for a paused job, its runs included)
      * @param starved true when it has waited longer than the starvation timeout
+     * @param level its level of attained service under {@code laps}; 1 otherwise
+     * @param attainedSeconds the time it has held a slot: more than 0 only for a paused job
+     * @param paused true when it ran, was paused, and waits to resume
      * @param expectedStartSeconds seconds from now until it is expected to get a slot, if the jobs ahead of
      *     it (running and waiting) take their expected service times and nothing overtakes it
      * @param expectedFinishSeconds seconds from now until it is expected to be done
      */
     public record Waiting(int position, String id, String routeKind, double expectedTokens, double expectedSeconds,
-            int priority, long waitedMillis, boolean starved, double expectedStartSeconds, double expectedFinishSeconds) {}
+            int priority, long waitedMillis, boolean starved, int level, double attainedSeconds, boolean paused,
+            double expectedStartSeconds, double expectedFinishSeconds) {}
 }

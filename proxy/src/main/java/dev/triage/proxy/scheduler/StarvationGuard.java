@@ -1,9 +1,10 @@
 package dev.triage.proxy.scheduler;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * Clairvoyant's starvation timeout τ: a job that has waited longer than τ goes before every other
@@ -11,13 +12,14 @@ import java.util.List;
  * first. It bounds how long any job waits to τ plus the time until a slot frees. With τ off
  * ({@code timeoutNanos == 0}) it never promotes.
  *
- * <p>Jobs are kept in arrival order, so the oldest waiting job is found in O(1); the scheduler asks
- * it for the oldest job's queue-wait deadline too.
+ * <p>Jobs are kept in arrival order (a paused job comes back in its place, not at the end), so the
+ * oldest waiting job is found in O(log n); the scheduler asks it for the queue-wait deadlines too.
  */
 final class StarvationGuard<T> {
 
     private final long timeoutNanos;
-    private final LinkedHashSet<Job<T>> byArrival = new LinkedHashSet<>();
+    private final TreeSet<Job<T>> byArrival = new TreeSet<>(
+            Comparator.<Job<T>>comparingLong(Job::arrivalNanos).thenComparingLong(Job::sequence));
 
     StarvationGuard(long timeoutNanos) {
         this.timeoutNanos = timeoutNanos;
@@ -33,7 +35,12 @@ final class StarvationGuard<T> {
 
     /** The job that has waited longest, or null when none waits. */
     Job<T> oldest() {
-        return byArrival.isEmpty() ? null : byArrival.iterator().next();
+        return byArrival.isEmpty() ? null : byArrival.first();
+    }
+
+    /** The waiting jobs, oldest first. */
+    Iterable<Job<T>> byArrival() {
+        return byArrival;
     }
 
     /** The oldest job that has waited longer than τ at {@code nowNanos}, or null. */
@@ -55,7 +62,10 @@ final class StarvationGuard<T> {
         return starved;
     }
 
-    /** True when τ is on and {@code job} has waited longer than τ at {@code nowNanos}. */
+    /**
+     * True when τ is on and {@code job} has waited longer than τ at {@code nowNanos}: since its
+     * arrival, so a paused job's runs count, and such a job is never paused again.
+     */
     boolean isStarved(Job<T> job, long nowNanos) {
         return timeoutNanos > 0 && job.waitedNanos(nowNanos) > timeoutNanos;
     }

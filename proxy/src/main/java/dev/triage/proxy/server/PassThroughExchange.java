@@ -35,7 +35,7 @@ final class PassThroughExchange implements Exchange, UpstreamCall.Listener {
         Responses.continueIfExpected(ctx, head);
         Backend backend = context.passThrough();
         call = UpstreamCall.start(backend.pool(), backend.config(), ctx.channel(), head, context.upstreamTimeout(),
-                response -> { }, this);
+                ctx.channel()::write, this);
     }
 
     @Override

@@ -6,6 +6,8 @@ import dev.triage.proxy.learning.LearnedServiceTime;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
 import dev.triage.proxy.metrics.ResponseTokenCounter;
+import dev.triage.proxy.preemption.ResumableRequest;
+import dev.triage.proxy.preemption.StreamSplicer;
 import dev.triage.proxy.scheduler.BackendQueue;
 import dev.triage.proxy.scheduler.JobCost;
 import dev.triage.proxy.scheduler.JobListener;
@@ -18,16 +20,23 @@ import dev.triage.proxy.sizing.RequestRejectedException;
 import dev.triage.proxy.sizing.SizedJob;
 import dev.triage.proxy.upstream.UpstreamCall;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
@@ -41,9 +50,17 @@ import org.slf4j.LoggerFactory;
  * whichever way the exchange ends; a client that leaves while queued is withdrawn and never sent.
  * Whatever happens is written down in a {@link RequestRecord} and reported once at the end.
  *
+ * <p>A streamed request that its backend can continue ({@link ResumableRequest}) may be paused when
+ * the scheduler asks: its backend connection is closed (the backend stops), its slot goes back, and
+ * it waits again; once dispatched again, a continuation request asks for the rest, and its stream is
+ * spliced into the client's ({@link StreamSplicer}), which sees one answer. A client that leaves
+ * while paused is withdrawn; a continuation that fails ends the client's stream the way any failure
+ * after the response has started does, by closing the connection.
+ *
  * <p>A request that finds a slot free and nobody waiting is sent at once and sized after: its estimate
  * then serves the response headers (when known by the time the answer starts), the record and the
- * ranking feedback, and the record is reported once both the exchange and its sizing have ended.
+ * ranking feedback, and the record is reported once both the exchange and its sizing have ended. Such
+ * a request has no place in the queue, so it is never paused.
  *
  * <p>State lives on the client connection's event loop; the scheduler delivers its decisions there, and
  * a sizer that works elsewhere completes back onto it.
@@ -52,7 +69,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     private static final Logger log = LoggerFactory.getLogger(ScheduledExchange.class);
 
-    private enum State { RECEIVING, SIZING, QUEUED, RELAYING, OVER }
+    private enum State { RECEIVING, SIZING, QUEUED, RELAYING, PAUSED, OVER }
 
     private final ScheduledTarget target;
     private final ServerContext context;
@@ -64,6 +81,15 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     private Ticket ticket;
     private Slot slot;
     private UpstreamCall call;
+    /** The request's continuation and its spliced stream while it can be paused; null otherwise. */
+    private ResumableRequest resumable;
+    private StreamSplicer splicer;
+    private boolean clientHeadSent;
+    private boolean upstreamDone;
+    private boolean pausing;
+    private boolean resumeFailed;
+    private boolean reportedThisRun;
+    private long reportedTokens;
     /** Sent before it was sized, and the size is not known yet: the record waits for it. */
     private boolean sizingAfterSend;
 
@@ -144,9 +170,12 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         LearnedServiceTime serviceTime = target.learner().serviceTime();
         JobCost cost = new JobCost(job.promptTokens(), tokens, serviceTime.prefillSeconds(job.promptTokens()),
                 serviceTime.seconds(job.promptTokens(), tokens, running));
+        resumable = ResumableRequest.of(target.preemption(), record.path(), body.bytes()).orElse(null);
+        splicer = resumable == null ? null : new StreamSplicer(resumable.format());
         state = State.QUEUED;
         submittedNanos = System.nanoTime();
-        ticket = queue.submit(new JobTag(record.id(), record.routeKind()), job.priority(), cost, ctx.executor(), this);
+        ticket = queue.submit(new JobTag(record.id(), record.routeKind()), job.priority(), cost, resumable != null,
+                ctx.executor(), this);
     }
 
     /**
@@ -182,26 +211,130 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     @Override
     public void dispatched(Slot granted) {
-        if (state != State.QUEUED) {
+        if (state == State.QUEUED) {
+            relay(granted);
+        } else if (state == State.PAUSED) {
+            // Resuming: ask for the rest of the answer the client has part of (all of it if none yet).
+            splicer.startRun();
+            send(granted, splicer.tokens() == 0 ? body.bytes().retainedDuplicate()
+                    : Unpooled.wrappedBuffer(resumable.continuation(splicer.text(), splicer.tokens())));
+        } else {
             granted.release();
-            return;
         }
-        relay(granted);
     }
 
+    /** Sends the request as the client sent it, in its first slot. */
     private void relay(Slot granted) {
+        record.dispatched(granted.queuedNanos(), granted.starvationPromoted(), granted.running());
+        send(granted, body.bytes().retainedDuplicate());
+    }
+
+    /** Starts a run of the request in {@code granted}, with {@code requestBody} as what the backend is asked. */
+    private void send(Slot granted, ByteBuf requestBody) {
         slot = granted;
         state = State.RELAYING;
-        record.dispatched(granted.queuedNanos(), granted.starvationPromoted(), granted.running());
+        upstreamDone = false;
+        resumeFailed = false;
+        reportedThisRun = false;
         FullHttpRequest forwarded = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, head.method(), head.uri(),
-                body.bytes().retainedDuplicate(), head.headers().copy(), EmptyHttpHeaders.INSTANCE);
+                requestBody, head.headers().copy(), EmptyHttpHeaders.INSTANCE);
         HttpUtil.setContentLength(forwarded, forwarded.content().readableBytes());
         call = UpstreamCall.start(target.backend().pool(), target.backend().config(), ctx.channel(), forwarded,
-                context.upstreamTimeout(), this::addTriageHeaders, this);
+                context.upstreamTimeout(), this::relayToClient, this);
+    }
+
+    /** Stops the backend (closing its connection) and gives the slot back, keeping what the client has. */
+    @Override
+    public void pauseRequested(Slot asked) {
+        if (state != State.RELAYING || slot != asked || upstreamDone || splicer == null || !splicer.pausable()) {
+            asked.declinePause();
+            return;
+        }
+        pausing = true;
+        call.cancel(); // finished(CANCELLED) follows at once, and completes the pause
+    }
+
+    /**
+     * Writes a message of the backend's response to the client. A stream that can be paused goes
+     * through its splicer: whole events only, and a resumed run's head and second role dropped.
+     */
+    private ChannelFuture relayToClient(Object message) {
+        if (splicer != null && message instanceof HttpResponse head) {
+            boolean stream = head.status().code() == HttpResponseStatus.OK.code() && !(message instanceof HttpContent)
+                    && !HttpUtil.isContentLengthSet(head);
+            if (!clientHeadSent && !stream) {
+                splicer = null; // not a stream after all (an error, a whole body): relayed as it is, never paused
+            } else if (clientHeadSent) {
+                resumeFailed = !stream;
+            }
+        }
+        if (splicer == null) {
+            if (message instanceof HttpResponse head) {
+                addTriageHeaders(head);
+                clientHeadSent = true;
+            }
+            if (message instanceof HttpContent content) {
+                tokenCounter.accept(content.content());
+            }
+            return ctx.channel().write(message);
+        }
+        if (message instanceof HttpResponse head) {
+            if (clientHeadSent) {
+                // A resumed run's head: the client has had its own.
+                return ctx.channel().newSucceededFuture();
+            }
+            addTriageHeaders(head);
+            clientHeadSent = true;
+            return ctx.channel().write(head);
+        }
+        HttpContent content = (HttpContent) message;
+        if (resumeFailed) {
+            content.release();
+            return ctx.channel().newSucceededFuture();
+        }
+        boolean last = content instanceof LastHttpContent;
+        ByteBuf out = ctx.alloc().buffer();
+        try {
+            splicer.append(content.content(), out);
+            if (last) {
+                splicer.end(out);
+            }
+        } catch (RuntimeException e) {
+            out.release();
+            throw e;
+        } finally {
+            content.release();
+        }
+        reportProgress();
+        tokenCounter.accept(out);
+        if (!last && !out.isReadable()) {
+            out.release();
+            return ctx.channel().newSucceededFuture();
+        }
+        return ctx.channel().write(last ? new DefaultLastHttpContent(out) : new DefaultHttpContent(out));
+    }
+
+    /** Tells the scheduler how far the answer has got: at a run's first token, then every window of tokens. */
+    private void reportProgress() {
+        BackendQueue queue = target.backend().queue();
+        long tokens = splicer.tokens();
+        if (!queue.reportsProgress() || tokens <= reportedTokens
+                || reportedThisRun && tokens < reportedTokens + queue.settings().laps().windowTokens()) {
+            return;
+        }
+        slot.progress(tokens);
+        reportedTokens = tokens;
+        reportedThisRun = true;
     }
 
     @Override
     public void refused(Refusal refusal) {
+        if (state == State.PAUSED) {
+            // Shutting down with the answer part sent: all that is left is to end the stream.
+            end(Outcome.REJECTED, TriageError.SHUTTING_DOWN.code());
+            ctx.close();
+            return;
+        }
         if (state != State.QUEUED) {
             return;
         }
@@ -224,20 +357,31 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     @Override
     public void responseStarted(HttpResponse head) {
-        record.firstByte(System.nanoTime());
-        record.responded(head.status().code());
-    }
-
-    @Override
-    public void responseContent(ByteBuf content) {
-        tokenCounter.accept(content);
+        if (!clientHeadSent) {
+            record.firstByte(System.nanoTime());
+            record.responded(head.status().code());
+        }
     }
 
     @Override
     public void finished(UpstreamCall.Ending ending) {
+        upstreamDone = true;
+        if (pausing) {
+            pausing = false;
+            state = State.PAUSED;
+            Slot paused = slot;
+            slot = null;
+            paused.pause(splicer.tokens());
+            return;
+        }
         slot.release();
         switch (ending) {
-            case OK -> { } // relayed() follows once the client has the last byte
+            case OK -> {
+                if (resumeFailed) {
+                    failRelay(UpstreamFailure.BROKEN); // the client's stream has started: it is closed
+                }
+                // else relayed() follows once the client has the last byte
+            }
             case CANCELLED -> clientGone();
             default -> failRelay(UpstreamFailure.of(ending));
         }
@@ -245,6 +389,9 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     @Override
     public void relayed() {
+        if (state == State.OVER) {
+            return;
+        }
         record.actualTokens(tokenCounter.tokens());
         end(Outcome.relayed(record.status()), null);
         receiver.exchangeDone(this);
@@ -253,7 +400,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     @Override
     public void onClientGone() {
         switch (state) {
-            case QUEUED -> ticket.cancel();
+            case QUEUED, PAUSED -> ticket.cancel();
             case RELAYING -> call.cancel();
             default -> { }
         }
@@ -266,7 +413,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     /** After a backend failure: an error response if nothing was sent yet, else all we can do is close. */
     private void failRelay(UpstreamFailure failure) {
-        if (call.responseStarted()) {
+        if (clientHeadSent) {
             end(failure.outcome(), null);
             ctx.close();
         } else {
@@ -294,7 +441,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     /** The estimate header is left out when the request was sent before its estimate was known. */
     private void addTriageHeaders(HttpResponse response) {
-        long queuedNanos = slot != null ? slot.queuedNanos() : System.nanoTime() - submittedNanos;
+        long queuedNanos = slot != null ? record.queuedNanos() : System.nanoTime() - submittedNanos;
         response.headers()
                 .set(TriageHeaders.REQUEST_ID, record.id())
                 .set(TriageHeaders.QUEUE_MS, Math.round(queuedNanos / 1e6))

@@ -1,6 +1,7 @@
 package dev.triage.proxy.server;
 
 import dev.triage.proxy.learning.BackendLearner;
+import dev.triage.proxy.preemption.PreemptionDialect;
 import dev.triage.proxy.sizing.RequestSizer;
 
 /**
@@ -11,5 +12,7 @@ import dev.triage.proxy.sizing.RequestSizer;
  * @param maxBody the largest body accepted, in bytes
  * @param learner what its backend's answers taught: the calibration of its estimates, and what a job of
  *     this kind costs the backend in seconds
+ * @param preemption how its backend continues a paused stream; {@link PreemptionDialect#OFF} never pauses
  */
-public record ScheduledTarget(Backend backend, RequestSizer sizer, long maxBody, BackendLearner learner) {}
+public record ScheduledTarget(Backend backend, RequestSizer sizer, long maxBody, BackendLearner learner,
+        PreemptionDialect preemption) {}

@@ -2,8 +2,8 @@ package dev.triage.proxy.upstream;
 
 import dev.triage.proxy.concurrent.StallTimer;
 import dev.triage.proxy.config.BackendConfig;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
@@ -24,7 +24,6 @@ import io.netty.util.concurrent.Future;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +56,23 @@ public final class UpstreamCall {
         CANCELLED
     }
 
+    /**
+     * Writes what the backend sends to the client: each message of the response in turn (the head,
+     * then the body's chunks), hop-by-hop headers already removed. It owns the message, writes
+     * without flushing (the call flushes the client at the end of each backend read, and after the
+     * last message), and returns the future of the write it made, or a succeeded one when it wrote
+     * nothing: the backend is read again only once that future succeeds. Called on the client's
+     * event loop.
+     *
+     * <pre>{@code
+     * UpstreamCall.ResponseRelay asItComes = client::write;
+     * }</pre>
+     */
+    @FunctionalInterface
+    public interface ResponseRelay {
+        ChannelFuture relay(Object message);
+    }
+
     /** Hears a call's progress; every method is called on the client's event loop. */
     public interface Listener {
 
@@ -65,9 +81,6 @@ public final class UpstreamCall {
 
         /** The backend's response head arrived (its first byte). */
         default void responseStarted(HttpResponse head) {}
-
-        /** A chunk of the response body, about to go to the client; to be read, not kept or released. */
-        default void responseContent(ByteBuf content) {}
 
         /** The backend is done with this request. Called exactly once. */
         void finished(Ending ending);
@@ -90,7 +103,6 @@ public final class UpstreamCall {
     private final BackendConfig backend;
     private final EventLoop loop;
     private final HttpRequest request;
-    private final Consumer<HttpResponse> responseDecorator;
     private final Listener listener;
     private final StallTimer timeout;
     private final ClientResponseWriter writer;
@@ -107,15 +119,14 @@ public final class UpstreamCall {
     private record PendingContent(HttpContent content, Runnable whenWritten) {}
 
     private UpstreamCall(UpstreamPool pool, BackendConfig backend, Channel client, HttpRequest request, Duration timeout,
-            Consumer<HttpResponse> responseDecorator, Listener listener) {
+            ResponseRelay relay, Listener listener) {
         this.pool = pool;
         this.backend = backend;
         this.loop = client.eventLoop();
         this.request = request;
-        this.responseDecorator = responseDecorator;
         this.listener = listener;
         this.timeout = new StallTimer(loop, timeout, this::timedOut);
-        this.writer = new ClientResponseWriter(client, this::readUpstream, listener::relayed);
+        this.writer = new ClientResponseWriter(client, relay, this::readUpstream, listener::relayed);
     }
 
     /**
@@ -124,11 +135,11 @@ public final class UpstreamCall {
      * request's headers are rewritten for the backend (hop-by-hop headers removed, {@code Host} set,
      * the backend's path prefix added). Call on the client's event loop.
      *
-     * @param responseDecorator adds headers to the backend's response head before it goes out
+     * @param relay writes the response to the client ({@code client::write} relays it as it comes)
      */
     public static UpstreamCall start(UpstreamPool pool, BackendConfig backend, Channel client, HttpRequest request,
-            Duration timeout, Consumer<HttpResponse> responseDecorator, Listener listener) {
-        UpstreamCall call = new UpstreamCall(pool, backend, client, request, timeout, responseDecorator, listener);
+            Duration timeout, ResponseRelay relay, Listener listener) {
+        UpstreamCall call = new UpstreamCall(pool, backend, client, request, timeout, relay, listener);
         call.prepareRequest();
         Future<Channel> connection = pool.acquire(call.loop);
         connection.addListener(f -> call.connectionReady(connection));
@@ -249,11 +260,7 @@ public final class UpstreamCall {
             }
             upstreamKeepAlive = HttpUtil.isKeepAlive(head);
             HopByHopHeaders.strip(head, responseHasBody(head));
-            responseDecorator.accept(head);
             listener.responseStarted(head);
-        }
-        if (msg instanceof HttpContent content) {
-            listener.responseContent(content.content());
         }
         if (msg instanceof LastHttpContent) {
             finishOk();

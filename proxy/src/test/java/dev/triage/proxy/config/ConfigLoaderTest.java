@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.triage.proxy.preemption.PreemptionDialect;
+import dev.triage.proxy.scheduler.LapsSettings;
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.ewsjf.SizeFeature;
 import java.nio.file.Files;
@@ -41,6 +43,18 @@ class ConfigLoaderTest {
         assertTrue(config.estimator().model().isEmpty(), "the shipped model");
         assertEquals("classifier", config.estimator().fallback());
         assertEquals(4L << 20, config.maxBody());
+        assertEquals(PreemptionDialect.OFF, config.preemption());
+        assertEquals(LapsSettings.DEFAULTS, config.laps());
+    }
+
+    @Test
+    void lapsTakesItsSettingsAndADialect() {
+        TriageConfig config = load(Map.of("TRIAGE_PREEMPTION", "vLLM"), "--policy", "laps", "--laps", "levels=2,first-level=8s");
+        assertEquals(Policy.LAPS, config.policy());
+        assertEquals(PreemptionDialect.VLLM, config.preemption());
+        assertEquals(LapsSettings.DEFAULTS.with("levels=2,first-level=8"), config.laps());
+        assertEquals(config.laps(), config.schedulerSettings(config.backend()).laps());
+        assertTrue(config.schedulerSettings(config.backend()).preemptive());
     }
 
     @Test
@@ -101,7 +115,13 @@ class ConfigLoaderTest {
     void badValuesStopStartUpWithOneLineNamingKeyValueAndExpectation() {
         assertEquals("max-queue: -1 (expected: >= 0)", failure(Map.of(), "--max-queue", "-1"));
         assertEquals("max-concurrency: 0 (expected: >= 1)", failure(Map.of(), "--max-concurrency", "0"));
-        assertEquals("policy: lifo (expected: fcfs, sjf, hrrn or ewsjf)", failure(Map.of(), "--policy", "lifo"));
+        assertEquals("policy: lifo (expected: fcfs, sjf, hrrn, laps or ewsjf)", failure(Map.of(), "--policy", "lifo"));
+        assertEquals("preemption: llama.cpp (expected: off unless --policy laps)", failure(Map.of(), "--preemption", "llama.cpp"));
+        assertEquals("preemption: tgi (expected: off, llama.cpp, vllm or ollama)",
+                failure(Map.of(), "--policy", "laps", "--preemption", "tgi"));
+        assertEquals("laps: depth=3 (expected: levels, growth, first-level, window-tokens, stable-windows, rate-tolerance, "
+                + "preemptive-levels or max-preemptions=VALUE)", failure(Map.of(), "--laps", "depth=3"));
+        assertEquals("laps: levels: 0 (expected: >= 1)", failure(Map.of(), "--laps", "levels=0"));
         assertEquals("ewsjf-size: tokens (expected: prompt or estimate)", failure(Map.of(), "--ewsjf-size", "tokens"));
         assertEquals("ewsjf-max-queues: 0 (expected: >= 1)", failure(Map.of(), "--ewsjf-max-queues", "0"));
         assertEquals("service-time-per-prompt-token: -1 (expected: seconds >= 0)",

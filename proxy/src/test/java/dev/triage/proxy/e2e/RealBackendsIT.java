@@ -3,10 +3,12 @@ package dev.triage.proxy.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.triage.features.audio.AudioFixtures;
 import dev.triage.proxy.testing.Await;
 import dev.triage.proxy.testing.ChatRequests;
 import dev.triage.proxy.testing.MultipartForm;
+import dev.triage.proxy.testing.PrometheusText;
 import dev.triage.proxy.testing.RealBackend;
 import dev.triage.proxy.testing.RunningTriage;
 import java.io.BufferedReader;
@@ -17,8 +19,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +32,8 @@ import org.junit.jupiter.api.Test;
  * Triage in front of the real servers of {@code ../shared/backends}: llama.cpp's {@code llama-server}
  * (one slot, a random model that always generates exactly {@code max_tokens}) and whisper.cpp's
  * {@code whisper-server} (one request at a time, time stepping with each 30 s of audio). Skipped where
- * they are not installed.
+ * they are not installed. Under {@code laps} with {@code --preemption llama.cpp}, llama-server continues
+ * a paused answer from its trailing assistant message.
  */
 class RealBackendsIT {
 
@@ -74,6 +79,49 @@ class RealBackendsIT {
             long firstLong = finishedAt.entrySet().stream().filter(e -> e.getKey().startsWith("long"))
                     .mapToLong(Map.Entry::getValue).min().orElseThrow();
             assertTrue(lastShort < firstLong, "every short request finished before any long one: " + finishedAt);
+        }
+    }
+
+    @Test
+    void llamaServerContinuesAStreamThatLapsPaused() throws Exception {
+        // A spare slot, as the README advises, so the paused request's cache can survive its pause.
+        try (RealBackend llama = RealBackend.start("llama-server", "/health", "-m", "/models/rand-60m.gguf", "-t", "2",
+                "-c", "4096", "--parallel", "2");
+                RunningTriage triage = RunningTriage.start("--backend", llama.url(), "--policy", "laps",
+                        "--preemption", "llama.cpp", "--starvation-timeout", "off",
+                        "--laps", "levels=2,first-level=100ms,window-tokens=2,preemptive-levels=2,max-preemptions=1")) {
+            CompletableFuture<HttpResponse<String>> paused = triage.postAsync("/v1/chat/completions", PreemptionTest.longChat(200));
+            Await.until("the long request runs", () -> triage.chatQueue().busySlots() == 1);
+            HttpResponse<String> shortOne = triage.postAsync("/v1/chat/completions", ChatRequests.chat("short", 5, true))
+                    .get(5, TimeUnit.MINUTES);
+            HttpResponse<String> longOne = paused.get(5, TimeUnit.MINUTES);
+            assertEquals(200, shortOne.statusCode());
+            assertEquals(200, longOne.statusCode());
+
+            String metrics = triage.metricsAfter(2);
+            assertEquals(1, PrometheusText.sum(metrics, "triage_preemptions_total", Map.of("backend", "chat")), "paused once");
+            assertEquals(1, PrometheusText.sum(metrics, "triage_resumes_total", Map.of("backend", "chat")), "resumed once");
+            List<JsonNode> events = PreemptionTest.events(longOne.body());
+            Set<String> ids = new HashSet<>();
+            int roles = 0;
+            int finishes = 0;
+            int tokens = 0;
+            for (JsonNode event : events) {
+                ids.add(event.path("id").asText());
+                for (JsonNode choice : event.path("choices")) {
+                    roles += choice.path("delta").has("role") ? 1 : 0;
+                    finishes += choice.path("finish_reason").isNull() ? 0 : 1;
+                    tokens += choice.path("delta").path("content").asText("").isEmpty() ? 0 : 1;
+                }
+            }
+            assertEquals(1, ids.size(), "one id: " + ids);
+            assertEquals(1, roles, "one role delta");
+            assertEquals(1, finishes, "one finish reason");
+            // The random model generates exactly max_tokens, so the two runs' 200 mean the continuation asked
+            // for the rest only. A few of its tokens stream no text (a straight 200-token run has 196-200 text
+            // chunks), so the chunks can only be bounded.
+            assertEquals(200, events.get(events.size() - 1).path("usage").path("completion_tokens").asInt(), "usage counts both runs");
+            assertTrue(tokens > 100 && tokens <= 200, tokens + " text chunks for 200 tokens");
         }
     }
 

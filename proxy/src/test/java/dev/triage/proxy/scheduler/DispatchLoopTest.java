@@ -366,4 +366,40 @@ class DispatchLoopTest {
         queue.submit(TAG, 0, 10, 1, connection, next);
         assertTrue(next.slot.get(5, TimeUnit.SECONDS) != null);
     }
+
+    @Test
+    void underLapsNoSlotIsTakenAtOnceAndAPausedJobFreesItsSlotAndWaitsAgain() throws Exception {
+        BackendQueue queue = loop.addBackend("chat", new SchedulerSettings(Policy.LAPS, Duration.ZERO, 10, 1),
+                Duration.ZERO);
+        assertNull(queue.takeIdleSlot(), "a free slot is taken at once though laps must see every job");
+        BlockingQueue<Slot> grants = new LinkedBlockingQueue<>();
+        JobListener holder = new JobListener() {
+            @Override
+            public void dispatched(Slot slot) {
+                grants.add(slot);
+            }
+
+            @Override
+            public void refused(Refusal refusal) {}
+        };
+        queue.submit(TAG, 0, JobCost.ofAnswer(100, 1), true, connection, holder);
+        Slot running = grants.poll(5, TimeUnit.SECONDS);
+        assertNotNull(running);
+        queue.submit(TAG, 0, JobCost.ofAnswer(100, 1), false, connection, holder);
+        Await.until("the second job waits", () -> queue.waitingCount() == 1);
+
+        running.pause(5);
+        Slot next = grants.poll(5, TimeUnit.SECONDS);
+        assertNotNull(next, "the paused job's slot went to no one");
+        assertEquals(1, queue.busySlots());
+        assertEquals(1, queue.waitingCount(), "the paused job does not count as waiting again");
+        next.release();
+        Slot last = grants.poll(5, TimeUnit.SECONDS);
+        assertNotNull(last);
+        assertTrue(next.resumes() != last.resumes(), "exactly one of the later grants resumes the paused job");
+        last.release();
+        Await.until("every slot free and nobody waiting", () -> queue.busySlots() == 0 && queue.waitingCount() == 0);
+        assertEquals(1, queue.pauses());
+        assertEquals(1, queue.resumes());
+    }
 }

@@ -11,6 +11,7 @@ import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.sizing.ChatEstimation;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
+import dev.triage.proxy.preemption.PreemptionDialect;
 import dev.triage.proxy.scheduler.Clock;
 import dev.triage.proxy.scheduler.DispatchLoop;
 import dev.triage.proxy.learning.BackendLearner;
@@ -69,7 +70,8 @@ class ClientRequestReceiverTest {
         ServerContext context = new ServerContext(routes,
                 Map.of(RouteKind.CHAT, new ScheduledTarget(backend, new ChatSizer(ChatEstimation.ready(new BaselineEstimator(), null,
                         registry::timer, registry::counter)), 256,
-                        new BackendLearner("chat/chat", "test", LearnedServiceTime.of(new ServiceTimeModel(0.5, 0.02)), false))),
+                        new BackendLearner("chat/chat", "test", LearnedServiceTime.of(new ServiceTimeModel(0.5, 0.02)), false),
+                        PreemptionDialect.OFF)),
                 backend, Policy.SJF, Duration.ofSeconds(5), new ClientLimits(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5), 100), records::add,
                 new AdminAccess("s3cret", "127.0.0.1"), openExchanges,
                 new DefaultChannelGroup(GlobalEventExecutor.INSTANCE));

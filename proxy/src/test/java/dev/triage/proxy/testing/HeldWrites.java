@@ -15,10 +15,22 @@ public final class HeldWrites extends ChannelOutboundHandlerAdapter {
 
     /** The promises of the writes so far, oldest first; completing one is the socket taking it. */
     public final List<ChannelPromise> pending = new ArrayList<>();
+    /** How many writes each flush sent: a relay writes, and its writer decides when they go. */
+    public final List<Integer> flushed = new ArrayList<>();
+    private int unflushed;
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
         ReferenceCountUtil.release(msg);
         pending.add(promise);
+        unflushed++;
+    }
+
+    @Override
+    public void flush(ChannelHandlerContext ctx) {
+        if (unflushed > 0) {
+            flushed.add(unflushed);
+            unflushed = 0;
+        }
     }
 }

@@ -22,7 +22,7 @@ class ClientResponseWriterTest {
     private final HeldWrites socket = new HeldWrites();
     private final EmbeddedChannel client = new EmbeddedChannel(socket);
     private final List<String> events = new ArrayList<>();
-    private final ClientResponseWriter writer = new ClientResponseWriter(client, () -> events.add("read more"),
+    private final ClientResponseWriter writer = new ClientResponseWriter(client, client::write, () -> events.add("read more"),
             () -> events.add("relayed"));
 
     private static DefaultHttpContent chunk(String text) {
@@ -62,6 +62,18 @@ class ClientResponseWriterTest {
         socket.pending.get(1).setSuccess();
         assertEquals(List.of(), events);
         assertFalse(writer.headWritten());
+        assertFalse(client.finishAndReleaseAll());
+    }
+
+    @Test
+    void theMessagesOfOneBackendReadGoInOneFlushAndTheLastAtOnce() {
+        writer.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK));
+        writer.write(chunk("data: 1\n\n"));
+        assertEquals(List.of(), socket.flushed, "flushed before the backend read ended");
+        writer.flush();
+        writer.write(chunk("data: 2\n\n"));
+        writer.write(new DefaultLastHttpContent());
+        assertEquals(List.of(2, 2), socket.flushed);
         assertFalse(client.finishAndReleaseAll());
     }
 }

@@ -1,0 +1,109 @@
+package dev.triage.proxy.preemption;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ResumableRequestTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static Optional<ResumableRequest> of(PreemptionDialect dialect, String path, String body) {
+        ByteBuf bytes = Unpooled.copiedBuffer(body, StandardCharsets.UTF_8);
+        try {
+            return ResumableRequest.of(dialect, path, bytes);
+        } finally {
+            bytes.release();
+        }
+    }
+
+    private static JsonNode continuation(PreemptionDialect dialect, String path, String body, String text, long tokens) throws Exception {
+        return JSON.readTree(of(dialect, path, body).orElseThrow().continuation(text, tokens));
+    }
+
+    private static final String CHAT = "{\"stream\":true,\"max_tokens\":100,\"max_completion_tokens\":90,"
+            + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+
+    @Test
+    void onlyStreamsOfOneAnswerOfTextArePausable() {
+        assertTrue(of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", CHAT).isPresent());
+        assertFalse(of(PreemptionDialect.OFF, "/v1/chat/completions", CHAT).isPresent(), "preemption off");
+        assertFalse(of(PreemptionDialect.LLAMA_CPP, "/v1/embeddings", CHAT).isPresent(), "no such route");
+        assertFalse(of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", CHAT.replace("true", "false")).isPresent(), "whole answers");
+        assertFalse(of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", CHAT.replace("{\"stream\"", "{\"n\":2,\"stream\"")).isPresent());
+        assertFalse(of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", CHAT.replace("{\"stream\"", "{\"tools\":[],\"stream\"")).isPresent());
+        assertFalse(of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", "{\"stream\":true,\"messages\":[]}").isPresent());
+        assertFalse(of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", "not json").isPresent());
+        assertFalse(of(PreemptionDialect.LLAMA_CPP, "/v1/completions", "{\"stream\":true,\"prompt\":[\"a\",\"b\"]}").isPresent());
+        assertFalse(of(PreemptionDialect.LLAMA_CPP, "/v1/completions", "{\"stream\":true,\"echo\":true,\"prompt\":\"a\"}").isPresent());
+        assertFalse(of(PreemptionDialect.LLAMA_CPP, "/api/chat", "{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}").isPresent(),
+                "Ollama's routes need the Ollama dialect");
+        assertTrue(of(PreemptionDialect.OLLAMA, "/api/chat", "{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}").isPresent(),
+                "Ollama streams unless told not to");
+        assertFalse(of(PreemptionDialect.OLLAMA, "/api/chat", "{\"stream\":false,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}").isPresent());
+        assertFalse(of(PreemptionDialect.OLLAMA, "/api/generate", "{\"prompt\":\"x\"}").isPresent(), "a templated prompt");
+        assertTrue(of(PreemptionDialect.OLLAMA, "/api/generate", "{\"raw\":true,\"prompt\":\"x\"}").isPresent());
+    }
+
+    @Test
+    void llamaCppContinuesATrailingAssistantMessageWithTheLimitsLowered() throws Exception {
+        JsonNode rest = continuation(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", CHAT, "Hello the", 2);
+        assertEquals("assistant", rest.path("messages").path(1).path("role").asText());
+        assertEquals("Hello the", rest.path("messages").path(1).path("content").asText());
+        assertEquals(98, rest.path("max_tokens").asInt());
+        assertEquals(88, rest.path("max_completion_tokens").asInt());
+        assertFalse(rest.has("continue_final_message"));
+        assertTrue(rest.path("stream").asBoolean());
+    }
+
+    @Test
+    void vllmAlsoAsksToContinueTheFinalMessageWithoutAGenerationPrompt() throws Exception {
+        JsonNode rest = continuation(PreemptionDialect.VLLM, "/v1/chat/completions", CHAT, "Hello", 1);
+        assertTrue(rest.path("continue_final_message").asBoolean());
+        assertFalse(rest.path("add_generation_prompt").asBoolean(true));
+        assertEquals("Hello", rest.path("messages").path(1).path("content").asText());
+    }
+
+    @Test
+    void aPrefillTheClientSentIsExtendedNotRepeated() throws Exception {
+        String prefilled = "{\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\",\"content\":\"Sure: \"}]}";
+        JsonNode rest = continuation(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", prefilled, "one two", 2);
+        assertEquals(2, rest.path("messages").size());
+        assertEquals("Sure: one two", rest.path("messages").path(1).path("content").asText());
+        assertFalse(of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions",
+                "{\"stream\":true,\"messages\":[{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"x\"}]}]}").isPresent());
+    }
+
+    @Test
+    void completionsAndRawGenerateContinueTheirPrompt() throws Exception {
+        JsonNode completion = continuation(PreemptionDialect.VLLM, "/v1/completions",
+                "{\"stream\":true,\"max_tokens\":5,\"n_predict\":7,\"prompt\":\"Once \"}", "upon", 1);
+        assertEquals("Once upon", completion.path("prompt").asText());
+        assertEquals(4, completion.path("max_tokens").asInt());
+        assertEquals(6, completion.path("n_predict").asInt());
+        assertFalse(completion.has("continue_final_message"));
+        JsonNode generate = continuation(PreemptionDialect.OLLAMA, "/api/generate",
+                "{\"raw\":true,\"prompt\":\"[INST] x [/INST]\",\"options\":{\"num_predict\":10,\"temperature\":0}}", " y", 3);
+        assertEquals("[INST] x [/INST] y", generate.path("prompt").asText());
+        assertEquals(7, generate.path("options").path("num_predict").asInt());
+        assertEquals(0, generate.path("options").path("temperature").asInt());
+        JsonNode chat = continuation(PreemptionDialect.OLLAMA, "/api/chat",
+                "{\"options\":{\"num_predict\":-1},\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}", "a", 1);
+        assertEquals(-1, chat.path("options").path("num_predict").asInt(), "no limit stays no limit");
+        assertEquals("a", chat.path("messages").path(1).path("content").asText());
+    }
+
+    @Test
+    void aLimitNeverFallsBelowOneToken() throws Exception {
+        JsonNode rest = continuation(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", CHAT, "x", 500);
+        assertEquals(1, rest.path("max_tokens").asInt());
+    }
+}

@@ -1,0 +1,126 @@
+package dev.triage.proxy.preemption;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class StreamSplicerTest {
+
+    private static String feed(StreamSplicer splicer, String... chunks) {
+        StringBuilder sent = new StringBuilder();
+        for (String chunk : chunks) {
+            ByteBuf in = Unpooled.copiedBuffer(chunk, StandardCharsets.UTF_8);
+            ByteBuf out = Unpooled.buffer();
+            try {
+                splicer.append(in, out);
+                assertEquals(0, in.readerIndex(), "the input's indexes are left alone");
+                sent.append(out.toString(StandardCharsets.UTF_8));
+            } finally {
+                in.release();
+                out.release();
+            }
+        }
+        return sent.toString();
+    }
+
+    private static String end(StreamSplicer splicer) {
+        ByteBuf out = Unpooled.buffer();
+        try {
+            splicer.end(out);
+            return out.toString(StandardCharsets.UTF_8);
+        } finally {
+            out.release();
+        }
+    }
+
+    private static String chat(String id, long created, String delta, String finish) {
+        return "data: {\"id\":\"" + id + "\",\"created\":" + created + ",\"choices\":[{\"index\":0,\"delta\":" + delta
+                + ",\"finish_reason\":" + (finish == null ? "null" : "\"" + finish + "\"") + "}]}\n\n";
+    }
+
+    @Test
+    void onlyWholeEventsGoOutAndTheFirstRunPassesUnchanged() {
+        StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_CHAT);
+        String role = chat("a", 1, "{\"role\":\"assistant\",\"content\":null}", null);
+        String hello = chat("a", 1, "{\"content\":\"Hel\"}", null);
+        assertEquals(role, feed(splicer, role + hello.substring(0, 20)));
+        assertEquals(hello, feed(splicer, hello.substring(20)));
+        assertEquals(1, splicer.tokens());
+        assertEquals("Hel", splicer.text());
+        assertTrue(splicer.pausable());
+    }
+
+    @Test
+    void aResumedRunLooksLikeTheFirst() {
+        StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_CHAT);
+        feed(splicer, chat("a", 1, "{\"role\":\"assistant\",\"content\":null}", null), chat("a", 1, "{\"content\":\"Hel\"}", null),
+                chat("a", 1, "{\"content\":\"lo\"}", null), "data: {\"id\":\"a\",\"choi");
+        splicer.startRun();
+        String resumed = feed(splicer, chat("b", 2, "{\"role\":\"assistant\",\"content\":null}", null),
+                chat("b", 2, "{\"content\":\" world\"}", null), chat("b", 2, "{}", "length"),
+                "data: {\"id\":\"b\",\"created\":2,\"choices\":[],\"usage\":{\"completion_tokens\":1,\"prompt_tokens\":12,\"total_tokens\":13}}\n\n",
+                "data: [DONE]\n\n");
+        assertEquals("data: {\"id\":\"a\",\"created\":1,\"choices\":[{\"index\":0,\"delta\":{\"content\":\" world\"},\"finish_reason\":null}]}\n\n"
+                + "data: {\"id\":\"a\",\"created\":1,\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"length\"}]}\n\n"
+                + "data: {\"id\":\"a\",\"created\":1,\"choices\":[],\"usage\":{\"completion_tokens\":3,\"prompt_tokens\":10,\"total_tokens\":13}}\n\n"
+                + "data: [DONE]\n\n", resumed);
+        assertEquals("Hello world", splicer.text());
+        assertEquals(3, splicer.tokens());
+        assertTrue(splicer.finished());
+        assertFalse(splicer.pausable());
+    }
+
+    @Test
+    void completionsCountTheirTextAndSumUsageInTheFinishEvent() {
+        StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_COMPLETION);
+        feed(splicer, "data: {\"id\":\"x\",\"choices\":[{\"text\":\"one \",\"finish_reason\":null}]}\r\n\r\n");
+        splicer.startRun();
+        String resumed = feed(splicer, "data: {\"id\":\"y\",\"choices\":[{\"text\":\"two\",\"finish_reason\":\"length\"}],"
+                + "\"usage\":{\"completion_tokens\":1,\"prompt_tokens\":4,\"total_tokens\":5}}\r\n\r\n");
+        assertEquals("data: {\"id\":\"x\",\"choices\":[{\"text\":\"two\",\"finish_reason\":\"length\"}],"
+                + "\"usage\":{\"completion_tokens\":2,\"prompt_tokens\":3,\"total_tokens\":5}}\n\n", resumed);
+        assertEquals("one two", splicer.text());
+    }
+
+    @Test
+    void ollamaLinesCountTheirTextAndSumTheirCounts() {
+        StreamSplicer splicer = new StreamSplicer(StreamFormat.OLLAMA_CHAT);
+        String first = "{\"message\":{\"role\":\"assistant\",\"content\":\"Hi\"},\"done\":false}\n";
+        assertEquals(first, feed(splicer, first, "{\"message\":{\"role\":\"assis"));
+        splicer.startRun();
+        String last = feed(splicer, "{\"message\":{\"role\":\"assistant\",\"content\":\" there\"},\"done\":false}\n",
+                "{\"message\":{\"role\":\"assistant\",\"content\":\"\"},\"done\":true,\"eval_count\":1,\"prompt_eval_count\":9}\n");
+        assertTrue(last.endsWith("{\"message\":{\"role\":\"assistant\",\"content\":\"\"},\"done\":true,\"eval_count\":2,\"prompt_eval_count\":8}\n"),
+                last);
+        assertEquals("Hi there", splicer.text());
+        assertTrue(splicer.finished());
+
+        StreamSplicer generate = new StreamSplicer(StreamFormat.OLLAMA_GENERATE);
+        feed(generate, "{\"response\":\"a\",\"done\":false}\n{\"response\":\"b\",\"done\":false}\n");
+        assertEquals("ab", generate.text());
+        assertEquals(2, generate.tokens());
+    }
+
+    @Test
+    void whatIsNotJsonPassesAsItCameAndTheRemainderGoesAtTheEnd() {
+        StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_CHAT);
+        assertEquals(": keep-alive\n\n", feed(splicer, ": keep-alive\n\n"));
+        assertEquals("", feed(splicer, "data: {\"choices\":[{\"delta\":{\"content\":\"x\"}}]}"));
+        assertEquals("data: {\"choices\":[{\"delta\":{\"content\":\"x\"}}]}", end(splicer));
+        assertEquals(1, splicer.tokens());
+    }
+
+    @Test
+    void anEventTooLargeToHoldIsRelayedAndEndsPausing() {
+        StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_CHAT);
+        String huge = "data: {\"choices\":[{\"delta\":{\"content\":\"" + "y".repeat(StreamSplicer.MAX_EVENT_BYTES) + "\"}}]}";
+        assertEquals(huge, feed(splicer, huge));
+        assertFalse(splicer.pausable());
+        assertEquals("\n\n", feed(splicer, "\n\n"));
+    }
+}
