@@ -52,9 +52,7 @@ public final class ClassifierEstimator implements JobEstimator<Prompt> {
      *     ONNX, or it was trained for other features or classes
      */
     public static ClassifierEstimator load(Path onnxFile) {
-        String location = onnxFile.toString();
-        return fromBytes(location, ModelFiles.readFile(NAME, location, onnxFile),
-                ModelFiles.readFile(NAME, location, ModelFiles.metadataPath(onnxFile)));
+        return ModelFiles.loadFile(NAME, onnxFile, ClassifierEstimator::fromBytes);
     }
 
     /**
@@ -63,9 +61,7 @@ public final class ClassifierEstimator implements JobEstimator<Prompt> {
      * @throws ModelLoadException when the resource is missing or unusable (a broken build)
      */
     public static ClassifierEstimator loadDefault() {
-        String location = "classpath:" + DEFAULT_MODEL_RESOURCE;
-        return fromBytes(location, ModelFiles.readResource(NAME, location, DEFAULT_MODEL_RESOURCE),
-                ModelFiles.readResource(NAME, location, ModelFiles.metadataResource(DEFAULT_MODEL_RESOURCE)));
+        return ModelFiles.loadResource(NAME, DEFAULT_MODEL_RESOURCE, ClassifierEstimator::fromBytes);
     }
 
     /**

@@ -7,14 +7,34 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
- * How the estimators that load a model (the classifier, the ranker) find and read its files: an
+ * How the estimators that load a model (the classifier, the lexical estimator, the ranker) find and read its files: an
  * ONNX file with its metadata JSON beside it ({@code x.onnx} and {@code x.json}), from a path or
  * from this module's class-path resources. Every failure is a {@link ModelLoadException} naming the
  * estimator, the location and the reason.
  */
 public final class ModelFiles {
 
+    /** Builds a model from its ONNX bytes and metadata JSON; {@code location} names it in errors. */
+    @FunctionalInterface
+    public interface ModelReader<T> {
+        T read(String location, byte[] onnxModel, byte[] metadataJson);
+    }
+
     private ModelFiles() {}
+
+    /** The model at {@code onnxFile} with its metadata beside it. */
+    public static <T> T loadFile(String estimator, Path onnxFile, ModelReader<T> reader) {
+        String location = onnxFile.toString();
+        return reader.read(location, readFile(estimator, location, onnxFile),
+                readFile(estimator, location, metadataPath(onnxFile)));
+    }
+
+    /** The model in the class-path resource {@code onnxResource} with its metadata beside it. */
+    public static <T> T loadResource(String estimator, String onnxResource, ModelReader<T> reader) {
+        String location = "classpath:" + onnxResource;
+        return reader.read(location, readResource(estimator, location, onnxResource),
+                readResource(estimator, location, metadataResource(onnxResource)));
+    }
 
     /** The metadata file of a model file: {@code x.onnx} → {@code x.json}. */
     public static Path metadataPath(Path onnxFile) {
@@ -38,7 +58,7 @@ public final class ModelFiles {
         }
     }
 
-    public static byte[] readResource(String estimator, String location, String resource) {
+    private static byte[] readResource(String estimator, String location, String resource) {
         try (InputStream in = ModelFiles.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new ModelLoadException(estimator, location, "no class-path resource " + resource, null);

@@ -67,9 +67,7 @@ public final class LexicalEstimator implements JobEstimator<Prompt> {
      * @throws ModelLoadException when either file is missing or unusable
      */
     public static LexicalEstimator load(Path onnxFile) {
-        String location = onnxFile.toString();
-        return fromBytes(location, ModelFiles.readFile(NAME, location, onnxFile),
-                ModelFiles.readFile(NAME, location, ModelFiles.metadataPath(onnxFile)));
+        return ModelFiles.loadFile(NAME, onnxFile, LexicalEstimator::fromBytes);
     }
 
     /**
@@ -78,9 +76,7 @@ public final class LexicalEstimator implements JobEstimator<Prompt> {
      * @throws ModelLoadException when the resource is missing or unusable (a broken build)
      */
     public static LexicalEstimator loadDefault() {
-        String location = "classpath:" + DEFAULT_MODEL_RESOURCE;
-        return fromBytes(location, ModelFiles.readResource(NAME, location, DEFAULT_MODEL_RESOURCE),
-                ModelFiles.readResource(NAME, location, ModelFiles.metadataResource(DEFAULT_MODEL_RESOURCE)));
+        return ModelFiles.loadResource(NAME, DEFAULT_MODEL_RESOURCE, LexicalEstimator::fromBytes);
     }
 
     /**

@@ -55,9 +55,7 @@ public final class RankerModel implements AutoCloseable {
      * @throws ModelLoadException when either file is missing or unusable
      */
     public static RankerModel load(Path onnxFile) {
-        String location = onnxFile.toString();
-        return fromBytes(location, ModelFiles.readFile(RankerEstimator.NAME, location, onnxFile),
-                ModelFiles.readFile(RankerEstimator.NAME, location, ModelFiles.metadataPath(onnxFile)));
+        return ModelFiles.loadFile(RankerEstimator.NAME, onnxFile, RankerModel::fromBytes);
     }
 
     /**
@@ -66,10 +64,7 @@ public final class RankerModel implements AutoCloseable {
      * @throws ModelLoadException when the resource is missing or unusable (a broken build)
      */
     public static RankerModel loadDefault() {
-        String location = "classpath:" + RankerEstimator.DEFAULT_MODEL_RESOURCE;
-        return fromBytes(location, ModelFiles.readResource(RankerEstimator.NAME, location, RankerEstimator.DEFAULT_MODEL_RESOURCE),
-                ModelFiles.readResource(RankerEstimator.NAME, location,
-                        ModelFiles.metadataResource(RankerEstimator.DEFAULT_MODEL_RESOURCE)));
+        return ModelFiles.loadResource(RankerEstimator.NAME, RankerEstimator.DEFAULT_MODEL_RESOURCE, RankerModel::fromBytes);
     }
 
     /**
