@@ -22,6 +22,7 @@ public final class RequestRecord {
     private double frozenTokens = Double.NaN;
     private double promptTokens;
     private OptionalInt outputCap = OptionalInt.empty();
+    private OptionalLong fingerprint = OptionalLong.empty();
     private long queuedNanos = -1;
     private boolean starvationPromoted;
     private int runningAtDispatch;
@@ -52,6 +53,11 @@ public final class RequestRecord {
         this.frozenTokens = estimatorTokens;
         this.promptTokens = prompt;
         this.outputCap = cap;
+    }
+
+    /** The prompt's fingerprint (a hash of its normalized text, never the text), when it has one. */
+    public void fingerprint(OptionalLong promptFingerprint) {
+        this.fingerprint = promptFingerprint;
     }
 
     /** @param running jobs holding a slot of the backend once this one took its own, itself included */
@@ -134,6 +140,11 @@ public final class RequestRecord {
     /** The request's own output limit, when it set one. */
     public OptionalInt outputCap() {
         return outputCap;
+    }
+
+    /** The prompt's fingerprint, when it has one. */
+    public OptionalLong fingerprint() {
+        return fingerprint;
     }
 
     /** Jobs holding a slot of the backend once this one took its own, itself included; 0 before. */

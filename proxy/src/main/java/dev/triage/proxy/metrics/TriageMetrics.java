@@ -139,6 +139,16 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
                 .description("Learned seconds per output token with nothing else running").register(registry);
         Gauge.builder("triage.learned.batch.growth", learner, l -> l.serviceTime().growthPerRunning()).tags(tags)
                 .description("Learned slowdown of a decode step per further running request").register(registry);
+        Gauge.builder("triage.learned.repeat.log.error", learner, BackendLearner::repeatLogError).tags(tags).tag("estimates", "repeats")
+                .description("Running mean |ln(estimate / actual tokens)| of completed repeated prompts, each estimate made before its answer")
+                .register(registry);
+        Gauge.builder("triage.learned.repeat.log.error", learner, BackendLearner::repeatModelLogError).tags(tags).tag("estimates", "model")
+                .description("Running mean |ln(estimate / actual tokens)| of completed repeated prompts, each estimate made before its answer")
+                .register(registry);
+        Gauge.builder("triage.learned.repeats", learner, BackendLearner::repeatsRemembered).tags(tags)
+                .description("Prompt fingerprints whose answers are remembered").register(registry);
+        Gauge.builder("triage.learned.repeats.serving", learner, l -> l.repeatsServe() ? 1 : 0).tags(tags)
+                .description("1 while remembered answers serve the estimates of repeated prompts").register(registry);
         FunctionCounter.builder("triage.learned.requests", learner, BackendLearner::learned).tags(tags)
                 .description("Completed requests learned from").register(registry);
     }

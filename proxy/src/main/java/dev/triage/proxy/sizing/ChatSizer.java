@@ -8,12 +8,14 @@ import dev.triage.features.PromptTokens;
 import dev.triage.model.Estimate;
 import dev.triage.proxy.api.Json;
 import dev.triage.proxy.api.TriageError;
+import dev.triage.proxy.learning.PromptFingerprint;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.handler.codec.http.HttpRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -45,7 +47,9 @@ public final class ChatSizer implements RequestSizer {
         int priority = priority(json);
         // The backend prefills every message, system prompt and history included.
         int promptTokens = PromptTokens.ofChars(prompt.conversationChars());
-        return () -> estimation.estimate(prompt).thenApply(estimate -> new SizedJob(capped(estimate, cap), priority, promptTokens, cap));
+        OptionalLong fingerprint = PromptFingerprint.of(prompt);
+        return () -> estimation.estimate(prompt)
+                .thenApply(estimate -> new SizedJob(capped(estimate, cap), priority, promptTokens, cap, fingerprint));
     }
 
     private static Estimate capped(Estimate estimate, OptionalInt cap) {

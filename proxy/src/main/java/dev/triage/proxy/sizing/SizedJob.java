@@ -2,6 +2,7 @@ package dev.triage.proxy.sizing;
 
 import dev.triage.model.Estimate;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * A scheduled request once read: what it is expected to cost and the client's priority.
@@ -10,11 +11,12 @@ import java.util.OptionalInt;
  * @param priority lower is sooner; 0 when the request names none
  * @param promptTokens the prompt the backend prefills, in tokens; 0 when there is none (audio)
  * @param outputCap the request's own limit on output tokens, when it sets one
+ * @param fingerprint the prompt's fingerprint, by which its repeats are known; empty when it has no text (audio)
  */
-public record SizedJob(Estimate estimate, int priority, int promptTokens, OptionalInt outputCap) {
+public record SizedJob(Estimate estimate, int priority, int promptTokens, OptionalInt outputCap, OptionalLong fingerprint) {
 
-    /** A job that sets no limit on its output: an audio upload. */
+    /** A job that sets no limit on its output and has no prompt text: an audio upload. */
     public SizedJob(Estimate estimate, int priority, int promptTokens) {
-        this(estimate, priority, promptTokens, OptionalInt.empty());
+        this(estimate, priority, promptTokens, OptionalInt.empty(), OptionalLong.empty());
     }
 }
