@@ -171,21 +171,33 @@ public final class BackendQueue {
         takeFeedback();
         long now = clock.nanoTime();
         List<QueueSnapshot.Waiting> entries = new ArrayList<>();
-        PriorityQueue<Double> slotsFree = slotsFreeIn(now);
-        for (Job<Waiter> job : scheduler.waitingInDispatchOrder()) {
-            long waited = job.waitedNanos(now);
+        for (ExpectedRun expected : expectedRuns(now)) {
+            Job<Waiter> job = expected.job();
             JobTag tag = job.payload().tag;
             JobProgress progress = job.progress();
-            double start = slotsFree.poll();
-            double finish = start + job.expectedSeconds();
-            slotsFree.add(finish);
             entries.add(new QueueSnapshot.Waiting(entries.size() + 1, tag.id(), tag.routeKind(), job.expectedTokens(),
-                    job.expectedSeconds(), job.priority(), TimeUnit.NANOSECONDS.toMillis(waited),
+                    job.expectedSeconds(), job.priority(), TimeUnit.NANOSECONDS.toMillis(job.waitedNanos(now)),
                     scheduler.isStarved(job, now), progress.level(), progress.attainedSeconds(now), progress.paused(),
-                    start, finish));
+                    expected.start(), expected.finish()));
         }
         return new QueueSnapshot(name, scheduler.settings().policy().label(), scheduler.settings().slots(),
                 permits.busy(), Double.isNaN(rankingAccuracy) ? null : rankingAccuracy, entries);
+    }
+
+    /** A waiting job and when it is expected to start and finish, in seconds from now. */
+    private record ExpectedRun(Job<Waiter> job, double start, double finish) {}
+
+    /** The waiting jobs in dispatch order, each expected to start in the first slot expected to be free. */
+    private List<ExpectedRun> expectedRuns(long now) {
+        List<ExpectedRun> runs = new ArrayList<>();
+        PriorityQueue<Double> slotsFree = slotsFreeIn(now);
+        for (Job<Waiter> job : scheduler.waitingInDispatchOrder()) {
+            double start = slotsFree.poll();
+            double finish = start + job.expectedSeconds();
+            slotsFree.add(finish);
+            runs.add(new ExpectedRun(job, start, finish));
+        }
+        return runs;
     }
 
     /**
@@ -336,6 +348,24 @@ public final class BackendQueue {
         waiter.job = job.get();
         wakeAtNextDeadline();
         drain();
+        if (waiter.slot == null) {
+            tellAdmitted(waiter);
+        }
+    }
+
+    /**
+     * Tells a job that has to wait where it stands: its place in the dispatch order and its expected
+     * wait, as the queue view would show them now. It costs one ordering of the queue, only for a job
+     * that waits.
+     */
+    private void tellAdmitted(Waiter waiter) {
+        List<ExpectedRun> runs = expectedRuns(clock.nanoTime());
+        for (int i = 0; i < runs.size(); i++) {
+            if (runs.get(i).job() == waiter.job) {
+                waiter.admitted(i + 1, runs.get(i).start());
+                return;
+            }
+        }
     }
 
     /** Refuses the jobs that have waited the queue's limit, so that none of them takes a slot. */
@@ -453,6 +483,14 @@ public final class BackendQueue {
                 });
             } catch (RejectedExecutionException e) {
                 held.declinePause(); // the submitter's event loop has stopped, and its client with it
+            }
+        }
+
+        private void admitted(int position, double expectedWaitSeconds) {
+            try {
+                callbacks.execute(() -> listener.admitted(position, expectedWaitSeconds));
+            } catch (RejectedExecutionException e) {
+                log.debug("admission not delivered: the submitter's executor has stopped");
             }
         }
 

@@ -6,6 +6,13 @@ package dev.triage.proxy.scheduler;
  */
 public interface JobListener {
 
+    /**
+     * The job waits: it is {@code position}th in the dispatch order (1 is next) and expected to start
+     * in {@code expectedWaitSeconds}, as things stand at its admission. Heard before {@code dispatched}
+     * or {@code refused}, and not at all by a job that found a slot at once.
+     */
+    default void admitted(int position, double expectedWaitSeconds) {}
+
     /** The job has a slot; the listener must {@link Slot#release()} it when the job ends, however it ends. */
     void dispatched(Slot slot);
 

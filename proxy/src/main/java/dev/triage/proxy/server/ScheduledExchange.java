@@ -90,6 +90,9 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     private boolean resumeFailed;
     private boolean reportedThisRun;
     private long reportedTokens;
+    /** Where the queue placed it when it arrived, and its expected wait then; 0 for a request that did not wait. */
+    private int admittedPosition;
+    private double admittedWaitSeconds;
     /** Sent before it was sized, and the size is not known yet: the record waits for it. */
     private boolean sizingAfterSend;
 
@@ -208,6 +211,12 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         record.sized(served, sized.priority(), estimatorTokens, sized.promptTokens(), sized.outputCap());
         record.fingerprint(sized.fingerprint());
         return served;
+    }
+
+    @Override
+    public void admitted(int position, double expectedWaitSeconds) {
+        admittedPosition = position;
+        admittedWaitSeconds = expectedWaitSeconds;
     }
 
     @Override
@@ -446,6 +455,8 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         response.headers()
                 .set(TriageHeaders.REQUEST_ID, record.id())
                 .set(TriageHeaders.QUEUE_MS, Math.round(queuedNanos / 1e6))
+                .set(TriageHeaders.QUEUE_POSITION, admittedPosition)
+                .set(TriageHeaders.EXPECTED_WAIT_MS, Math.round(admittedWaitSeconds * 1e3))
                 .set(TriageHeaders.POLICY, context.policy().label());
         if (record.estimate() != null) {
             response.headers().set(TriageHeaders.ESTIMATE_TOKENS, Math.round(record.estimate().expectedTokens()));

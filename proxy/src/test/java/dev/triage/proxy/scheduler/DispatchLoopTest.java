@@ -42,6 +42,13 @@ class DispatchLoopTest {
     private static final class Recorder implements JobListener {
         final CompletableFuture<Slot> slot = new CompletableFuture<>();
         final CompletableFuture<Refusal> refusal = new CompletableFuture<>();
+        /** Its place in the queue and expected wait when admitted. */
+        final CompletableFuture<List<Double>> admission = new CompletableFuture<>();
+
+        @Override
+        public void admitted(int position, double expectedWaitSeconds) {
+            hear(admission, List.of((double) position, expectedWaitSeconds));
+        }
 
         @Override
         public void dispatched(Slot s) {
@@ -203,6 +210,35 @@ class DispatchLoopTest {
             assertEquals(5, waiting.get(0).expectedFinishSeconds(), 1e-9);
             assertEquals(5, waiting.get(1).expectedStartSeconds(), 1e-9);
             assertEquals(11, waiting.get(1).expectedFinishSeconds(), 1e-9);
+        }
+    }
+
+    @Test
+    void aJobThatWaitsHearsItsPlaceAndExpectedWaitAtAdmission() throws Exception {
+        ManualClock clock = new ManualClock();
+        try (DispatchLoop simulated = new DispatchLoop(clock)) {
+            BackendQueue queue = simulated.addBackend("chat", new SchedulerSettings(Policy.SJF, Duration.ZERO, 10, 2),
+                    Duration.ZERO);
+            Recorder first = new Recorder();
+            Recorder second = new Recorder();
+            queue.submit(TAG, 0, 100, 10, connection, first);
+            queue.submit(TAG, 0, 100, 4, connection, second);
+            second.slot.get(5, TimeUnit.SECONDS);
+            first.slot.get(5, TimeUnit.SECONDS);
+            clock.advance(Duration.ofSeconds(1));
+            Recorder longer = new Recorder();
+            Recorder shorter = new Recorder();
+            Recorder longest = new Recorder();
+            queue.submit(TAG, 0, 100, 6, connection, longer);
+            queue.submit(TAG, 0, 100, 2, connection, shorter);
+            queue.submit(TAG, 0, 100, 8, connection, longest);
+            // Slots free in 3 s and 9 s. Each hears the queue as it stood when it came: the 6 s job first
+            // in line; the 2 s job first too (SJF), still starting in 3 s; the 8 s job third, after both.
+            assertEquals(List.of(1.0, 3.0), longer.admission.get(5, TimeUnit.SECONDS));
+            assertEquals(List.of(1.0, 3.0), shorter.admission.get(5, TimeUnit.SECONDS));
+            assertEquals(List.of(3.0, 9.0), longest.admission.get(5, TimeUnit.SECONDS));
+            // News reaches the connection in the loop's order: theirs would have come before the later jobs'.
+            assertFalse(first.admission.isDone() || second.admission.isDone(), "a job that found a slot at once does not wait");
         }
     }
 
