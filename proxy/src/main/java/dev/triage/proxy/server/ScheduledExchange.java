@@ -209,7 +209,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         double estimatorTokens = sized.estimate().expectedTokens();
         Estimate served = sized.estimate().withTokens(target.learner().tokens(estimatorTokens, sized.fingerprint(), sized.outputCap()));
         record.sized(served, sized.priority(), estimatorTokens, sized.promptTokens(), sized.outputCap());
-        record.fingerprint(sized.fingerprint());
+        record.prompt(sized.prompt(), sized.fingerprint());
         return served;
     }
 

@@ -14,6 +14,7 @@ import io.netty.buffer.ByteBufInputStream;
 import io.netty.handler.codec.http.HttpRequest;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -49,7 +50,7 @@ public final class ChatSizer implements RequestSizer {
         int promptTokens = PromptTokens.ofChars(prompt.conversationChars());
         OptionalLong fingerprint = PromptFingerprint.of(prompt);
         return () -> estimation.estimate(prompt)
-                .thenApply(estimate -> new SizedJob(capped(estimate, cap), priority, promptTokens, cap, fingerprint));
+                .thenApply(estimate -> new SizedJob(capped(estimate, cap), priority, promptTokens, cap, fingerprint, Optional.of(prompt)));
     }
 
     private static Estimate capped(Estimate estimate, OptionalInt cap) {

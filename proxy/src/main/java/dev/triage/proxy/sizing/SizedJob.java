@@ -1,6 +1,8 @@
 package dev.triage.proxy.sizing;
 
+import dev.triage.features.Prompt;
 import dev.triage.model.Estimate;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
@@ -12,11 +14,13 @@ import java.util.OptionalLong;
  * @param promptTokens the prompt the backend prefills, in tokens; 0 when there is none (audio)
  * @param outputCap the request's own limit on output tokens, when it sets one
  * @param fingerprint the prompt's fingerprint, by which its repeats are known; empty when it has no text (audio)
+ * @param prompt what the estimator read, for the feedback log; empty for audio
  */
-public record SizedJob(Estimate estimate, int priority, int promptTokens, OptionalInt outputCap, OptionalLong fingerprint) {
+public record SizedJob(Estimate estimate, int priority, int promptTokens, OptionalInt outputCap, OptionalLong fingerprint,
+        Optional<Prompt> prompt) {
 
     /** A job that sets no limit on its output and has no prompt text: an audio upload. */
     public SizedJob(Estimate estimate, int priority, int promptTokens) {
-        this(estimate, priority, promptTokens, OptionalInt.empty(), OptionalLong.empty());
+        this(estimate, priority, promptTokens, OptionalInt.empty(), OptionalLong.empty(), Optional.empty());
     }
 }

@@ -184,7 +184,7 @@ class OnlineLearningTest {
     private static RequestRecord record(double estimate, long actual, Outcome outcome, OptionalLong fingerprint) {
         RequestRecord record = new RequestRecord("r", "/v1/chat/completions", "chat", "chat", 0);
         record.sized(Estimate.ofTokens(estimate), 0, estimate, 40, OptionalInt.empty());
-        record.fingerprint(fingerprint);
+        record.prompt(Optional.empty(), fingerprint);
         record.dispatched(1_000_000, false, 1);
         record.responded(200);
         record.actualTokens(OptionalLong.of(actual));
