@@ -3,6 +3,7 @@ package dev.triage.proxy.learning;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.triage.features.Prompt;
 import dev.triage.features.RequestFeatures;
+import dev.triage.model.data.FeedbackAnswers;
 import dev.triage.proxy.api.Json;
 import dev.triage.proxy.concurrent.DaemonThreadFactory;
 import dev.triage.proxy.metrics.Outcome;
@@ -48,8 +49,8 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(FeedbackLog.class);
 
-    /** The format every line names, for readers to check. */
-    public static final String FORMAT = "triage-feedback/1";
+    /** The format every line names: the one training reads ({@link FeedbackAnswers}). */
+    public static final String FORMAT = FeedbackAnswers.FORMAT;
     /** Lines that may wait for the writer; beyond, one is dropped and counted. */
     static final int WAITING = 4096;
     /** The size past which the file is rotated: 64 MiB, a few hundred thousand lines. */

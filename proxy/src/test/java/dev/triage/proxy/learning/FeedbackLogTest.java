@@ -9,6 +9,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.triage.features.Prompt;
 import dev.triage.features.RequestFeatures;
 import dev.triage.model.Estimate;
+import dev.triage.model.data.FeedbackAnswers;
+import dev.triage.model.data.PromptAnswer;
+import dev.triage.model.data.PromptSource;
 import dev.triage.proxy.api.Json;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
@@ -59,6 +62,19 @@ class FeedbackLogTest {
             log.finished(record(SECRET, Outcome.OK, OptionalInt.empty(), 321));
         }
         assertEquals(SECRET, Json.MAPPER.readTree(Files.readString(file)).get("prompt").asText());
+    }
+
+    @Test
+    void trainingReadsWhatTheLogWrites() throws IOException {
+        Path file = directory.resolve("feedback.jsonl");
+        Prompt conversation = new Prompt(SECRET, 3, 120, 900);
+        try (FeedbackLog log = FeedbackLog.open(file, true, FeedbackLog.ROTATE_BYTES)) {
+            RequestRecord record = record(SECRET, Outcome.OK, OptionalInt.empty(), 321);
+            record.prompt(Optional.of(conversation), PromptFingerprint.of(conversation));
+            log.finished(record);
+        }
+        List<PromptAnswer> answers = FeedbackAnswers.load(file);
+        assertEquals(List.of(new PromptAnswer(conversation, 321, PromptSource.FEEDBACK, "feedback:chat")), answers);
     }
 
     @Test
