@@ -192,15 +192,7 @@ class DispatchLoopTest {
     void eachWaitingJobsExpectedStartAndFinishFollowFromTheJobsAheadOfIt() throws Exception {
         ManualClock clock = new ManualClock();
         try (DispatchLoop simulated = new DispatchLoop(clock)) {
-            BackendQueue queue = simulated.addBackend("chat", new SchedulerSettings(Policy.SJF, Duration.ZERO, 10, 2),
-                    Duration.ZERO);
-            Recorder first = new Recorder();
-            Recorder second = new Recorder();
-            queue.submit(TAG, 0, 100, 10, connection, first);
-            queue.submit(TAG, 0, 100, 4, connection, second);
-            second.slot.get(5, TimeUnit.SECONDS);
-            first.slot.get(5, TimeUnit.SECONDS);
-            clock.advance(Duration.ofSeconds(1));
+            BackendQueue queue = busyForThreeAndNineSeconds(simulated, clock, new Recorder(), new Recorder());
             queue.submit(TAG, 0, 100, 6, connection, new Recorder());
             queue.submit(TAG, 0, 100, 2, connection, new Recorder());
             List<QueueSnapshot.Waiting> waiting = queue.snapshot().get(5, TimeUnit.SECONDS).waiting();
@@ -213,19 +205,28 @@ class DispatchLoopTest {
         }
     }
 
+    /**
+     * An SJF queue of 2 slots whose jobs of 10 s ({@code first}) and 4 s ({@code second}) have run for
+     * 1 s by the clock: its slots are expected to free in 3 s and 9 s.
+     */
+    private BackendQueue busyForThreeAndNineSeconds(DispatchLoop simulated, ManualClock clock, Recorder first, Recorder second)
+            throws Exception {
+        BackendQueue queue = simulated.addBackend("chat", new SchedulerSettings(Policy.SJF, Duration.ZERO, 10, 2), Duration.ZERO);
+        queue.submit(TAG, 0, 100, 10, connection, first);
+        queue.submit(TAG, 0, 100, 4, connection, second);
+        second.slot.get(5, TimeUnit.SECONDS);
+        first.slot.get(5, TimeUnit.SECONDS);
+        clock.advance(Duration.ofSeconds(1));
+        return queue;
+    }
+
     @Test
     void aJobThatWaitsHearsItsPlaceAndExpectedWaitAtAdmission() throws Exception {
         ManualClock clock = new ManualClock();
         try (DispatchLoop simulated = new DispatchLoop(clock)) {
-            BackendQueue queue = simulated.addBackend("chat", new SchedulerSettings(Policy.SJF, Duration.ZERO, 10, 2),
-                    Duration.ZERO);
             Recorder first = new Recorder();
             Recorder second = new Recorder();
-            queue.submit(TAG, 0, 100, 10, connection, first);
-            queue.submit(TAG, 0, 100, 4, connection, second);
-            second.slot.get(5, TimeUnit.SECONDS);
-            first.slot.get(5, TimeUnit.SECONDS);
-            clock.advance(Duration.ofSeconds(1));
+            BackendQueue queue = busyForThreeAndNineSeconds(simulated, clock, first, second);
             Recorder longer = new Recorder();
             Recorder shorter = new Recorder();
             Recorder longest = new Recorder();
