@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.features.Prompt;
 import dev.triage.model.BaselineEstimator;
-import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.model.classifier.ModelFiles;
+import dev.triage.model.lexical.LexicalEstimator;
 import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.proxy.testing.Await;
 import dev.triage.proxy.testing.ChatRequests;
@@ -80,14 +80,14 @@ class EstimatorFallbackTest {
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
                 RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--estimator", "ranker");
                 RankerEstimator ranker = RankerEstimator.loadDefault();
-                ClassifierEstimator classifier = ClassifierEstimator.loadDefault()) {
+                LexicalEstimator fallback = LexicalEstimator.loadDefault()) {
             awaitEstimatorState(triage, "ready");
             double before = fallbacks(triage, null);
             int differ = 0;
             for (String prompt : PROMPTS) {
                 long expected = Math.round(ranker.estimate(new Prompt(prompt)).expectedTokens());
                 assertEquals(expected, recordedEstimate(triage, prompt), prompt);
-                differ += expected != Math.round(classifier.estimate(new Prompt(prompt)).expectedTokens()) ? 1 : 0;
+                differ += expected != Math.round(fallback.estimate(new Prompt(prompt)).expectedTokens()) ? 1 : 0;
             }
             assertTrue(differ >= 4, "the prompts tell the ranker from its fallback: " + differ + " of " + PROMPTS.size());
             assertEquals(before, fallbacks(triage, null), "not one request sized by the fallback once the ranker is ready");
@@ -149,10 +149,10 @@ class EstimatorFallbackTest {
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
                 RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--estimator", "ranker", "--model",
                         model.toString());
-                ClassifierEstimator classifier = ClassifierEstimator.loadDefault()) {
+                LexicalEstimator fallback = LexicalEstimator.loadDefault()) {
             awaitEstimatorState(triage, "unavailable");
             String prompt = PROMPTS.get(2);
-            assertEquals(Math.round(classifier.estimate(new Prompt(prompt)).expectedTokens()), recordedEstimate(triage, prompt));
+            assertEquals(Math.round(fallback.estimate(new Prompt(prompt)).expectedTokens()), recordedEstimate(triage, prompt));
             assertTrue(fallbacks(triage, "unavailable") >= 1);
 
             try (InputStream in = RankerEstimator.class.getResourceAsStream(RankerEstimator.DEFAULT_MODEL_RESOURCE)) {
