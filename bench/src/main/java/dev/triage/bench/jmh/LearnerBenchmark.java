@@ -1,11 +1,9 @@
 package dev.triage.bench.jmh;
 
-import dev.triage.features.RequestFeatures;
 import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.learning.CompletedRequest;
 import dev.triage.proxy.learning.LearnedServiceTime;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Random;
@@ -24,8 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Learning from one completed request, as the learner's thread does after every answer: the shadow
- * evaluations, the calibration's window and map, the repeat memory, the neighbours' ranking windows
- * and window, and the service-time fit, on a
+ * evaluation, the calibration's window and map, the repeat memory and the service-time fit, on a
  * learner whose window and repeat memory are already full (every request has a fingerprint, a
  * quarter of them repeats). The target is 50 µs on average.
  *
@@ -56,7 +53,7 @@ public class LearnerBenchmark {
             long actual = Math.round(estimate * Math.exp(0.5 + 0.7 * random.nextGaussian()));
             long fingerprint = random.nextInt(4) == 0 ? random.nextInt(64) : random.nextLong();
             requests[i] = new CompletedRequest(estimate, OptionalInt.empty(), 200 * random.nextDouble(), actual,
-                    1 + random.nextInt(4), 0.05 + 0.02 * actual, OptionalLong.of(fingerprint), Optional.of(features(random)));
+                    1 + random.nextInt(4), 0.05 + 0.02 * actual, OptionalLong.of(fingerprint));
         }
         learner = new BackendLearner("chat/chat", "benchmark", LearnedServiceTime.of(new ServiceTimeModel(0.5, 0.02)), true);
         for (int round = 0; round < 2; round++) {
@@ -64,15 +61,6 @@ public class LearnerBenchmark {
                 learner.learn(request);
             }
         }
-    }
-
-    /** A prompt's features, of the real count: the neighbours' distances cost what they cost on real prompts. */
-    private static float[] features(Random random) {
-        float[] features = new float[RequestFeatures.COUNT];
-        for (int i = 0; i < features.length; i++) {
-            features[i] = (float) random.nextGaussian();
-        }
-        return features;
     }
 
     @Benchmark

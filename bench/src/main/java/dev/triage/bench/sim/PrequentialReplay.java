@@ -3,7 +3,6 @@ package dev.triage.bench.sim;
 import dev.triage.bench.stats.LatencyStats;
 import dev.triage.features.Prompt;
 import dev.triage.features.PromptTokens;
-import dev.triage.features.RequestFeatures;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.data.PromptAnswer;
@@ -16,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Random;
@@ -49,9 +47,8 @@ public final class PrequentialReplay {
      * @param frozenTokens the shipped estimator's estimate
      * @param promptTokens the prompt's length in tokens (approximately)
      * @param actualTokens the answer's length
-     * @param prompt what the estimator read
      */
-    public record Answered(double frozenTokens, double promptTokens, long actualTokens, Prompt prompt) {}
+    public record Answered(double frozenTokens, double promptTokens, long actualTokens) {}
 
     /**
      * What the replay found, over the last third of the stream for the estimates.
@@ -99,7 +96,7 @@ public final class PrequentialReplay {
         for (int i = 0; i < chosen.size(); i++) {
             PromptAnswer answer = chosen.get(i);
             stream.add(new Answered(estimates.get(i).expectedTokens(),
-                    PromptTokens.ofChars(answer.request().conversationChars()), answer.answerTokens(), answer.request()));
+                    PromptTokens.ofChars(answer.request().conversationChars()), answer.answerTokens()));
         }
         return stream;
     }
@@ -117,13 +114,13 @@ public final class PrequentialReplay {
         LearnedServiceTime atCheckpoint = learner.serviceTime();
         for (int i = 0; i < n; i++) {
             Answered request = stream.get(i);
-            learned[i] = learner.tokens(request.frozenTokens(), Optional.of(request.prompt()), OptionalLong.empty(), OptionalInt.empty());
+            learned[i] = learner.tokens(request.frozenTokens(), OptionalLong.empty(), OptionalInt.empty());
             double seconds = backendSpeed.seconds(request.actualTokens()) - JITTER_SECONDS * Math.log(1 - random.nextDouble());
             if (i % STALL_EVERY == STALL_EVERY - 1) {
                 seconds *= STALL_FACTOR;
             }
             learner.learn(new CompletedRequest(request.frozenTokens(), OptionalInt.empty(), request.promptTokens(),
-                    request.actualTokens(), 1, seconds, OptionalLong.empty(), Optional.of(RequestFeatures.of(request.prompt()))));
+                    request.actualTokens(), 1, seconds));
             if (i + 1 == SERVICE_TIME_CHECKPOINT) {
                 atCheckpoint = learner.serviceTime();
             }

@@ -1,24 +1,12 @@
 package dev.triage.proxy.learning;
 
-import dev.triage.features.Prompt;
-import dev.triage.features.RequestFeatures;
-import dev.triage.proxy.scheduler.RankingWindow;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
  * Everything Triage learns about one backend's kind of request from its completed requests: the
  * backend's {@link LearnedServiceTime}, its {@link LearnedCalibration} of the estimator's tokens, and
- * its {@link RepeatMemory} of what it answered to prompts that come back, and its own order of
- * prompts ({@link NeighbourMemory}).
- *
- * <p>A second shadow evaluation guards the neighbours: for every answer, the frozen estimate and the
- * neighbours' are both added, before the answer is learned from, to a ranking window of the last
- * {@value #RANKING_WINDOW} answers (Clairvoyant's ranking accuracy), and the neighbours' estimates
- * serve only while their ranking accuracy is the higher one (by {@value #RANKING_MARGIN} to take
- * over), over a window holding at least {@value #RANKING_MIN_CLASS} short and as many long answers,
- * and their running error is no higher than that of what serves otherwise.
+ * its {@link RepeatMemory} of what it answered to prompts that come back.
  * Readers (the request path) take the last published model from any thread with no lock; one thread,
  * the learner's, feeds it. Frozen, it serves the configured model and learns nothing.
  *
@@ -41,15 +29,6 @@ public final class BackendLearner {
     static final int REFRESH_EVERY = 16;
     /** How much lower the learned map's running error must be before it takes over from the frozen one. */
     static final double SWITCH_MARGIN = 0.1;
-    /** Answers over which the ranking accuracies of the frozen and the neighbours' estimates are compared. */
-    static final int RANKING_WINDOW = 500;
-    /** How much higher the neighbours' ranking accuracy must be before their estimates take over. */
-    static final double RANKING_MARGIN = 0.01;
-    /**
-     * Short and long answers the window must each hold before the neighbours may serve: an accuracy
-     * over pairs made with a handful of short (or long) answers is the luck of those few.
-     */
-    static final int RANKING_MIN_CLASS = 30;
 
     private final String key;
     private final String learnedFor;
@@ -57,13 +36,6 @@ public final class BackendLearner {
     private final ServiceTimeLearner serviceTime;
     private final OnlineCalibration calibration = new OnlineCalibration();
     private final RepeatMemory repeats = new RepeatMemory();
-    private final NeighbourMemory neighbours = new NeighbourMemory();
-    private RankingWindow frozenRanking = new RankingWindow(RANKING_WINDOW);
-    private RankingWindow neighbourRanking = new RankingWindow(RANKING_WINDOW);
-    private volatile boolean neighboursServe;
-    private volatile double frozenRankingAccuracy = Double.NaN;
-    private volatile double neighbourRankingAccuracy = Double.NaN;
-    private volatile double neighbourLogError = Double.NaN;
     private volatile LearnedServiceTime servedServiceTime;
     private LearnedCalibration learnedCalibration = LearnedCalibration.IDENTITY;
     private volatile LearnedCalibration servedCalibration = LearnedCalibration.IDENTITY;
@@ -102,16 +74,12 @@ public final class BackendLearner {
 
     /**
      * The tokens to schedule by for an estimator's {@code frozenTokens}, within the request's own limit:
-     * the neighbours' estimate where they serve, else the calibrated one; blended with the prompt's
-     * past answers when it is a repeat.
+     * the calibrated estimate, blended with the prompt's past answers when it is a repeat.
      *
-     * @param prompt what the estimator read, when the request has a prompt
      * @param fingerprint the prompt's {@link PromptFingerprint}, when it has one
      */
-    public double tokens(double frozenTokens, Optional<Prompt> prompt, OptionalLong fingerprint, OptionalInt outputCap) {
-        double calibrated = servedCalibration.tokens(frozenTokens);
-        double model = capped(neighboursServe && prompt.isPresent()
-                ? neighbours.snapshot().tokens(RequestFeatures.of(prompt.get()), calibrated) : calibrated, outputCap);
+    public double tokens(double frozenTokens, OptionalLong fingerprint, OptionalInt outputCap) {
+        double model = capped(servedCalibration.tokens(frozenTokens), outputCap);
         return fingerprint.isPresent() ? capped(repeats.tokens(fingerprint.getAsLong(), model), outputCap) : model;
     }
 
@@ -156,24 +124,6 @@ public final class BackendLearner {
         return repeats.serving();
     }
 
-    /**
-     * Clairvoyant's ranking accuracy of the frozen estimates over the last {@value #RANKING_WINDOW}
-     * answers with a prompt, each estimate made before its answer; NaN before a (short, long) pair.
-     */
-    public double frozenRankingAccuracy() {
-        return frozenRankingAccuracy;
-    }
-
-    /** The same for the neighbours' estimates, served or not. */
-    public double neighbourRankingAccuracy() {
-        return neighbourRankingAccuracy;
-    }
-
-    /** Whether the neighbours' estimates serve now. */
-    public boolean neighboursServe() {
-        return neighboursServe;
-    }
-
     /** Prompt fingerprints remembered, at most {@value RepeatMemory#CAPACITY}. */
     public int repeatsRemembered() {
         return repeats.size();
@@ -196,13 +146,10 @@ public final class BackendLearner {
         }
         serviceLogError = running(serviceLogError, logRatio(
                 servedServiceTime.seconds(request.promptTokens(), request.actualTokens(), request.running()), request.serviceSeconds()));
-        double modelTokens = servedCalibration.tokens(request.frozenTokens());
-        if (request.teachesLength() && request.features().isPresent()) {
-            modelTokens = judgeNeighbours(request, modelTokens);
-        }
         if (!learning) {
             return;
         }
+        double modelTokens = servedCalibration.tokens(request.frozenTokens());
         if (request.teachesLength()) {
             calibration.learn(request.frozenTokens(), request.actualTokens());
             long answers = calibration.observations();
@@ -219,42 +166,8 @@ public final class BackendLearner {
         learned++;
     }
 
-    /**
-     * Scores the frozen and the neighbours' estimates of a completed request in their ranking windows,
-     * decides which serves, and learns the prompt's answer.
-     *
-     * @param calibrated what the calibration serves for the request
-     * @return what served for the request, as the repeat memory's shadow sees it
-     */
-    private double judgeNeighbours(CompletedRequest request, double calibrated) {
-        float[] features = request.features().get();
-        double actual = Math.max(1, request.actualTokens());
-        double adapted = neighbours.snapshot().tokens(features, calibrated);
-        double served = neighboursServe ? adapted : calibrated;
-        frozenRanking.add(request.frozenTokens(), actual);
-        neighbourRanking.add(adapted, actual);
-        frozenRankingAccuracy = frozenRanking.accuracy();
-        neighbourRankingAccuracy = neighbourRanking.accuracy();
-        neighbourLogError = running(neighbourLogError, logRatio(adapted, actual));
-        if (learning) {
-            double otherwise = calibrationServes() ? learnedLogError : frozenLogError;
-            double margin = neighboursServe ? 0 : RANKING_MARGIN;
-            neighboursServe = frozenRanking.rarerClassCount() >= RANKING_MIN_CLASS
-                    && neighbourRankingAccuracy > frozenRankingAccuracy + margin && neighbourLogError <= otherwise;
-            neighbours.learn(features, request.frozenTokens(), request.actualTokens());
-        }
-        return served;
-    }
-
-    /** Drops the calibration, the neighbours and their shadow evaluations, for an estimator whose model changed; the service time stays. */
+    /** Drops the calibration and its shadow evaluation, for an estimator whose model changed; the service time stays. */
     void forgetCalibration() {
-        neighbours.forget();
-        neighboursServe = false;
-        frozenRanking = new RankingWindow(RANKING_WINDOW);
-        neighbourRanking = new RankingWindow(RANKING_WINDOW);
-        frozenRankingAccuracy = Double.NaN;
-        neighbourRankingAccuracy = Double.NaN;
-        neighbourLogError = Double.NaN;
         calibration.forget();
         learnedCalibration = LearnedCalibration.IDENTITY;
         servedCalibration = LearnedCalibration.IDENTITY;

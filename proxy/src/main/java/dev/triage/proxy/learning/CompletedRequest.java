@@ -1,6 +1,5 @@
 package dev.triage.proxy.learning;
 
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
@@ -17,15 +16,14 @@ import java.util.OptionalLong;
  * @param running requests running on the backend when this one started, itself included
  * @param serviceSeconds from the request's dispatch to its last byte
  * @param fingerprint the prompt's {@link PromptFingerprint}, when it has one
- * @param features the prompt's {@link dev.triage.features.RequestFeatures}, when it has a prompt
  */
 public record CompletedRequest(double frozenTokens, OptionalInt outputCap, double promptTokens, long actualTokens, int running,
-        double serviceSeconds, OptionalLong fingerprint, Optional<float[]> features) {
+        double serviceSeconds, OptionalLong fingerprint) {
 
-    /** A request without a prompt: audio, or a replay that leaves the prompt out. */
+    /** A request whose prompt has no fingerprint (audio, or a replay that leaves repeats out). */
     public CompletedRequest(double frozenTokens, OptionalInt outputCap, double promptTokens, long actualTokens, int running,
             double serviceSeconds) {
-        this(frozenTokens, outputCap, promptTokens, actualTokens, running, serviceSeconds, OptionalLong.empty(), Optional.empty());
+        this(frozenTokens, outputCap, promptTokens, actualTokens, running, serviceSeconds, OptionalLong.empty());
     }
 
     /** True when the answer ended of itself, short of the request's own limit: its length is the whole answer's. */

@@ -1,6 +1,5 @@
 package dev.triage.proxy.learning;
 
-import dev.triage.features.RequestFeatures;
 import dev.triage.proxy.concurrent.DaemonThreadFactory;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestObserver;
@@ -97,11 +96,7 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
         }
     }
 
-    /**
-     * Takes a finished request's record; cheap, and safe on any thread. The prompt's features are
-     * taken here (a few microseconds: they read a bounded window of the text), so that no prompt
-     * waits in the learner's queue.
-     */
+    /** Takes a finished request's record; cheap, and safe on any thread. */
     @Override
     public void finished(RequestRecord record) {
         BackendLearner learner = learners.get(key(record.backend(), record.routeKind()));
@@ -111,7 +106,7 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
         }
         CompletedRequest completed = new CompletedRequest(record.frozenTokens(), record.outputCap(), record.promptTokens(),
                 record.actualTokens().getAsLong(), record.runningAtDispatch(), (record.totalNanos() - record.queuedNanos()) / 1e9,
-                record.fingerprint(), record.prompt().map(RequestFeatures::of));
+                record.fingerprint());
         thread.execute(() -> learn(learner, completed));
     }
 

@@ -141,13 +141,6 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
                 BackendLearner::repeatModelLogError).forEach((estimates, error) -> Gauge.builder("triage.learned.repeat.log.error",
                 learner, error).tags(tags).tag("estimates", estimates).description(logError + ", over repeated prompts only")
                 .register(registry));
-        Map.<String, ToDoubleFunction<BackendLearner>>of("frozen", BackendLearner::frozenRankingAccuracy, "neighbours",
-                BackendLearner::neighbourRankingAccuracy).forEach((estimates, accuracy) -> Gauge.builder(
-                "triage.learned.ranking.accuracy", learner, accuracy).tags(tags).tag("estimates", estimates)
-                .description("Ranking accuracy over the last 500 completed requests with a prompt, each estimate made before its answer")
-                .register(registry));
-        Gauge.builder("triage.learned.neighbours.serving", learner, l -> l.neighboursServe() ? 1 : 0).tags(tags)
-                .description("1 while the nearest recent prompts' answers serve the estimates").register(registry);
         Gauge.builder("triage.learned.repeats", learner, BackendLearner::repeatsRemembered).tags(tags)
                 .description("Prompt fingerprints whose answers are remembered").register(registry);
         Gauge.builder("triage.learned.repeats.serving", learner, l -> l.repeatsServe() ? 1 : 0).tags(tags)

@@ -207,8 +207,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     /** Records the job's estimate as this backend's learned calibration serves it, and returns that. */
     private Estimate recordSized(SizedJob sized) {
         double estimatorTokens = sized.estimate().expectedTokens();
-        Estimate served = sized.estimate().withTokens(target.learner().tokens(estimatorTokens, sized.prompt(), sized.fingerprint(),
-                sized.outputCap()));
+        Estimate served = sized.estimate().withTokens(target.learner().tokens(estimatorTokens, sized.fingerprint(), sized.outputCap()));
         record.sized(served, sized.priority(), estimatorTokens, sized.promptTokens(), sized.outputCap());
         record.prompt(sized.prompt(), sized.fingerprint());
         return served;
