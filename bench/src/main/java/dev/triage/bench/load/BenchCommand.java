@@ -58,7 +58,8 @@ public final class BenchCommand {
                           variants fcfs, sjf:baseline, sjf:E for each estimator (default: Triage's), oracle-sjf;
                           --answer-scale multiplies every answer's length, classes kept, to fit a slow server)
             load options: --workload FILE (default: the held-out burst of 35 short and 35 long answers in the bench jar)
-                   --variants V,... (direct, [oracle-]fcfs|sjf|hrrn|ewsjf[-tau][:estimator])   --tau SECONDS (5)
+                   --variants V,... (direct, [oracle-]fcfs|sjf|hrrn|ewsjf[-tau][:estimator][@frozen])   --tau SECONDS (5)
+                          (@frozen: Triage with --online-learning false)
                    --slots 1  --prefill-seconds 0.01  --seconds-per-prompt-token 0  --seconds-per-token 0.0005
                    --estimator NAME (Triage's default)
                    --api openai|ollama (the chat route: /v1/chat/completions or Ollama's /api/chat; openai)
