@@ -21,8 +21,10 @@ import java.util.HexFormat;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,8 +37,10 @@ import org.slf4j.LoggerFactory;
  * the backend wrote and the seconds it took. The prompt's text only when asked for as well: a
  * prompt is the user's data.
  *
- * <p>Written on a thread of its own: a request's end hands its record over and never waits; when
- * the writer falls {@value #WAITING} lines behind, a line is dropped and counted. Once the file
+ * <p>Written on a thread of its own: a request's end takes the prompt's features (a few microseconds:
+ * they read a bounded window of the text) and hands the line's facts over, never waiting; when the
+ * writer falls {@value #WAITING} lines or {@value #WAITING_PROMPT_CHARS} characters of prompts
+ * behind, a line is dropped and counted. Once the file
  * passes {@link #rotateBytes} it is moved to {@code FILE.1} (replacing the one before) and a new one
  * is started, so the log takes at most twice that on disk.
  *
@@ -53,6 +57,8 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
     public static final String FORMAT = FeedbackAnswers.FORMAT;
     /** Lines that may wait for the writer; beyond, one is dropped and counted. */
     static final int WAITING = 4096;
+    /** Characters of prompt text that may wait for the writer, so that long prompts cannot pile up in memory. */
+    static final long WAITING_PROMPT_CHARS = 16L << 20;
     /** The size past which the file is rotated: 64 MiB, a few hundred thousand lines. */
     public static final long ROTATE_BYTES = 64L << 20;
 
@@ -61,6 +67,7 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
     private final long rotateBytes;
     private final ThreadPoolExecutor writer;
     private final LongAdder dropped = new LongAdder();
+    private final AtomicLong waitingPromptChars = new AtomicLong();
     // The writer's thread only.
     private OutputStream out;
     private long size;
@@ -73,7 +80,7 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
         this.out = openForAppend(file);
         this.size = Files.size(file);
         this.writer = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(WAITING),
-                new DaemonThreadFactory("triage-feedback"), (task, executor) -> dropped.increment());
+                new DaemonThreadFactory("triage-feedback"));
     }
 
     /**
@@ -102,18 +109,43 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
         if (cap.isPresent() && record.actualTokens().getAsLong() >= cap.getAsInt()) {
             return; // cut at the request's own limit: its length is not the answer's
         }
-        Feedback feedback = new Feedback(Instant.now(), record.backend(), record.prompt().get(), record.fingerprint(), cap,
-                record.estimate().expectedTokens(), record.frozenTokens(), record.actualTokens().getAsLong(),
-                (record.totalNanos() - record.queuedNanos()) / 1e9, record.runningAtDispatch());
-        writer.execute(() -> write(feedback));
+        Prompt prompt = record.prompt().get();
+        String text = prompts ? prompt.text() : null;
+        if (text != null && waitingPromptChars.addAndGet(text.length()) > WAITING_PROMPT_CHARS) {
+            waitingPromptChars.addAndGet(-text.length());
+            dropped.increment();
+            return;
+        }
+        Feedback feedback = new Feedback(Instant.now(), record.backend(), RequestFeatures.of(prompt), prompt.userTurns(),
+                prompt.systemChars(), prompt.conversationChars(), text, record.fingerprint(), cap, record.estimate().expectedTokens(),
+                record.frozenTokens(), record.actualTokens().getAsLong(), (record.totalNanos() - record.queuedNanos()) / 1e9,
+                record.runningAtDispatch());
+        try {
+            writer.execute(() -> write(feedback));
+        } catch (RejectedExecutionException e) {
+            release(feedback); // the writer is behind, or closed meanwhile
+            dropped.increment();
+        }
     }
 
-    /** What one line says, taken from the record on the request's thread; the rest is done on the writer's. */
-    private record Feedback(Instant time, String backend, Prompt prompt, OptionalLong fingerprint, OptionalInt outputCap,
-            double estimateTokens, double estimatorTokens, long actualTokens, double serviceSeconds, int running) {}
+    /**
+     * What one line says, taken from the record on the request's thread; it is written on the writer's.
+     *
+     * @param prompt the prompt's text, or null when prompts are not written
+     */
+    private record Feedback(Instant time, String backend, float[] features, int userTurns, int systemChars, int conversationChars,
+            String prompt, OptionalLong fingerprint, OptionalInt outputCap, double estimateTokens, double estimatorTokens,
+            long actualTokens, double serviceSeconds, int running) {}
+
+    private void release(Feedback feedback) {
+        if (feedback.prompt() != null) {
+            waitingPromptChars.addAndGet(-feedback.prompt().length());
+        }
+    }
 
     private void write(Feedback feedback) {
         byte[] line = line(feedback);
+        release(feedback);
         try {
             if (size > 0 && size + line.length > rotateBytes) {
                 rotate();
@@ -137,11 +169,10 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
                 .put("time", feedback.time().toString())
                 .put("backend", feedback.backend());
         feedback.fingerprint().ifPresent(fingerprint -> line.put("fingerprint", HexFormat.of().toHexDigits(fingerprint)));
-        Prompt prompt = feedback.prompt();
-        line.put("userTurns", prompt.userTurns()).put("systemChars", prompt.systemChars())
-                .put("conversationChars", prompt.conversationChars());
+        line.put("userTurns", feedback.userTurns()).put("systemChars", feedback.systemChars())
+                .put("conversationChars", feedback.conversationChars());
         ObjectNode features = line.putObject("features").put("schema", RequestFeatures.SCHEMA_VERSION);
-        float[] values = RequestFeatures.of(prompt);
+        float[] values = feedback.features();
         for (int i = 0; i < values.length; i++) {
             features.put(RequestFeatures.NAMES.get(i), values[i]);
         }
@@ -151,8 +182,8 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
                 .put("actualTokens", feedback.actualTokens())
                 .put("serviceSeconds", feedback.serviceSeconds())
                 .put("running", feedback.running());
-        if (prompts) {
-            line.put("prompt", prompt.text());
+        if (feedback.prompt() != null) {
+            line.put("prompt", feedback.prompt());
         }
         return (line + "\n").getBytes(StandardCharsets.UTF_8);
     }

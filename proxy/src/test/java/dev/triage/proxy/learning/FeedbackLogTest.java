@@ -107,6 +107,19 @@ class FeedbackLogTest {
     }
 
     @Test
+    void promptsBeyondWhatMayWaitInMemoryAreDroppedAndCounted() throws IOException {
+        Path file = directory.resolve("feedback.jsonl");
+        try (FeedbackLog log = FeedbackLog.open(file, true, FeedbackLog.ROTATE_BYTES)) {
+            log.finished(record("a".repeat((int) FeedbackLog.WAITING_PROMPT_CHARS + 1), Outcome.OK, OptionalInt.empty(), 321));
+            log.finished(record(SECRET, Outcome.OK, OptionalInt.empty(), 321));
+            assertEquals(1, log.dropped());
+        }
+        List<String> lines = Files.readAllLines(file);
+        assertEquals(1, lines.size());
+        assertEquals(SECRET, Json.MAPPER.readTree(lines.get(0)).get("prompt").asText(), "the next prompt still fits");
+    }
+
+    @Test
     void aFileThatCannotBeOpenedIsAnError() throws IOException {
         Path notAFile = Files.createDirectory(directory.resolve("a-directory"));
         assertThrows(IOException.class, () -> FeedbackLog.open(notAFile, false, FeedbackLog.ROTATE_BYTES));
