@@ -33,6 +33,8 @@ public final class BackendQueue {
     /** Completed requests the live ranking accuracy looks back over. */
     static final int RANKING_WINDOW = 500;
     /** How long ranking feedback may wait to be counted, gathering more. */
+    /** The longest queue that is ordered to tell a newcomer its place. */
+    static final int ORDERED_AT_ADMISSION = 1024;
     private static final long FEEDBACK_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final DispatchLoop loop;
@@ -348,17 +350,22 @@ public final class BackendQueue {
         waiter.job = job.get();
         wakeAtNextDeadline();
         drain();
-        if (waiter.slot == null) {
-            tellAdmitted(waiter);
-        }
+        tellAdmitted(waiter);
     }
 
     /**
-     * Tells a job that has to wait where it stands: its place in the dispatch order and its expected
-     * wait, as the queue view would show them now. It costs one ordering of the queue, only for a job
-     * that waits.
+     * Tells a job where it stands: its place in the dispatch order and its expected wait, as the queue
+     * view would show them now; 0 and 0 when it was sent at once. It costs one ordering of the queue,
+     * for a job that waits, so beyond {@value #ORDERED_AT_ADMISSION} waiting jobs nothing is told.
      */
     private void tellAdmitted(Waiter waiter) {
+        if (waiter.slot != null) {
+            waiter.admitted(0, 0);
+            return;
+        }
+        if (scheduler.waitingCount() > ORDERED_AT_ADMISSION) {
+            return;
+        }
         List<ExpectedRun> runs = expectedRuns(clock.nanoTime());
         for (int i = 0; i < runs.size(); i++) {
             if (runs.get(i).job() == waiter.job) {

@@ -7,9 +7,10 @@ package dev.triage.proxy.scheduler;
 public interface JobListener {
 
     /**
-     * The job waits: it is {@code position}th in the dispatch order (1 is next) and expected to start
-     * in {@code expectedWaitSeconds}, as things stand at its admission. Heard before {@code dispatched}
-     * or {@code refused}, and not at all by a job that found a slot at once.
+     * Where the job stood when the queue took it: {@code position}th in the dispatch order (1 is next)
+     * and expected to start in {@code expectedWaitSeconds}; 0 and 0 when it was sent at once. Heard
+     * once, before any later news but for a {@code dispatched} at once; not heard when the queue was
+     * too long to order for it.
      */
     default void admitted(int position, double expectedWaitSeconds) {}
 

@@ -90,7 +90,10 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     private boolean resumeFailed;
     private boolean reportedThisRun;
     private long reportedTokens;
-    /** Where the queue placed it when it arrived, and its expected wait then; 0 for a request that did not wait. */
+    /**
+     * Where the queue placed it when it arrived (0: sent at once), and its expected wait then; -1 while
+     * the queue has not said, and then no header tells it.
+     */
     private int admittedPosition;
     private double admittedWaitSeconds;
     /** Sent before it was sized, and the size is not known yet: the record waits for it. */
@@ -176,6 +179,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         resumable = ResumableRequest.of(target.preemption(), record.path(), body.bytes()).orElse(null);
         splicer = resumable == null ? null : new StreamSplicer(resumable.format());
         state = State.QUEUED;
+        admittedPosition = -1;
         submittedNanos = System.nanoTime();
         ticket = queue.submit(new JobTag(record.id(), record.routeKind()), job.priority(), cost, resumable != null,
                 ctx.executor(), this);
@@ -455,9 +459,11 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         response.headers()
                 .set(TriageHeaders.REQUEST_ID, record.id())
                 .set(TriageHeaders.QUEUE_MS, Math.round(queuedNanos / 1e6))
-                .set(TriageHeaders.QUEUE_POSITION, admittedPosition)
-                .set(TriageHeaders.EXPECTED_WAIT_MS, Math.round(admittedWaitSeconds * 1e3))
                 .set(TriageHeaders.POLICY, context.policy().label());
+        if (admittedPosition >= 0) {
+            response.headers().set(TriageHeaders.QUEUE_POSITION, admittedPosition)
+                    .set(TriageHeaders.EXPECTED_WAIT_MS, Math.round(admittedWaitSeconds * 1e3));
+        }
         if (record.estimate() != null) {
             response.headers().set(TriageHeaders.ESTIMATE_TOKENS, Math.round(record.estimate().expectedTokens()));
         }

@@ -238,9 +238,31 @@ class DispatchLoopTest {
             assertEquals(List.of(1.0, 3.0), longer.admission.get(5, TimeUnit.SECONDS));
             assertEquals(List.of(1.0, 3.0), shorter.admission.get(5, TimeUnit.SECONDS));
             assertEquals(List.of(3.0, 9.0), longest.admission.get(5, TimeUnit.SECONDS));
-            // News reaches the connection in the loop's order: theirs would have come before the later jobs'.
-            assertFalse(first.admission.isDone() || second.admission.isDone(), "a job that found a slot at once does not wait");
+            assertEquals(List.of(0.0, 0.0), first.admission.get(5, TimeUnit.SECONDS), "sent at once");
+            assertEquals(List.of(0.0, 0.0), second.admission.get(5, TimeUnit.SECONDS), "sent at once");
         }
+    }
+
+    @Test
+    void aJobBehindMoreJobsThanTheQueueOrdersForANewcomerIsToldNothing() throws Exception {
+        BackendQueue queue = serial(BackendQueue.ORDERED_AT_ADMISSION + 10, Duration.ZERO);
+        Recorder running = new Recorder();
+        queue.submit(TAG, 0, 100, 10, connection, running);
+        running.slot.get(5, TimeUnit.SECONDS);
+        List<Recorder> waiting = new ArrayList<>();
+        for (int i = 0; i <= BackendQueue.ORDERED_AT_ADMISSION; i++) {
+            Recorder recorder = new Recorder();
+            waiting.add(recorder);
+            queue.submit(TAG, 0, 100, 10, connection, recorder);
+        }
+        Recorder lastOrdered = waiting.get(BackendQueue.ORDERED_AT_ADMISSION - 1);
+        List<Double> told = lastOrdered.admission.get(5, TimeUnit.SECONDS);
+        assertEquals(BackendQueue.ORDERED_AT_ADMISSION, told.get(0), 0, "equal jobs: the last in line");
+        // After the running 10 s job (less the moments it has run) and the 10 s jobs ahead.
+        assertEquals(10.0 * BackendQueue.ORDERED_AT_ADMISSION, told.get(1), 5);
+        queue.snapshot().get(5, TimeUnit.SECONDS); // the loop has admitted every job
+        connection.submit(() -> { }).get(5, TimeUnit.SECONDS); // and the connection has heard all it was told
+        assertFalse(waiting.get(BackendQueue.ORDERED_AT_ADMISSION).admission.isDone());
     }
 
     @Test
