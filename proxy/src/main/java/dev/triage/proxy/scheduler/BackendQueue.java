@@ -32,9 +32,9 @@ public final class BackendQueue {
 
     /** Completed requests the live ranking accuracy looks back over. */
     static final int RANKING_WINDOW = 500;
-    /** How long ranking feedback may wait to be counted, gathering more. */
     /** The longest queue that is ordered to tell a newcomer its place. */
     static final int ORDERED_AT_ADMISSION = 1024;
+    /** How long ranking feedback may wait to be counted, gathering more. */
     private static final long FEEDBACK_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final DispatchLoop loop;
