@@ -49,8 +49,9 @@ public final class ChatSizer implements RequestSizer {
         // The backend prefills every message, system prompt and history included.
         int promptTokens = PromptTokens.ofChars(prompt.conversationChars());
         OptionalLong fingerprint = PromptFingerprint.of(prompt);
-        return () -> estimation.estimate(prompt)
-                .thenApply(estimate -> new SizedJob(capped(estimate, cap), priority, promptTokens, cap, fingerprint, Optional.of(prompt)));
+        return () -> estimation.estimate(prompt).thenApply(estimated -> new SizedJob(capped(estimated.estimate(), cap), priority,
+                promptTokens, cap, fingerprint, Optional.of(prompt),
+                estimated.better().map(better -> better.thenApply(estimate -> capped(estimate, cap)))));
     }
 
     private static Estimate capped(Estimate estimate, OptionalInt cap) {
