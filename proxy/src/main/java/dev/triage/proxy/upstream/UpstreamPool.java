@@ -56,8 +56,10 @@ public final class UpstreamPool implements AutoCloseable {
 
             @Override
             public void channelAcquired(Channel ch) {
-                // Still marked idle: whatever the read finds (a close, a reset, bytes nobody asked for) closes it.
-                ((AbstractNioChannel.NioUnsafe) ch.unsafe()).read();
+                if (Boolean.TRUE.equals(ch.attr(IDLE).get())) {
+                    // Still marked idle: whatever the read finds (a close, a reset, bytes nobody asked for) closes it.
+                    ((AbstractNioChannel.NioUnsafe) ch.unsafe()).read();
+                }
                 ch.attr(IDLE).set(false);
                 ch.config().setAutoRead(false);
             }
