@@ -175,24 +175,22 @@ public final class Triage implements AutoCloseable {
     }
 
     /**
-     * The chat estimation: the caller's estimator; or the configured one loaded now, when it is as
-     * fast to load as its fallback; or the fallback until the configured one has loaded in the background.
+     * The chat estimation: the caller's estimator, or the configured one loaded now when it is a fast
+     * one, each with the fallback should it fail; or the fallback until the configured one has loaded in
+     * the background.
      *
      * @throws dev.triage.model.classifier.ModelLoadException when a model loaded now, or the file of one
      *     to load in the background, cannot be read
      */
     private ChatEstimation chatEstimation(EstimatorConfig estimator, JobEstimator<Prompt> customEstimator) {
-        if (customEstimator != null) {
-            JobEstimator<Prompt> fallback = customEstimator.name().equals(estimator.fallback()) ? null
-                    : ChatEstimators.fallback(estimator);
-            return ChatEstimation.ready(customEstimator, fallback, metrics::estimatorTimer, metrics::estimatorFallbacks);
+        if (customEstimator == null && estimator.loadsInBackground()) {
+            ChatEstimators.requireModelFiles(estimator);
+            return ChatEstimation.loading(estimator.name(), ChatEstimators.fallback(estimator), metrics::estimatorTimer,
+                    metrics::estimatorFallbacks);
         }
-        if (!estimator.loadsInBackground()) {
-            return ChatEstimation.ready(ChatEstimators.load(estimator), null, metrics::estimatorTimer, metrics::estimatorFallbacks);
-        }
-        ChatEstimators.requireModelFiles(estimator);
-        return ChatEstimation.loading(estimator.name(), ChatEstimators.fallback(estimator), metrics::estimatorTimer,
-                metrics::estimatorFallbacks);
+        JobEstimator<Prompt> configured = customEstimator != null ? customEstimator : ChatEstimators.load(estimator);
+        JobEstimator<Prompt> fallback = configured.name().equals(estimator.fallback()) ? null : ChatEstimators.fallback(estimator);
+        return ChatEstimation.ready(configured, fallback, metrics::estimatorTimer, metrics::estimatorFallbacks);
     }
 
     /**

@@ -13,8 +13,9 @@ import java.util.Locale;
 /**
  * {@code scripts/demo}: Triage's point in a minute, with nothing but Java. A serial replay backend
  * and Triage start in this process; the shipped burst of held-out chat requests is sent at once,
- * first with Triage first-come-first-served, then shortest-job-first with its default estimator and
- * with the ranker, then shortest-job-first on the true lengths for reference; a table shows what
+ * first with Triage first-come-first-served, then shortest-job-first with its default estimator (the
+ * ranker) and with the lexical trees that stand in for it, then shortest-job-first on the true lengths
+ * for reference; a table shows what
  * short and long requests waited. {@code --api ollama} sends the chats to Ollama's {@code /api/chat}
  * instead of OpenAI's {@code /v1/chat/completions}.
  */
@@ -50,17 +51,17 @@ public final class DemoCommand {
         List<LoadVariant> variants = List.of(LoadVariant.parse("fcfs", Duration.ZERO), LoadVariant.parse("sjf", Duration.ZERO),
                 LoadVariant.parse("oracle-sjf", Duration.ZERO));
         BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.Settings(workload, variants, 1, SPEED, 1, List.of(), api));
-        BurstBenchmark.Result ranker = BurstBenchmark.run(new BurstBenchmark.Settings(workload, List.of(variants.get(1)), 1, SPEED,
-                1, List.of("--estimator", "ranker"), api));
+        BurstBenchmark.Result lexical = BurstBenchmark.run(new BurstBenchmark.Settings(workload, List.of(variants.get(1)), 1, SPEED,
+                1, List.of("--estimator", "lexical"), api));
         System.out.printf(Locale.ROOT, "%-34s %10s %10s %10s %10s   seconds, end to end%n", "", "short P50", "short P95",
                 "long P50", "long P95");
         print(result, "fcfs", "FCFS (what the backend does alone)");
-        print(result, "sjf", "SJF, Triage's default estimator");
-        print(ranker, "sjf", "SJF, --estimator ranker");
+        print(result, "sjf", "SJF, Triage's default (the ranker)");
+        print(lexical, "sjf", "SJF, --estimator lexical");
         print(result, "oracle-sjf", "SJF, true lengths (the bound)");
         System.out.println();
         printChange(result, result, "sjf", "sjf");
-        printChange(result, ranker, "sjf", "sjf, ranker");
+        printChange(result, lexical, "sjf", "sjf, lexical");
         printChange(result, result, "oracle-sjf", "oracle-sjf");
     }
 

@@ -29,9 +29,9 @@ public record EstimatorConfig(String name, Optional<Path> model, String fallback
 
     /**
      * True when the model loads after Triage starts serving, the fallback sizing requests until it
-     * is ready: every model but the fallback's own kind, which is as fast to load as to use.
+     * is ready: the expensive models; the fast ones load in milliseconds, before Triage serves.
      */
     public boolean loadsInBackground() {
-        return hasModel() && !name.equals(fallback);
+        return !FALLBACKS.contains(name);
     }
 }

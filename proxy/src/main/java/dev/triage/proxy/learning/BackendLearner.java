@@ -41,6 +41,8 @@ public final class BackendLearner {
     private volatile double frozenLogError = Double.NaN;
     private volatile double serviceLogError = Double.NaN;
     private volatile long learned;
+    /** Moves whenever the served service time or calibration may have changed. */
+    private volatile long version;
 
     /**
      * @param key the backend and the kind of request ({@code chat/chat}), as state files and metrics name it
@@ -128,6 +130,15 @@ public final class BackendLearner {
         serviceTime.learn(request.promptTokens(), request.actualTokens(), request.running(), request.serviceSeconds());
         servedServiceTime = serviceTime.current();
         learned++;
+        version++;
+    }
+
+    /**
+     * Moves whenever what {@link #tokens} and {@link #serviceTime} serve may have changed, so that
+     * costs computed from them can be computed again.
+     */
+    public long version() {
+        return version;
     }
 
     /** Drops the calibration and its shadow evaluation, for an estimator whose model changed; the service time stays. */
@@ -137,6 +148,7 @@ public final class BackendLearner {
         servedCalibration = LearnedCalibration.IDENTITY;
         learnedLogError = Double.NaN;
         frozenLogError = Double.NaN;
+        version++;
     }
 
     /** True when the learned calibration should serve: it serves, or it has clearly beaten the frozen estimates. */
@@ -179,6 +191,7 @@ public final class BackendLearner {
         learnedCalibration = calibration.current();
         servedCalibration = shadow[2] == 1 ? learnedCalibration : LearnedCalibration.IDENTITY;
         learned = serviceTime.observations();
+        version++;
         return true;
     }
 

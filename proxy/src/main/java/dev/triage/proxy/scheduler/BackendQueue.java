@@ -243,9 +243,18 @@ public final class BackendQueue {
      */
     public Ticket submit(JobTag tag, int priority, JobCost cost, boolean pausable, Executor callbacks,
             JobListener listener) {
-        Waiter waiter = new Waiter(tag, callbacks, listener);
+        return submit(tag, priority, CostSource.fixed(cost), pausable, callbacks, listener);
+    }
+
+    /**
+     * Queues a job, as {@link #submit(JobTag, int, JobCost, boolean, Executor, JobListener)}, whose cost
+     * is computed again, while it waits, whenever its source's models change.
+     */
+    public Ticket submit(JobTag tag, int priority, CostSource cost, boolean pausable, Executor callbacks,
+            JobListener listener) {
+        Waiter waiter = new Waiter(tag, callbacks, listener, cost);
         permits.enqueue();
-        loop.execute(() -> admit(waiter, priority, cost, pausable));
+        loop.execute(() -> admit(waiter, priority, pausable));
         return waiter;
     }
 
@@ -315,7 +324,7 @@ public final class BackendQueue {
         });
     }
 
-    private void admit(Waiter waiter, int priority, JobCost cost, boolean pausable) {
+    private void admit(Waiter waiter, int priority, boolean pausable) {
         if (waiter.cancelled) {
             permits.dequeue();
             return;
@@ -326,7 +335,7 @@ public final class BackendQueue {
             return;
         }
         refuseOverdue();
-        var job = scheduler.submit(waiter, priority, cost, pausable);
+        var job = scheduler.submit(waiter, priority, waiter.currentCost(), pausable);
         if (job.isEmpty()) {
             long retryAfter = Math.max(1, (long) Math.ceil(scheduler.expectedBacklogSeconds()));
             permits.dequeue();
@@ -377,12 +386,20 @@ public final class BackendQueue {
      * so with a permit in hand and a job waiting it always has one to dispatch.
      */
     private void drain() {
+        if (scheduler.waitingCount() > 0) {
+            recostChanged();
+        }
         while (scheduler.waitingCount() > 0 && permits.takeForQueued()) {
             Dispatch<Waiter> dispatch = scheduler.dispatchNext();
             running.add(dispatch);
             dispatch.job().payload().dispatch(new Slot(this, dispatch, permits.busy()));
         }
         askForPause();
+    }
+
+    /** Costs again the waiting jobs whose models have changed since they were costed. */
+    private void recostChanged() {
+        scheduler.recost(job -> job.payload().costChanged(), job -> job.payload().currentCost());
     }
 
     /** Once no slot is free: asks the running job the policy wants paused, if any, to pause. */
@@ -406,20 +423,44 @@ public final class BackendQueue {
         private final JobTag tag;
         private final Executor callbacks;
         private final JobListener listener;
+        private CostSource costs;
+        /** The version of {@link #costs} its job's cost was computed at. */
+        private long costVersion;
         private Job<Waiter> job;
         /** The slot of its latest dispatch. */
         private Slot slot;
         private boolean cancelled;
 
-        private Waiter(JobTag tag, Executor callbacks, JobListener listener) {
+        private Waiter(JobTag tag, Executor callbacks, JobListener listener, CostSource costs) {
             this.tag = tag;
             this.callbacks = callbacks;
             this.listener = listener;
+            this.costs = costs;
+        }
+
+        /** The cost by its source's models as they are now, remembering their version. */
+        private JobCost currentCost() {
+            costVersion = costs.version(); // read first: a change while computing is seen next time
+            return costs.cost();
+        }
+
+        private boolean costChanged() {
+            return costs.version() != costVersion;
         }
 
         @Override
         public void cancel() {
             loop.execute(() -> withdraw(this));
+        }
+
+        @Override
+        public void resize(CostSource cost) {
+            loop.execute(() -> {
+                costs = cost;
+                if (job != null && !cancelled) {
+                    scheduler.resize(job, currentCost());
+                }
+            });
         }
 
         /** Hands the slot to the listener; a slot the listener never gets to hold is freed here. */

@@ -14,8 +14,8 @@ public final class Job<T> {
     private final long sequence;
     private final long arrivalNanos;
     private final int priority;
-    private final JobCost cost;
-    private final double inverseSeconds;
+    private JobCost cost;
+    private double inverseSeconds;
     private boolean pausable;
     private final JobProgress progress;
     /** Position in a {@link WaitingJobs} array while waiting there; -1 otherwise. */
@@ -68,6 +68,12 @@ public final class Job<T> {
     /** Expected time to the first token, from the backend's service-time model; positive. */
     public double prefillSeconds() {
         return cost.prefillSeconds();
+    }
+
+    /** A better estimate of its cost, made while it waits; its {@link WaitingJobs} places it again. */
+    void resize(JobCost newCost) {
+        cost = newCost;
+        inverseSeconds = 1 / newCost.expectedSeconds();
     }
 
     /** 1 / S, so that HRRN's ratio is a multiplication wherever it is computed. */

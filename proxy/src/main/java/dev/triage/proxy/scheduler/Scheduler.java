@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * One backend's queue and slots: jobs wait here until a slot is free, then leave in the order the
@@ -124,6 +126,32 @@ public final class Scheduler<T> {
             double tokensLeft = remaining.expectedRemaining(job.expectedTokens(), progress.tokens());
             progress.remainingSeconds(tokensLeft * progress.secondsPerToken());
         }
+    }
+
+    /**
+     * Gives a job that is still waiting a new cost (a better estimate made while it waited); its place
+     * in the queue follows. Nothing happens to a job already dispatched.
+     */
+    public void resize(Job<T> job, JobCost cost) {
+        if (!waiting.remove(job)) {
+            return;
+        }
+        job.resize(cost);
+        if (settings.policy() == Policy.LAPS) {
+            predictRemaining(job);
+        }
+        waiting.addAgain(job);
+    }
+
+    /** Gives every waiting job that {@code changed} selects its cost by {@code cost}, as {@link #resize} does. */
+    public void recost(Predicate<Job<T>> changed, Function<Job<T>, JobCost> cost) {
+        List<Job<T>> selected = new ArrayList<>();
+        for (Job<T> job : waiting.all()) {
+            if (changed.test(job)) {
+                selected.add(job);
+            }
+        }
+        selected.forEach(job -> resize(job, cost.apply(job)));
     }
 
     /** Removes a job that is still waiting; false when it was already dispatched or removed. */

@@ -1,7 +1,13 @@
 package dev.triage.proxy.scheduler;
 
-/** A submitted job, as its submitter holds it: the one thing to do with it is withdraw it. */
+/** A submitted job, as its submitter holds it: it can be withdrawn, or given a better estimate while it waits. */
 public interface Ticket {
+
+    /**
+     * Gives the job a new source of its expected cost, from a better estimate made while it waited, and
+     * places it by that; nothing happens if it is no longer waiting.
+     */
+    void resize(CostSource cost);
 
     /**
      * Withdraws the job if it is still waiting; it will then never be dispatched nor refused. If it

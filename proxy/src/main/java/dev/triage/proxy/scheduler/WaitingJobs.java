@@ -36,6 +36,14 @@ public abstract class WaitingJobs<T> {
     public abstract boolean remove(Job<T> job);
 
     /**
+     * Adds back a job {@link #remove removed} to change its cost: placed by its new cost, its arrival
+     * order kept, and not counted as a new arrival by policies that learn from arrivals.
+     */
+    public void addAgain(Job<T> job) {
+        add(job);
+    }
+
+    /**
      * The job the policy sends next at {@code nowNanos}, or null when none waits.
      *
      * @param freeSlots the backend's free slots, at least 1: when several are free at once, the jobs

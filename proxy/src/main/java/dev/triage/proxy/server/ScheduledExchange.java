@@ -2,6 +2,7 @@ package dev.triage.proxy.server;
 
 import dev.triage.model.Estimate;
 import dev.triage.proxy.api.TriageError;
+import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.learning.LearnedServiceTime;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
@@ -9,6 +10,7 @@ import dev.triage.proxy.metrics.ResponseTokenCounter;
 import dev.triage.proxy.preemption.ResumableRequest;
 import dev.triage.proxy.preemption.StreamSplicer;
 import dev.triage.proxy.scheduler.BackendQueue;
+import dev.triage.proxy.scheduler.CostSource;
 import dev.triage.proxy.scheduler.JobCost;
 import dev.triage.proxy.scheduler.JobListener;
 import dev.triage.proxy.scheduler.JobTag;
@@ -164,18 +166,48 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             }
             return;
         }
-        double tokens = recordSized(job).expectedTokens();
-        BackendQueue queue = target.backend().queue();
-        int running = Math.min(queue.settings().slots(), queue.busySlots() + 1);
-        LearnedServiceTime serviceTime = target.learner().serviceTime();
-        JobCost cost = new JobCost(job.promptTokens(), tokens, serviceTime.prefillSeconds(job.promptTokens()),
-                serviceTime.seconds(job.promptTokens(), tokens, running));
+        recordSized(job);
         resumable = ResumableRequest.of(target.preemption(), record.path(), body.bytes()).orElse(null);
         splicer = resumable == null ? null : new StreamSplicer(resumable.format());
         state = State.QUEUED;
         submittedNanos = System.nanoTime();
-        ticket = queue.submit(new JobTag(record.id(), record.routeKind()), job.priority(), cost, resumable != null,
-                ctx.executor(), this);
+        ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), costs(job),
+                resumable != null, ctx.executor(), this);
+        job.better().ifPresent(better -> better.thenAcceptAsync(this::resized, ctx.executor()));
+    }
+
+    /** The configured estimator's own estimate, made after the fallback's: a request still waiting goes by it. */
+    private void resized(Estimate better) {
+        if (state != State.QUEUED) {
+            return;
+        }
+        job = job.withEstimate(better);
+        recordSized(job);
+        ticket.resize(costs(job));
+    }
+
+    /**
+     * What the job is expected to cost this backend, by what its learner serves when the queue asks:
+     * on admission, and again whenever the learner has moved while the job waits.
+     */
+    private CostSource costs(SizedJob sized) {
+        BackendLearner learner = target.learner();
+        BackendQueue queue = target.backend().queue();
+        return new CostSource() {
+            @Override
+            public JobCost cost() {
+                double tokens = learner.tokens(sized.estimate().expectedTokens(), sized.outputCap());
+                int running = Math.min(queue.settings().slots(), queue.busySlots() + 1);
+                LearnedServiceTime serviceTime = learner.serviceTime();
+                return new JobCost(sized.promptTokens(), tokens, serviceTime.prefillSeconds(sized.promptTokens()),
+                        serviceTime.seconds(sized.promptTokens(), tokens, running));
+            }
+
+            @Override
+            public long version() {
+                return learner.version();
+            }
+        };
     }
 
     /**
@@ -201,12 +233,11 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         }
     }
 
-    /** Records the job's estimate as this backend's learned calibration serves it, and returns that. */
-    private Estimate recordSized(SizedJob sized) {
+    /** Records the job's estimate as this backend's learned calibration serves it. */
+    private void recordSized(SizedJob sized) {
         double estimatorTokens = sized.estimate().expectedTokens();
         Estimate served = sized.estimate().withTokens(target.learner().tokens(estimatorTokens, sized.outputCap()));
         record.sized(served, sized.priority(), estimatorTokens, sized.promptTokens(), sized.outputCap());
-        return served;
     }
 
     @Override

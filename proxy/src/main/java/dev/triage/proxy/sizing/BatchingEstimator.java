@@ -13,6 +13,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * the measured time per prompt and the prompts ahead of it (until the first batch has been timed,
  * at most one batch waits); otherwise the estimator is saturated and the caller sizes the request
  * another way. At most {@code maxWaiting} prompts wait in any case, so a slow estimator cannot pile
- * up memory.
+ * up memory. A prompt sized another way may still be {@link #tryRefine refined}: scored when no other
+ * prompt waits, for a request that may still be waiting in the queue by then.
  *
  * <pre>{@code
  * BatchingEstimator batcher = new BatchingEstimator(ranker, 32, 1024, Duration.ofMillis(250), Clock.system());
@@ -47,6 +49,9 @@ public final class BatchingEstimator implements AutoCloseable {
     private final long maxWaitNanos;
     private final Clock clock;
     private final BlockingQueue<Pending> waiting;
+    private final BlockingQueue<Pending> refinements;
+    /** One permit per prompt in either queue, so that the worker sleeps only when both are empty. */
+    private final Semaphore queued = new Semaphore(0);
     private final Thread worker;
     /** Running mean of a batch's time over its prompts; 0 until the first batch has been timed. */
     private volatile double nanosPerPrompt;
@@ -63,6 +68,7 @@ public final class BatchingEstimator implements AutoCloseable {
         this.maxWaitNanos = maxWait.toNanos();
         this.clock = clock;
         this.waiting = new ArrayBlockingQueue<>(maxWaiting);
+        this.refinements = new ArrayBlockingQueue<>(maxWaiting);
         this.worker = new DaemonThreadFactory("triage-estimator").newThread(this::work);
         this.worker.start();
     }
@@ -80,6 +86,20 @@ public final class BatchingEstimator implements AutoCloseable {
         if (saturated || !waiting.offer(new Pending(prompt, result))) {
             return Optional.empty();
         }
+        queued.release();
+        return Optional.of(result);
+    }
+
+    /**
+     * The prompt's estimate, made once no prompt waits for {@link #tryEstimate} (completed and failed
+     * as there); empty, at once, when {@code maxWaiting} prompts already wait to be refined.
+     */
+    public Optional<CompletableFuture<Estimate>> tryRefine(Prompt prompt) {
+        CompletableFuture<Estimate> result = new CompletableFuture<>();
+        if (!refinements.offer(new Pending(prompt, result))) {
+            return Optional.empty();
+        }
+        queued.release();
         return Optional.of(result);
     }
 
@@ -87,8 +107,14 @@ public final class BatchingEstimator implements AutoCloseable {
         List<Pending> batch = new ArrayList<>(maxBatch);
         try {
             while (true) {
-                batch.add(waiting.take());
-                waiting.drainTo(batch, maxBatch - 1);
+                queued.acquire();
+                BlockingQueue<Pending> lane = waiting.isEmpty() ? refinements : waiting;
+                Pending first = lane.poll();
+                if (first == null) {
+                    continue; // taken by close()
+                }
+                batch.add(first);
+                queued.acquire(lane.drainTo(batch, maxBatch - 1));
                 score(batch);
                 batch.clear();
             }
@@ -120,9 +146,11 @@ public final class BatchingEstimator implements AutoCloseable {
     @Override
     public void close() {
         worker.interrupt();
-        Pending pending;
-        while ((pending = waiting.poll()) != null) {
-            pending.result.completeExceptionally(new RejectedExecutionException("the estimator stopped"));
+        for (BlockingQueue<Pending> lane : List.of(waiting, refinements)) {
+            Pending pending;
+            while ((pending = lane.poll()) != null) {
+                pending.result.completeExceptionally(new RejectedExecutionException("the estimator stopped"));
+            }
         }
     }
 }

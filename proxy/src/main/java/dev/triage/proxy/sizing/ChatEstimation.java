@@ -25,12 +25,14 @@ import org.slf4j.LoggerFactory;
  * {@link BatchingEstimator}. When it cannot — its model is still loading, its executor is
  * saturated, it failed on the prompt, or its model could not be loaded — the fallback, a cheap
  * estimator, sizes the prompt on the calling thread instead, and the reason is counted. No request is
- * refused or held back for want of an estimate.
+ * refused or held back for want of an estimate. A prompt the fallback sized because the executor was
+ * saturated is scored by the configured estimator too once it has caught up, so that a request still
+ * waiting by then is placed by the better estimate ({@link Estimated#better}).
  *
  * <pre>{@code
- * ChatEstimation estimation = ChatEstimation.loading("ranker", classifier, metrics::estimatorTimer,
+ * ChatEstimation estimation = ChatEstimation.loading("ranker", lexical, metrics::estimatorTimer,
  *         metrics::estimatorFallbacks);
- * estimation.estimate(prompt);          // the classifier's estimate, counted as reason "loading"
+ * estimation.estimate(prompt);          // the lexical trees' estimate, counted as reason "loading"
  * estimation.install(ranker);           // from the loading thread; later prompts go to the ranker
  * }</pre>
  */
@@ -158,15 +160,15 @@ public final class ChatEstimation implements AutoCloseable {
      * expensive estimator's thread otherwise. It fails only when the configured estimator failed and
      * there is no fallback.
      */
-    public CompletableFuture<Estimate> estimate(Prompt prompt) {
+    public CompletableFuture<Estimated> estimate(Prompt prompt) {
         Configured current = configured;
         if (current == null) {
-            return CompletableFuture.completedFuture(fallBack(prompt, unavailable ? FallbackReason.UNAVAILABLE
-                    : FallbackReason.LOADING));
+            return CompletableFuture.completedFuture(Estimated.of(fallBack(prompt, unavailable ? FallbackReason.UNAVAILABLE
+                    : FallbackReason.LOADING)));
         }
         if (current.batcher() == null) {
             try {
-                return CompletableFuture.completedFuture(timed(current.estimator(), prompt));
+                return CompletableFuture.completedFuture(Estimated.of(timed(current.estimator(), prompt)));
             } catch (RuntimeException e) {
                 if (fallback != null) {
                     log.warn("the {} estimator failed on a prompt; the {} estimator sized it", current.estimator().name(),
@@ -178,23 +180,24 @@ public final class ChatEstimation implements AutoCloseable {
         long started = System.nanoTime();
         Optional<CompletableFuture<Estimate>> scored = current.batcher().tryEstimate(prompt);
         if (scored.isEmpty()) {
-            return CompletableFuture.completedFuture(fallBack(prompt, FallbackReason.SATURATED));
+            Estimate now = fallBack(prompt, FallbackReason.SATURATED);
+            return CompletableFuture.completedFuture(new Estimated(now, current.batcher().tryRefine(prompt)));
         }
         return scored.get().handle((estimate, error) -> {
             if (error == null) {
                 timers.apply(current.estimator().name()).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-                return CompletableFuture.completedFuture(estimate);
+                return CompletableFuture.completedFuture(Estimated.of(estimate));
             }
             return failed(prompt, error); // the batcher logged it, once for its batch
         }).thenCompose(Function.identity());
     }
 
     /** The configured estimator failed on the prompt: the fallback's estimate, or the failure when there is none. */
-    private CompletableFuture<Estimate> failed(Prompt prompt, Throwable error) {
+    private CompletableFuture<Estimated> failed(Prompt prompt, Throwable error) {
         if (fallback == null) {
             return CompletableFuture.failedFuture(error);
         }
-        return CompletableFuture.completedFuture(fallBack(prompt, FallbackReason.FAILED));
+        return CompletableFuture.completedFuture(Estimated.of(fallBack(prompt, FallbackReason.FAILED)));
     }
 
     private Estimate fallBack(Prompt prompt, FallbackReason reason) {

@@ -45,7 +45,8 @@ public final class ChatSizer implements RequestSizer {
         int priority = priority(json);
         // The backend prefills every message, system prompt and history included.
         int promptTokens = PromptTokens.ofChars(prompt.conversationChars());
-        return () -> estimation.estimate(prompt).thenApply(estimate -> new SizedJob(capped(estimate, cap), priority, promptTokens, cap));
+        return () -> estimation.estimate(prompt).thenApply(estimated -> new SizedJob(capped(estimated.estimate(), cap), priority,
+                promptTokens, cap, estimated.better().map(better -> better.thenApply(estimate -> capped(estimate, cap)))));
     }
 
     private static Estimate capped(Estimate estimate, OptionalInt cap) {

@@ -39,9 +39,9 @@ class ConfigLoaderTest {
         assertEquals(Duration.ofSeconds(60), config.starvationTimeout());
         assertEquals(1, config.backend().maxConcurrency());
         assertEquals(Duration.ZERO, config.maxQueueWait());
-        assertEquals("classifier", config.estimator().name());
+        assertEquals("ranker", config.estimator().name());
         assertTrue(config.estimator().model().isEmpty(), "the shipped model");
-        assertEquals("classifier", config.estimator().fallback());
+        assertEquals("lexical", config.estimator().fallback());
         assertEquals(4L << 20, config.maxBody());
         assertEquals(PreemptionDialect.OFF, config.preemption());
         assertEquals(LapsSettings.DEFAULTS, config.laps());

@@ -5,9 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.features.Prompt;
 import dev.triage.model.BaselineEstimator;
-import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.model.classifier.ModelFiles;
+import dev.triage.model.lexical.LexicalEstimator;
 import dev.triage.model.ranker.RankerEstimator;
+import dev.triage.proxy.scheduler.QueueSnapshot;
 import dev.triage.proxy.testing.Await;
 import dev.triage.proxy.testing.ChatRequests;
 import dev.triage.proxy.testing.FakeOpenAiBackend;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -80,14 +82,14 @@ class EstimatorFallbackTest {
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
                 RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--estimator", "ranker");
                 RankerEstimator ranker = RankerEstimator.loadDefault();
-                ClassifierEstimator classifier = ClassifierEstimator.loadDefault()) {
+                LexicalEstimator fallback = LexicalEstimator.loadDefault()) {
             awaitEstimatorState(triage, "ready");
             double before = fallbacks(triage, null);
             int differ = 0;
             for (String prompt : PROMPTS) {
                 long expected = Math.round(ranker.estimate(new Prompt(prompt)).expectedTokens());
                 assertEquals(expected, recordedEstimate(triage, prompt), prompt);
-                differ += expected != Math.round(classifier.estimate(new Prompt(prompt)).expectedTokens()) ? 1 : 0;
+                differ += expected != Math.round(fallback.estimate(new Prompt(prompt)).expectedTokens()) ? 1 : 0;
             }
             assertTrue(differ >= 4, "the prompts tell the ranker from its fallback: " + differ + " of " + PROMPTS.size());
             assertEquals(before, fallbacks(triage, null), "not one request sized by the fallback once the ranker is ready");
@@ -130,11 +132,55 @@ class EstimatorFallbackTest {
             String metrics = triage.metricsAfter(responses.size());
             assertEquals(responses.size(), PrometheusText.sum(metrics, "triage_estimate_tokens_count", CHAT),
                     "every request sized, by one or the other");
+            // A surplus request still waiting once the estimator caught up went by its estimate in the end.
             BaselineEstimator baseline = new BaselineEstimator();
-            double bySurplus = PrometheusText.sum(metrics, "triage_estimate_tokens_sum", CHAT) - 7 * (responses.size() - saturated);
             double baselineEach = baseline.estimate(new Prompt("prompt 10")).expectedTokens(); // as long as every surplus prompt
-            assertEquals(saturated * baselineEach, bySurplus, 0.01, "the surplus sized by the fallback, the rest by the estimator");
+            double bySurplus = PrometheusText.sum(metrics, "triage_estimate_tokens_sum", CHAT) - 7 * responses.size();
+            double keptFallback = bySurplus / (baselineEach - 7);
+            assertEquals(Math.round(keptFallback), keptFallback, 0.001, "each request sized by the fallback or the estimator");
+            assertTrue(keptFallback >= 0 && keptFallback <= saturated, "only the surplus by the fallback: " + keptFallback);
             assertEquals(0, PrometheusText.sum(metrics, "triage_rejected_total", Map.of()));
+        }
+    }
+
+    /**
+     * The estimator is held while a busy request runs: one batch waits for it, the surplus is queued
+     * at once with the fallback's (larger) estimates. Once the estimator is free it scores the surplus
+     * too, and the surplus, still waiting, goes by those estimates: all equal, so in arrival order,
+     * ahead of the batch. Sized by the fallback alone, the surplus would go last.
+     */
+    @Test
+    void requestsTheFallbackSizedWhileTheEstimatorWasBehindArePlacedByItsEstimateOnceItCatchesUp() throws Exception {
+        HeldEstimator<Prompt> gated = HeldEstimator.<Prompt>held("gated", 7).markedExpensive();
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(2));
+                RunningTriage triage = RunningTriage.start(gated, "--backend", backend.url(), "--estimator-fallback", "baseline",
+                        "--starvation-timeout", "off")) {
+            List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
+            // Busy for 5 s (2,500 tokens at 2 ms), sent at once and sized after: its prompt holds the estimator.
+            responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 2_500, false)));
+            assertTrue(gated.entered.await(30, TimeUnit.SECONDS));
+            int surplus = 3;
+            for (int i = 0; i < 32 + surplus; i++) {
+                String name = String.format(Locale.ROOT, "prompt-%02d", i);
+                responses.add(triage.client().sendAsync(HttpRequest.newBuilder(triage.uri("/v1/chat/completions"))
+                        .header("content-type", "application/json").header("x-request-id", name)
+                        .POST(HttpRequest.BodyPublishers.ofString(ChatRequests.uncapped(name))).build(),
+                        HttpResponse.BodyHandlers.ofString()));
+            }
+            // One batch waits for the estimator; whichever requests come after it are queued at once.
+            Await.until("the surplus queued", () -> triage.chatQueue().waitingCount() == surplus);
+            List<String> queuedFirst = triage.chatQueue().snapshot().get(10, TimeUnit.SECONDS).waiting().stream()
+                    .map(QueueSnapshot.Waiting::id).toList();
+            assertEquals(surplus, fallbacks(triage, "saturated"));
+            gated.release.countDown();
+            for (CompletableFuture<HttpResponse<String>> response : responses) {
+                assertEquals(200, response.get(2, TimeUnit.MINUTES).statusCode());
+            }
+            List<String> finished = backend.finished();
+            assertEquals("busy", finished.get(0));
+            assertEquals(Set.copyOf(queuedFirst), Set.copyOf(finished.subList(1, 1 + surplus)),
+                    "the surplus, re-sized, ahead of the batch: " + finished);
+            assertEquals(surplus, fallbacks(triage, "saturated"), "a re-sized request is not counted again");
         }
     }
 
@@ -149,10 +195,10 @@ class EstimatorFallbackTest {
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
                 RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--estimator", "ranker", "--model",
                         model.toString());
-                ClassifierEstimator classifier = ClassifierEstimator.loadDefault()) {
+                LexicalEstimator fallback = LexicalEstimator.loadDefault()) {
             awaitEstimatorState(triage, "unavailable");
             String prompt = PROMPTS.get(2);
-            assertEquals(Math.round(classifier.estimate(new Prompt(prompt)).expectedTokens()), recordedEstimate(triage, prompt));
+            assertEquals(Math.round(fallback.estimate(new Prompt(prompt)).expectedTokens()), recordedEstimate(triage, prompt));
             assertTrue(fallbacks(triage, "unavailable") >= 1);
 
             try (InputStream in = RankerEstimator.class.getResourceAsStream(RankerEstimator.DEFAULT_MODEL_RESOURCE)) {

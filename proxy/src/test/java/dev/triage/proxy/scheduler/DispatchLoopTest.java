@@ -141,6 +141,52 @@ class DispatchLoopTest {
         assertFalse(gone.refusal.isDone());
     }
 
+    /**
+     * Two jobs wait, costed by models that then change: one costed cheaper by the newer model would
+     * jump ahead of one costed by the older if only new arrivals saw it. The queue costs both again,
+     * so they are compared by the same model, and a better estimate moves a job too.
+     */
+    @Test
+    void waitingJobsAreCostedAgainWhenTheirModelsChangeOrABetterEstimateArrives() throws Exception {
+        BackendQueue queue = serial(10, Duration.ZERO);
+        Recorder running = new Recorder();
+        queue.submit(TAG, 0, 10, 1, connection, running);
+        Slot slot = running.slot.get(5, TimeUnit.SECONDS);
+        AtomicInteger version = new AtomicInteger();
+        // The model: seconds = tokens x a rate that drops tenfold at version 1.
+        class Modelled implements CostSource {
+            final double tokens;
+
+            Modelled(double tokens) {
+                this.tokens = tokens;
+            }
+
+            @Override
+            public JobCost cost() {
+                return JobCost.ofAnswer(tokens, tokens * (version.get() == 0 ? 0.1 : 0.01));
+            }
+
+            @Override
+            public long version() {
+                return version.get();
+            }
+        }
+        Recorder costedEarly = new Recorder();
+        queue.submit(TAG, 0, new Modelled(100), false, connection, costedEarly);
+        Await.until("the first is queued", () -> queue.waitingCount() == 1);
+        version.set(1);
+        Recorder costedLate = new Recorder();
+        queue.submit(TAG, 0, new Modelled(500), false, connection, costedLate);
+        Recorder resized = new Recorder();
+        Ticket ticket = queue.submit(TAG, 0, new Modelled(1000), false, connection, resized);
+        ticket.resize(new Modelled(50));
+        slot.release();
+        resized.slot.get(5, TimeUnit.SECONDS).release();
+        costedEarly.slot.get(5, TimeUnit.SECONDS).release();
+        costedLate.slot.get(5, TimeUnit.SECONDS);
+        assertFalse(costedLate.slot.isCompletedExceptionally());
+    }
+
     @Test
     void waitBeyondTheLimitIsRefused() throws Exception {
         BackendQueue queue = serial(10, Duration.ofMillis(50));

@@ -240,4 +240,26 @@ class SchedulerTest {
         s.submit("b", 0, 10, 5);
         assertEquals(4.0, s.expectedBacklogSeconds(), 1e-9);
     }
+
+    @Test
+    void aWaitingJobGivenABetterEstimateIsPlacedByItAndADispatchedOneIsNot() {
+        for (Policy policy : List.of(Policy.SJF, Policy.HRRN, Policy.LAPS, Policy.EWSJF)) {
+            Scheduler<String> s = scheduler(policy, Duration.ZERO, 100, 1);
+            Job<String> first = s.submit("first", 0, 10, 0.2).orElseThrow();
+            Job<String> guessedShort = s.submit("guessed-short", 0, 20, 0.4).orElseThrow();
+            s.submit("medium", 0, 300, 6);
+            Dispatch<String> running = s.dispatchNext();
+            assertEquals("first", running.job().payload(), policy.label());
+            s.resize(guessedShort, JobCost.ofAnswer(1000, 20));
+            s.resize(first, JobCost.ofAnswer(5000, 100));
+            assertEquals(10, first.expectedTokens(), "a dispatched job keeps its cost");
+            assertEquals(1000, guessedShort.expectedTokens());
+            assertEquals(2, s.waitingCount());
+            clock.advanceSeconds(1);
+            s.release(running);
+            // ewsjf orders within a queue of similar sizes by arrival; with one queue still, the cost moves nothing.
+            List<String> expected = policy == Policy.EWSJF ? List.of("guessed-short", "medium") : List.of("medium", "guessed-short");
+            assertEquals(expected, drainOneByOne(s), policy.label());
+        }
+    }
 }

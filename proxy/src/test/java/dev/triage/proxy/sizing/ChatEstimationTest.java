@@ -53,8 +53,8 @@ class ChatEstimationTest {
         return registry.get("estimator").tag("estimator", estimator).timer().count();
     }
 
-    private static double tokens(CompletableFuture<Estimate> estimate) throws Exception {
-        return estimate.get(10, TimeUnit.SECONDS).expectedTokens();
+    private static double tokens(CompletableFuture<Estimated> estimate) throws Exception {
+        return estimate.get(10, TimeUnit.SECONDS).estimate().expectedTokens();
     }
 
     private static final Prompt PROMPT = new Prompt("What is 2 + 2?");
@@ -64,7 +64,7 @@ class ChatEstimationTest {
     void whileTheModelLoadsTheFallbackSizesAtOnceAndTheModelTakesOverWhenInstalled() throws Exception {
         try (ChatEstimation estimation = loading(new BaselineEstimator())) {
             assertEquals(ChatEstimation.State.LOADING, estimation.state());
-            CompletableFuture<Estimate> early = estimation.estimate(PROMPT);
+            CompletableFuture<Estimated> early = estimation.estimate(PROMPT);
             assertTrue(early.isDone(), "no wait for the model");
             assertEquals(BASELINE_TOKENS, tokens(early));
             assertEquals(1, fallbacks(FallbackReason.LOADING));
@@ -115,10 +115,10 @@ class ChatEstimationTest {
     }
 
     @Test
-    void aSaturatedExecutorHandsTheSurplusToTheFallbackAtOnce() throws Exception {
+    void aSaturatedExecutorHandsTheSurplusToTheFallbackAtOnceAndScoresItOnceCaughtUp() throws Exception {
         HeldEstimator<Prompt> gated = HeldEstimator.<Prompt>held("configured", CONFIGURED_TOKENS).markedExpensive();
         try (ChatEstimation estimation = ready(gated, new BaselineEstimator())) {
-            List<CompletableFuture<Estimate>> estimates = new ArrayList<>();
+            List<CompletableFuture<Estimated>> estimates = new ArrayList<>();
             estimates.add(estimation.estimate(PROMPT));
             assertTrue(gated.entered.await(10, TimeUnit.SECONDS));
             int surplus = 7;
@@ -130,12 +130,25 @@ class ChatEstimationTest {
             assertEquals(surplus, sizedNow);
             assertEquals(surplus, fallbacks(FallbackReason.SATURATED));
             assertEquals(surplus, estimation.fallbacks());
+            List<CompletableFuture<Estimate>> better = new ArrayList<>();
+            for (CompletableFuture<Estimated> estimate : estimates) {
+                if (estimate.isDone()) {
+                    assertEquals(BASELINE_TOKENS, tokens(estimate));
+                    better.add(estimate.join().better().orElseThrow());
+                }
+            }
+            assertTrue(better.stream().noneMatch(CompletableFuture::isDone), "refined only once the estimator is free");
             gated.release.countDown();
             long configured = 0;
-            for (CompletableFuture<Estimate> estimate : estimates) {
+            for (CompletableFuture<Estimated> estimate : estimates) {
                 configured += tokens(estimate) == CONFIGURED_TOKENS ? 1 : 0;
             }
             assertEquals(1 + ChatEstimation.BATCH, configured, "every prompt that waited got the configured estimate");
+            for (CompletableFuture<Estimate> estimate : better) {
+                assertEquals(CONFIGURED_TOKENS, estimate.get(10, TimeUnit.SECONDS).expectedTokens(),
+                        "each prompt the fallback sized is scored by the configured estimator once it has caught up");
+            }
+            assertEquals(surplus, fallbacks(FallbackReason.SATURATED), "a refined estimate is not a fallback");
         }
     }
 

@@ -64,8 +64,9 @@ class ChatEstimatorsTest {
             assertEquals("lexical", fallback.name());
             assertFalse(fallback.expensive(), "a fallback runs on the event loop");
         }
-        assertFalse(new EstimatorConfig("classifier", Optional.of(model), "classifier", false).loadsInBackground(),
-                "the fallback's own kind loads before Triage serves");
+        assertFalse(new EstimatorConfig("classifier", Optional.of(model), "lexical", false).loadsInBackground(),
+                "a fast estimator loads before Triage serves");
+        assertFalse(new EstimatorConfig("lexical", Optional.empty(), "classifier", false).loadsInBackground());
         assertFalse(new EstimatorConfig("baseline", Optional.empty(), "classifier", false).loadsInBackground());
     }
 

@@ -31,7 +31,7 @@ public final class RunningTriage implements AutoCloseable {
         this.triage = triage;
     }
 
-    /** Starts Triage with these flags on top of {@code --listen 127.0.0.1:0}. */
+    /** Starts Triage with these flags (see {@link #config}). */
     public static RunningTriage start(String... flags) throws InterruptedException {
         return new RunningTriage(Triage.start(config(flags)));
     }
@@ -41,8 +41,16 @@ public final class RunningTriage implements AutoCloseable {
         return new RunningTriage(Triage.start(config(flags), chatEstimator));
     }
 
+    /**
+     * The flags on top of {@code --listen 127.0.0.1:0} and, unless a test chooses its estimator, {@code --estimator
+     * classifier}: a fast estimator loads before Triage serves, so no estimate depends on when a
+     * background load finishes.
+     */
     private static TriageConfig config(String... flags) {
         List<String> args = new ArrayList<>(List.of("--listen", "127.0.0.1:0"));
+        if (!List.of(flags).contains("--estimator")) {
+            args.addAll(List.of("--estimator", "classifier"));
+        }
         args.addAll(List.of(flags));
         return ConfigLoader.load(args.toArray(String[]::new), Map.of());
     }

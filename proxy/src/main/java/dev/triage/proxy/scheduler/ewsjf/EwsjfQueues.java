@@ -119,6 +119,17 @@ public final class EwsjfQueues<T> extends WaitingJobs<T> {
         maintain(clock.nanoTime());
         double size = feature.size(job);
         window.add(size);
+        enqueue(job, size);
+    }
+
+    /** Placed by its new size; the window of recent sizes saw the job when it arrived. */
+    @Override
+    public void addAgain(Job<T> job) {
+        maintain(clock.nanoTime());
+        enqueue(job, feature.size(job));
+    }
+
+    private void enqueue(Job<T> job, double size) {
         place(job, size);
         waiting++;
         batchLeft = 0;
