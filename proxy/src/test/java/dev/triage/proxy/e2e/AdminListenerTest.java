@@ -55,7 +55,8 @@ class AdminListenerTest {
     void anAdminAddressInUseFailsTheStartNamingIt() throws Exception {
         try (ServerSocket taken = new ServerSocket(0)) {
             IllegalStateException failure = assertThrows(IllegalStateException.class, () -> Triage.start(ConfigLoader.load(
-                    new String[] {"--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:" + taken.getLocalPort()}, Map.of())));
+                    new String[] {"--listen", "127.0.0.1:0", "--estimator", "baseline", "--admin-listen",
+                            "127.0.0.1:" + taken.getLocalPort()}, Map.of())));
             assertTrue(failure.getMessage().startsWith("admin-listen 127.0.0.1:" + taken.getLocalPort() + ": "),
                     failure.getMessage());
         }
