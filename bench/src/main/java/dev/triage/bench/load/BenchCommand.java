@@ -26,6 +26,7 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -36,7 +37,8 @@ import java.util.Set;
  * bench speech-workload --out FILE [--short 20] [--long 20]
  * bench burst    [load options] [--runs 5] [--out DIR]
  * bench poisson  [load options] [--rho 0.5,0.7,0.8,0.9] [--requests 200] [--seeds 2] [--backend URL] [--out DIR]
- * bench real-burst --backend URL [--workload FILE] [--estimator E,...] [--answer-scale 1] [--runs 3] [--out DIR]
+ * bench real-burst --backend URL [--workload FILE] [--estimator E,...] [--variants V,...] [--preemption DIALECT]
+ *                  [--answer-scale 1] [--runs 3] [--out DIR]
  * load options: --workload FILE --variants V,... --tau 5 --slots 1 --prefill-seconds 0.01
  *               --seconds-per-prompt-token 0 --seconds-per-token 0.0005 --estimator NAME
  * </pre>
@@ -52,14 +54,17 @@ public final class BenchCommand {
                    bench poisson  [load options] [--rho R,...] [--requests 200] [--seeds 2] [--out DIR]
                                   [--backend URL]   (a real server instead of the replay backend, through a relay that
                                                      sets each request's max_tokens to its recorded answer's length)
-                   bench real-burst --backend URL [--workload FILE] [--estimator E,...] [--answer-scale 1] [--runs 3] [--out DIR]
+                   bench real-burst --backend URL [--workload FILE] [--estimator E,...] [--variants V,...]
+                                  [--preemption DIALECT] [--answer-scale 1] [--runs 3] [--out DIR]
                           (a burst at a real server that generates exactly max_tokens, through a relay that sets it;
                           default workload: 20 short and 20 long held-out answers, prompt lengths matched pair by pair;
-                          variants fcfs, sjf:baseline, sjf:E for each estimator (default: Triage's), oracle-sjf;
+                          variants fcfs, sjf:baseline, sjf:E for each estimator (default: Triage's), oracle-sjf, or
+                          those of --variants (laps with --preemption llama.cpp, say);
                           --answer-scale multiplies every answer's length, classes kept, to fit a slow server)
             load options: --workload FILE (default: the held-out burst of 35 short and 35 long answers in the bench jar)
-                   --variants V,... (direct, [oracle-]fcfs|sjf|hrrn|ewsjf[-tau][:estimator][@frozen])   --tau SECONDS (5)
+                   --variants V,... (direct, [oracle-]fcfs|sjf|hrrn|ewsjf|laps[-tau][:estimator][@frozen])   --tau SECONDS (5)
                           (@frozen: Triage with --online-learning false)
+                   --answer-scale 1 (every answer's length times this, classes kept: for a slow server)
                    --slots 1  --prefill-seconds 0.01  --seconds-per-prompt-token 0  --seconds-per-token 0.0005
                    --estimator NAME (Triage's default)
                    --api openai|ollama (the chat route: /v1/chat/completions or Ollama's /api/chat; openai)
@@ -99,8 +104,8 @@ public final class BenchCommand {
             int slots = flags.integer("slots", 1);
             List<LoadVariant> variants = flags.words("variants", DEFAULT_VARIANTS).stream()
                     .map(name -> LoadVariant.parse(name, tau)).toList();
-            return new LoadOptions(file != null ? WorkloadFile.read(file) : WorkloadFile.readResource(DEFAULT_WORKLOAD),
-                    variants, slots, speed(flags),
+            return new LoadOptions(answersScaled(file != null ? WorkloadFile.read(file) : WorkloadFile.readResource(DEFAULT_WORKLOAD),
+                    flags), variants, slots, speed(flags),
                     triageFlags(flags, slots),
                     ChatApi.parse(flags.string("api", "openai")), flags.optional("out").map(Path::of).orElse(null));
         }
@@ -192,22 +197,32 @@ public final class BenchCommand {
         URI server = URI.create(flags.required("backend", "the server's URL, http://host:port"));
         Path file = flags.optional("workload").map(Path::of).orElse(null);
         List<String> estimators = flags.words("estimator", List.of(ConfigLoader.load(new String[0], Map.of()).estimator().name()));
+        List<WorkloadEntry> workload = answersScaled(file != null ? WorkloadFile.read(file)
+                : WorkloadFile.readResource(LENGTH_MATCHED_WORKLOAD), flags);
+        int runs = runs(flags, 3);
+        Path out = flags.optional("out").map(Path::of).orElse(null);
+        List<String> names = new ArrayList<>(List.of("fcfs", "sjf:baseline"));
+        estimators.stream().map(estimator -> "sjf:" + estimator).filter(name -> !names.contains(name)).forEach(names::add);
+        names.add("oracle-sjf");
+        List<String> variants = flags.words("variants", names);
+        Optional<String> preemption = flags.optional("preemption");
+        flags.finish();
+        BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.ServerSettings(workload,
+                variants.stream().map(name -> LoadVariant.parse(name, Duration.ZERO)).toList(), runs, server, List.of(), preemption));
+        return report(result, runs, out, "real-burst");
+    }
+
+    /**
+     * The workload with every answer's length multiplied by {@code --answer-scale} (1 unless given), at
+     * least one token, each keeping its class: a slow server then serves the same mix sooner.
+     */
+    private static List<WorkloadEntry> answersScaled(List<WorkloadEntry> workload, Flags flags) {
         double scale = flags.number("answer-scale", 1);
         if (!(scale > 0)) {
             throw new IllegalArgumentException("--answer-scale: " + scale + " (expected: > 0)");
         }
-        int runs = runs(flags, 3);
-        Path out = flags.optional("out").map(Path::of).orElse(null);
-        flags.finish();
-        List<String> names = new ArrayList<>(List.of("fcfs", "sjf:baseline"));
-        estimators.stream().map(estimator -> "sjf:" + estimator).filter(name -> !names.contains(name)).forEach(names::add);
-        names.add("oracle-sjf");
-        List<WorkloadEntry> workload = (file != null ? WorkloadFile.read(file) : WorkloadFile.readResource(LENGTH_MATCHED_WORKLOAD))
-                .stream().map(entry -> new WorkloadEntry(entry.prompt(), Math.max(1, (int) Math.round(scale * entry.answerTokens())),
-                        entry.jobClass(), entry.source(), entry.audio())).toList();
-        BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.ServerSettings(workload,
-                names.stream().map(name -> LoadVariant.parse(name, Duration.ZERO)).toList(), runs, server, List.of()));
-        return report(result, runs, out, "real-burst");
+        return workload.stream().map(entry -> new WorkloadEntry(entry.prompt(), Math.max(1, (int) Math.round(scale * entry.answerTokens())),
+                entry.jobClass(), entry.source(), entry.audio())).toList();
     }
 
     private static int runs(Flags flags, int fallback) {

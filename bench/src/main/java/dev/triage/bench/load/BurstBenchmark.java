@@ -46,9 +46,21 @@ public final class BurstBenchmark {
      * {@link AnswerLengthRelay} that this benchmark starts.
      *
      * @param server the server's base URL, {@code http://host:port}
+     * @param preemption how the server continues a paused stream ({@code --preemption}), for laps variants
      */
     public record ServerSettings(List<WorkloadEntry> workload, List<LoadVariant> variants, int runs, URI server,
-            List<String> triageFlags) {}
+            List<String> triageFlags, Optional<String> preemption) {
+
+        /** The extra flags of a variant: under laps, the only policy that pauses, the server's preemption dialect too. */
+        List<String> triageFlags(LoadVariant variant) {
+            if (!variant.policy().equals("laps") || preemption.isEmpty()) {
+                return triageFlags;
+            }
+            List<String> flags = new ArrayList<>(triageFlags);
+            flags.addAll(List.of("--preemption", preemption.get()));
+            return flags;
+        }
+    }
 
     /** Summaries per variant and class, and each variant's runs. */
     public static final class Result {
@@ -178,7 +190,7 @@ public final class BurstBenchmark {
     public static Result run(ServerSettings settings) throws IOException, InterruptedException {
         try (AnswerLengthRelay relay = AnswerLengthRelay.start(settings.server())) {
             return run(settings.workload(), settings.variants(), settings.runs(), null,
-                    (variant, requests) -> LoadSession.run(relay, variant, requests, settings.triageFlags()));
+                    (variant, requests) -> LoadSession.run(relay, variant, requests, settings.triageFlags(variant)));
         }
     }
 

@@ -10,7 +10,7 @@ import java.util.Optional;
 /**
  * What a load run puts between the clients and the backend: nothing ({@code direct}), or Triage with
  * a policy, with or without a starvation timeout, with its estimator or an oracle. Names:
- * {@code direct}, {@code fcfs}, {@code sjf}, {@code hrrn}, {@code ewsjf}, {@code sjf-tau}, {@code hrrn-tau}, any of
+ * {@code direct}, {@code fcfs}, {@code sjf}, {@code hrrn}, {@code ewsjf}, {@code laps}, {@code sjf-tau}, {@code hrrn-tau}, any of
  * the policies prefixed {@code oracle-} (Triage sizes chat requests by their true answer lengths
  * instead of its estimator: the bound an estimator can approach), and any of these but
  * {@code direct} followed by {@code :} and an estimator's name ({@code sjf:ranker}), which Triage then
@@ -41,9 +41,9 @@ public record LoadVariant(String name, String policy, Duration tau, boolean orac
         String rest = oracle ? scheduling.substring(7) : scheduling;
         boolean withTau = rest.endsWith("-tau");
         String policy = withTau ? rest.substring(0, rest.length() - 4) : rest;
-        if (!List.of("fcfs", "sjf", "hrrn", "ewsjf").contains(policy) || (withTau && tau.isZero())
+        if (!List.of("fcfs", "sjf", "hrrn", "ewsjf", "laps").contains(policy) || (withTau && tau.isZero())
                 || !estimator.map(EstimatorConfig.NAMES::contains).orElse(true)) {
-            throw new IllegalArgumentException("variant: " + name + " (expected: direct, or fcfs, sjf, hrrn, ewsjf, each optionally -tau"
+            throw new IllegalArgumentException("variant: " + name + " (expected: direct, or fcfs, sjf, hrrn, ewsjf, laps, each optionally -tau"
                     + " (with --tau) or oracle-, and :estimator, one of " + String.join(", ", EstimatorConfig.NAMES)
                     + ", and @frozen)");
         }

@@ -192,7 +192,7 @@ class LoadBenchmarksTest {
                     LoadVariant.parse("sjf:baseline", Duration.ZERO), LoadVariant.parse("oracle-sjf", Duration.ZERO));
             int runs = 2;
             BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.ServerSettings(workload(), variants, runs,
-                    URI.create("http://127.0.0.1:" + server.port()), List.of()));
+                    URI.create("http://127.0.0.1:" + server.port()), List.of(), Optional.empty()));
             List<Integer> expected = new ArrayList<>();
             for (int i = 0; i < variants.size() * runs; i++) {
                 workload().forEach(entry -> expected.add(entry.answerTokens()));
