@@ -18,6 +18,7 @@ import java.util.SplittableRandom;
  * whole pool that binds a request to a backend only when a slot frees ({@link Routing#SHARED_QUEUE}).
  * Each backend is the replay backend's {@link GenerationEngine} on one virtual clock, its prefill and
  * decoding slowed by its relative speed; events at one instant are applied as in {@link Simulation}.
+ * Several Triage instances may front the pool together, each with a share of every backend's slots.
  *
  * <pre>{@code
  * SimulationRun run = ScaleOutSimulation.run(workload, PolicyVariant.parse("sjf", Duration.ZERO),
@@ -36,26 +37,36 @@ public final class ScaleOutSimulation {
      */
     public static SimulationRun run(Workload workload, PolicyVariant variant, SimulatedBackend backend, List<Double> speeds,
             Routing routing, long seed) {
+        return run(workload, variant, backend, speeds, 1, routing, seed);
+    }
+
+    /**
+     * As {@link #run(Workload, PolicyVariant, SimulatedBackend, List, Routing, long)}, with {@code sidecars}
+     * Triage instances in front of the whole pool, requests given to them in turn (a gateway's round
+     * robin): each holds an equal share of every backend's slots and sees only its own requests.
+     */
+    public static SimulationRun run(Workload workload, PolicyVariant variant, SimulatedBackend backend, List<Double> speeds,
+            int sidecars, Routing routing, long seed) {
         if (speeds.isEmpty() || speeds.stream().anyMatch(speed -> !(speed > 0) || speed.isInfinite())) {
             throw new IllegalArgumentException("backend speeds: " + speeds + " (expected: at least one, each finite and > 0)");
+        }
+        if (sidecars < 1 || backend.slots() % sidecars != 0) {
+            throw new IllegalArgumentException("sidecars: " + sidecars + " (expected: >= 1, dividing the " + backend.slots()
+                    + " slots of a backend)");
         }
         if (variant.srpt() || variant.policy() == Policy.LAPS || variant.policy() == Policy.EWSJF) {
             throw new IllegalArgumentException("policy " + variant.name() + " (expected: a non-preemptive policy with one queue: fcfs, sjf, hrrn)");
         }
         VirtualClock clock = new VirtualClock();
         VirtualTimers timers = new VirtualTimers(clock);
-        int count = Math.max(1, workload.size());
-        List<Member> members = new ArrayList<>();
-        for (double speed : speeds) {
-            GenerationEngine engine = new GenerationEngine(timers, backend.slots(), backend.secondsPerToken() / speed, backend.batchSlowdown());
-            Scheduler<SimRequest> own = routing == Routing.SHARED_QUEUE ? null
-                    : new Scheduler<>(new SchedulerSettings(variant.policy(), variant.starvationTimeout(), count, backend.slots(), variant.laps()), clock);
-            members.add(new Member(engine, speed, backend.slots(), own));
+        List<GenerationEngine> engines = speeds.stream()
+                .map(speed -> new GenerationEngine(timers, backend.slots(), backend.secondsPerToken() / speed, backend.batchSlowdown())).toList();
+        SplittableRandom random = new SplittableRandom(seed);
+        List<Sidecar> fronts = new ArrayList<>();
+        for (int i = 0; i < sidecars; i++) {
+            fronts.add(new Sidecar(variant, routing, engines, speeds, backend.slots() / sidecars, Math.max(1, workload.size()), clock,
+                    random.split()));
         }
-        Scheduler<SimRequest> shared = routing != Routing.SHARED_QUEUE ? null
-                : new Scheduler<>(new SchedulerSettings(variant.policy(), variant.starvationTimeout(), count,
-                        backend.slots() * speeds.size(), variant.laps()), clock);
-        Router router = new Router(routing, members, new SplittableRandom(seed));
         List<SimRequest> requests = workload.requests();
         List<CompletedRequest> completed = new ArrayList<>(requests.size());
         int next = 0;
@@ -70,39 +81,76 @@ public final class ScaleOutSimulation {
             clock.moveTo(now);
             timers.runDue();
             while (next < requests.size() && Simulation.nanos(requests.get(next).arrivalSeconds()) == now) {
-                SimRequest request = requests.get(next++);
-                if (shared != null) {
-                    shared.submit(request, 0, Simulation.cost(request, variant, 0)).orElseThrow();
-                } else {
-                    double expected = variant.expectedSeconds(request);
-                    Member member = router.choose(expected);
-                    member.queue.submit(request, 0, Simulation.cost(request, variant, 0)).orElseThrow();
-                    member.queuedSeconds += expected;
-                }
+                SimRequest request = requests.get(next);
+                fronts.get(next++ % sidecars).submit(request);
             }
-            if (shared != null) {
-                Dispatch<SimRequest> dispatch;
-                while ((dispatch = shared.dispatchNext()) != null) {
-                    fastestFree(members).start(dispatch, shared, clock, completed);
-                }
-            } else {
-                for (Member member : members) {
-                    Dispatch<SimRequest> dispatch;
-                    while ((dispatch = member.queue.dispatchNext()) != null) {
-                        member.queuedSeconds -= dispatch.job().expectedSeconds();
-                        member.start(dispatch, member.queue, clock, completed);
-                    }
-                }
+            for (Sidecar sidecar : fronts) {
+                sidecar.dispatch(completed);
             }
         }
         return new SimulationRun(variant, backend.slots() * speeds.size(), completed,
-                members.stream().mapToLong(m -> m.queue == null ? 0 : m.queue.starvationPromotions()).sum()
-                        + (shared == null ? 0 : shared.starvationPromotions()), 0, 0, 0, List.of(), null);
+                fronts.stream().mapToLong(Sidecar::starvationPromotions).sum(), 0, 0, 0, List.of(), null);
     }
 
     /** The pool's capacity in backends of speed 1: the sum of the speeds, what loads the pool to ρ. */
     public static double capacity(List<Double> speeds) {
         return speeds.stream().mapToDouble(Double::doubleValue).sum();
+    }
+
+    /** One Triage in front of the pool: a scheduler per backend and a router, or one shared scheduler. */
+    private static final class Sidecar {
+        private final PolicyVariant variant;
+        private final VirtualClock clock;
+        private final List<Member> members = new ArrayList<>();
+        private final Scheduler<SimRequest> shared;
+        private final Router router;
+
+        Sidecar(PolicyVariant variant, Routing routing, List<GenerationEngine> engines, List<Double> speeds, int slots, int queueLimit,
+                VirtualClock clock, SplittableRandom random) {
+            this.variant = variant;
+            this.clock = clock;
+            for (int i = 0; i < engines.size(); i++) {
+                Scheduler<SimRequest> own = routing == Routing.SHARED_QUEUE ? null : new Scheduler<>(settings(slots, queueLimit), clock);
+                members.add(new Member(engines.get(i), speeds.get(i), slots, own));
+            }
+            this.shared = routing == Routing.SHARED_QUEUE ? new Scheduler<>(settings(slots * engines.size(), queueLimit), clock) : null;
+            this.router = routing == Routing.SHARED_QUEUE ? null : new Router(routing, members, random);
+        }
+
+        private SchedulerSettings settings(int slots, int queueLimit) {
+            return new SchedulerSettings(variant.policy(), variant.starvationTimeout(), queueLimit, slots, variant.laps());
+        }
+
+        void submit(SimRequest request) {
+            if (shared != null) {
+                shared.submit(request, 0, Simulation.cost(request, variant, 0)).orElseThrow();
+                return;
+            }
+            double expected = variant.expectedSeconds(request);
+            Member member = router.choose(expected);
+            member.queue.submit(request, 0, Simulation.cost(request, variant, 0)).orElseThrow();
+            member.queuedSeconds += expected;
+        }
+
+        void dispatch(List<CompletedRequest> completed) {
+            Dispatch<SimRequest> dispatch;
+            if (shared != null) {
+                while ((dispatch = shared.dispatchNext()) != null) {
+                    fastestFree(members).start(dispatch, shared, clock, completed);
+                }
+                return;
+            }
+            for (Member member : members) {
+                while ((dispatch = member.queue.dispatchNext()) != null) {
+                    member.queuedSeconds -= dispatch.job().expectedSeconds();
+                    member.start(dispatch, member.queue, clock, completed);
+                }
+            }
+        }
+
+        long starvationPromotions() {
+            return shared != null ? shared.starvationPromotions() : members.stream().mapToLong(m -> m.queue.starvationPromotions()).sum();
+        }
     }
 
     private static Member fastestFree(List<Member> members) {
@@ -118,7 +166,7 @@ public final class ScaleOutSimulation {
         return best;
     }
 
-    /** One backend: its engine, and what a router may know of it. */
+    /** One backend as one sidecar sees it: the engine, the sidecar's share of its slots, and what a router may know of it. */
     private static final class Member {
         final GenerationEngine engine;
         final double speed;

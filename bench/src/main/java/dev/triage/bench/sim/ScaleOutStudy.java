@@ -18,11 +18,12 @@ import java.util.function.LongFunction;
  * @param variants policies, each run under every routing
  * @param backend one backend of the pool; {@code speeds} says how many and how fast
  * @param speeds relative speed of each backend
+ * @param sidecars Triage instances in front of the pool, each with an equal share of every backend's slots
  * @param seeds one workload per seed
  * @param workloads the workload for a seed, already loaded to the pool's capacity
  */
 public record ScaleOutStudy(List<Routing> routings, List<PolicyVariant> variants, SimulatedBackend backend, List<Double> speeds,
-        List<Long> seeds, LongFunction<Workload> workloads) {
+        int sidecars, List<Long> seeds, LongFunction<Workload> workloads) {
 
     /** One routing and policy, its figures averaged over the seeds. */
     public record Row(Routing routing, String policy, double meanSeconds, double shortP50Seconds, double longP95Seconds,
@@ -44,7 +45,7 @@ public record ScaleOutStudy(List<Routing> routings, List<PolicyVariant> variants
             Workload workload = workloads.apply(seed);
             for (int r = 0; r < routings.size(); r++) {
                 for (int v = 0; v < variants.size(); v++) {
-                    SimulationRun run = ScaleOutSimulation.run(workload, variants.get(v), backend, speeds, routings.get(r), seed);
+                    SimulationRun run = ScaleOutSimulation.run(workload, variants.get(v), backend, speeds, sidecars, routings.get(r), seed);
                     double[] sum = sums[r][v];
                     sum[0] += run.meanSojournSeconds();
                     sum[1] += classStatistic(run, "short", false);

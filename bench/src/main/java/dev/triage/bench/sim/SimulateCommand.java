@@ -40,7 +40,7 @@ import java.util.stream.LongStream;
  * simulate laps  --out DIR
  * simulate prequential [--estimator lexical] [--models M,...] [--seed 42]
  * simulate ewsjf --out DIR [--requests 6000] [--rho 0.8] [--seeds 3] [--slots 4] [--batch-slowdown 0.05] [--ewsjf-* ...]
- * simulate scale-out [workload options] [--speeds 1,1,0.5,0.5] [--routings R,...] [--rho 0.8] [--policies P,...] [--seeds 3] [--out DIR]
+ * simulate scale-out [workload options] [--speeds 1,1,0.5,0.5] [--sidecars 1] [--routings R,...] [--rho 0.8] [--policies P,...] [--seeds 3] [--out DIR]
  * </pre>
  *
  * Workload options are {@link WorkloadOptions}'; policies are {@link PolicyVariant} names.
@@ -56,8 +56,8 @@ public final class SimulateCommand {
                    simulate prequential [--estimator classifier|lexical|ranker] [--models MODEL,...] [--seed 42]
                    simulate ewsjf --out DIR [--requests 6000] [--rho 0.8] [--seeds 3] [--slots 4] [--batch-slowdown 0.05] [--data DIR]
                                   [--service-base 0.05 --service-per-prompt-token 0.0002 --service-per-token 0.02] [--ewsjf-* ...]
-                   simulate scale-out [workload options] [--speeds 1,1,0.5,0.5] [--routings ROUTING,...] [--rho 0.8] [--policies P,...]
-                                  [--seeds 3] [--out DIR]   (--slots per backend; ρ of the pool; routings: round-robin,
+                   simulate scale-out [workload options] [--speeds 1,1,0.5,0.5] [--sidecars 1] [--routings ROUTING,...] [--rho 0.8]
+                                  [--policies P,...] [--seeds 3] [--out DIR]   (--slots per backend; ρ of the pool; routings: round-robin,
                                   least-outstanding, least-expected-completion, power-of-two, shared-queue)
             workload options:
                    --arrivals poisson|burst|trace:FILE   --requests 2000   --slots 1
@@ -227,16 +227,17 @@ public final class SimulateCommand {
         List<Double> speeds = flags.numbers("speeds", List.of(1.0, 1.0, 0.5, 0.5));
         List<Routing> routings = flags.words("routings", Arrays.stream(Routing.values()).map(Routing::label).toList()).stream()
                 .map(Routing::parse).toList();
+        int sidecars = flags.integer("sidecars", 1);
         double rho = flags.number("rho", 0.8);
         List<PolicyVariant> variants = variants(flags);
         List<Long> seeds = seeds(flags, 3);
         Path out = flags.optional("out").map(Path::of).orElse(null);
         flags.finish();
         // ρ of the pool: the workload is loaded as if one backend had the slots of all of them together.
-        List<ScaleOutStudy.Row> rows = new ScaleOutStudy(routings, variants, workload.backend(), speeds, seeds,
+        List<ScaleOutStudy.Row> rows = new ScaleOutStudy(routings, variants, workload.backend(), speeds, sidecars, seeds,
                 workload.at(rho * ScaleOutSimulation.capacity(speeds))).run();
         StringBuilder text = new StringBuilder(workload.describe() + " per backend, backend speeds " + speeds + ", ρ = " + rho
-                + " of the pool, " + seeds.size() + " seed(s)\n\n").append(ScaleOutStudy.markdown(rows));
+                + " of the pool, " + sidecars + " sidecar(s), " + seeds.size() + " seed(s)\n\n").append(ScaleOutStudy.markdown(rows));
         if (out != null) {
             Files.createDirectories(out);
             ScaleOutStudy.writeCsv(out.resolve("scale-out.csv"), rows);

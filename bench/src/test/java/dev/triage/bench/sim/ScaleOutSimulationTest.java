@@ -64,6 +64,24 @@ class ScaleOutSimulationTest {
     }
 
     @Test
+    void sidecarsThatSplitThePoolSeeOnlyTheirOwnQueue() {
+        Workload workload = Workload.synthetic(ArrivalProcess.Poisson.atUtilisation(0.9, ClairvoyantTable9.sizes().meanServiceSeconds(), 8),
+                ClairvoyantTable9.sizes(), new EstimateModel.LogNormalNoise(0.5), 3000, 5);
+        PolicyVariant sjf = PolicyVariant.parse("sjf", Duration.ZERO);
+        List<Double> speeds = List.of(1.0, 1.0);
+
+        SimulationRun one = ScaleOutSimulation.run(workload, sjf, SimulatedBackend.slots(4), speeds, 1, Routing.SHARED_QUEUE, 0);
+        SimulationRun four = ScaleOutSimulation.run(workload, sjf, SimulatedBackend.slots(4), speeds, 4, Routing.SHARED_QUEUE, 0);
+
+        assertEquals(3000, four.completed().size());
+        assertTrue(four.meanSojournSeconds() > one.meanSojournSeconds() * 1.05,
+                "four queues of two slots each order less than one of eight: " + four.meanSojournSeconds() + " vs " + one.meanSojournSeconds());
+        var uneven = assertThrows(IllegalArgumentException.class,
+                () -> ScaleOutSimulation.run(workload, sjf, SimulatedBackend.slots(4), speeds, 3, Routing.SHARED_QUEUE, 0));
+        assertEquals("sidecars: 3 (expected: >= 1, dividing the 4 slots of a backend)", uneven.getMessage());
+    }
+
+    @Test
     void theCommandComparesEveryRoutingOnThePool() throws Exception {
         String output = SimulateCommand.run(Flags.parse(new String[] {"scale-out", "--requests", "400", "--seeds", "1", "--slots", "2",
                 "--speeds", "1,0.5", "--policies", "sjf"}));
