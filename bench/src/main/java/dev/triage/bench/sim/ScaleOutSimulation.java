@@ -2,7 +2,6 @@ package dev.triage.bench.sim;
 
 import dev.triage.bench.backend.Generation;
 import dev.triage.bench.backend.GenerationEngine;
-import dev.triage.bench.backend.GenerationListener;
 import dev.triage.proxy.scheduler.Dispatch;
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.Scheduler;
@@ -194,34 +193,15 @@ public final class ScaleOutSimulation {
         }
 
         void start(Dispatch<SimRequest> dispatch, Scheduler<SimRequest> scheduler, VirtualClock clock, List<CompletedRequest> completed) {
-            SimRequest request = dispatch.job().payload();
             running++;
             double expected = dispatch.job().expectedSeconds();
             runningSeconds += expected;
-            JobSize size = request.size();
-            engine.submit(new Generation(size.prefillSeconds() / speed, size.outputTokens(), new GenerationListener() {
-                private double firstTokenSeconds = Double.NaN;
-
-                @Override
-                public void started() {}
-
-                @Override
-                public void token(int index) {
-                    if (index == 0) {
-                        firstTokenSeconds = clock.nanoTime() / 1e9;
-                    }
-                }
-
-                @Override
-                public void finished() {
-                    running--;
-                    runningSeconds -= expected;
-                    scheduler.release(dispatch);
-                    double finish = clock.nanoTime() / 1e9;
-                    completed.add(new CompletedRequest(request, dispatch.job().arrivalNanos() / 1e9, dispatch.dispatchedNanos() / 1e9,
-                            Double.isNaN(firstTokenSeconds) ? finish : firstTokenSeconds, finish, dispatch.starvationPromoted()));
-                }
-            }));
+            JobSize size = dispatch.job().payload().size();
+            engine.submit(new Generation(size.prefillSeconds() / speed, size.outputTokens(),
+                    new Simulation.Running(dispatch, scheduler, clock, completed, () -> {
+                        running--;
+                        runningSeconds -= expected;
+                    })));
         }
     }
 
