@@ -19,8 +19,11 @@ import java.util.List;
  */
 final class Backends implements AutoCloseable {
 
-    /** Idle pooled backend connections are closed after this; below common server keep-alive timeouts. */
-    static final Duration UPSTREAM_IDLE = Duration.ofSeconds(30);
+    /**
+     * Idle pooled backend connections are closed after this: below the 5 s after which uvicorn (under
+     * vLLM), llama-server and Node close theirs, so that Triage, not the backend, ends an idle connection.
+     */
+    static final Duration UPSTREAM_IDLE = Duration.ofSeconds(4);
     /** Longest wait for a TCP connection to a backend. */
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     /** How often readiness asks a backend whether it answers. */

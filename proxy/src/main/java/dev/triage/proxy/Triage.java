@@ -51,6 +51,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -96,6 +97,8 @@ public final class Triage implements AutoCloseable {
     private final EventLoopGroup acceptors;
     private final EventLoopGroup workers;
     private final TriageServer server;
+    /** The admin API's own listener, or null when it is served on {@link #server}. */
+    private TriageServer adminServer;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean stopping;
 
@@ -125,25 +128,28 @@ public final class Triage implements AutoCloseable {
         audioSizer = audioSizer(config.audio(), metrics);
         learning = learning(config, chatEstimation.name(), backends, DurationEstimator.NAME);
         learning.learners().forEach(metrics::bindLearner);
-        RouteTable routes = RouteTable.standard()
-                .local(HttpMethod.GET, "/healthz", LocalRoutes.healthz())
-                .local(HttpMethod.GET, "/readyz", LocalRoutes.readyz(this::ready, () -> Map.of("estimator", chatEstimation.name(),
-                        "estimator_state", chatEstimation.state().label())))
-                .local(HttpMethod.GET, "/metrics", LocalRoutes.metrics(metrics))
+        RouteTable.Builder routes = operationRoutes(RouteTable.standard(), chatEstimation);
+        // With an admin address of its own, the admin API is served there alone, beside the operation routes.
+        RouteTable.Builder adminRoutes = config.adminListen() == null ? routes
+                : operationRoutes(RouteTable.builder().passingNothingThrough(), chatEstimation);
+        adminRoutes
                 .admin(HttpMethod.GET, "/triage/queue", LocalRoutes.queue(dispatchLoop.backends()))
                 .admin(HttpMethod.GET, "/triage/ewsjf", LocalRoutes.ewsjf(dispatchLoop.backends()))
                 .admin(HttpMethod.GET, "/triage/config", LocalRoutes.config(config.settings()))
-                .admin(HttpMethod.POST, "/triage/reload", LocalRoutes.reload(modelReloader))
-                .build();
-        ServerContext context = new ServerContext(routes, Map.of(RouteKind.CHAT, chatTarget(), RouteKind.AUDIO, audioTarget()),
-                backends.chat(), config.policy(), config.upstreamTimeout(), config.clientLimits(),
-                metrics.andThen(new RequestLog()).andThen(learning),
-                new AdminAccess(config.adminToken(), config.listen().getHostString()), openExchanges, clients);
+                .admin(HttpMethod.POST, "/triage/reload", LocalRoutes.reload(modelReloader));
         acceptors = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("triage-accept"), NioIoHandler.newFactory());
         workers = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory("triage-io"), NioIoHandler.newFactory());
         metrics.bindEventLoops(workers);
+        ServerContext context = new ServerContext(routes.build(), Map.of(RouteKind.CHAT, chatTarget(), RouteKind.AUDIO, audioTarget()),
+                backends.chat(), config.policy(), config.upstreamTimeout(), config.clientLimits(),
+                metrics.andThen(new RequestLog()).andThen(learning),
+                new AdminAccess(config.adminToken(), config.listen().getHostString()), openExchanges, clients);
         try {
-            server = TriageServer.bind(config.listen(), context, acceptors, workers);
+            server = TriageServer.bind("listen", config.listen(), context, acceptors, workers);
+            if (config.adminListen() != null) {
+                adminServer = TriageServer.bind("admin-listen", config.adminListen(), context.forListener(adminRoutes.build(),
+                        new AdminAccess(config.adminToken(), config.adminListen().getHostString())), acceptors, workers);
+            }
         } catch (RuntimeException | Error | InterruptedException e) {
             // The event loops' threads are not daemons: left running, they would keep a failed process alive.
             releaseResources();
@@ -154,6 +160,18 @@ public final class Triage implements AutoCloseable {
                 config.backend().maxConcurrency() == 1 ? "" : "s", config.policy().label(),
                 config.starvationTimeout().isZero() ? "off" : config.starvationTimeout(), chatEstimation.name(),
                 config.preemption().label());
+        if (adminServer != null) {
+            log.info("admin API on {}", adminServer.address());
+        }
+    }
+
+    /** Adds the routes that tell how the process fares: health, readiness and metrics. */
+    private RouteTable.Builder operationRoutes(RouteTable.Builder routes, ChatEstimation chatEstimation) {
+        return routes
+                .local(HttpMethod.GET, "/healthz", LocalRoutes.healthz())
+                .local(HttpMethod.GET, "/readyz", LocalRoutes.readyz(this::ready, () -> Map.of("estimator", chatEstimation.name(),
+                        "estimator_state", chatEstimation.state().label())))
+                .local(HttpMethod.GET, "/metrics", LocalRoutes.metrics(metrics));
     }
 
     /**
@@ -266,6 +284,11 @@ public final class Triage implements AutoCloseable {
         return server.address();
     }
 
+    /** Where the admin API listens, when it has an address of its own. */
+    public Optional<InetSocketAddress> adminAddress() {
+        return Optional.ofNullable(adminServer).map(TriageServer::address);
+    }
+
     /** Every backend's queue, the chat backend's first. */
     public List<BackendQueue> queues() {
         return dispatchLoop.backends();
@@ -287,7 +310,7 @@ public final class Triage implements AutoCloseable {
      */
     public void shutdown() {
         stopping = true;
-        server.close();
+        closeListeners();
         dispatchLoop.refuseAll();
         long deadline = System.nanoTime() + config.shutdownGrace().toNanos();
         // Refused requests leave within a moment; what stays open is in flight.
@@ -306,9 +329,16 @@ public final class Triage implements AutoCloseable {
     @Override
     public void close() {
         stopping = true;
-        server.close();
+        closeListeners();
         dispatchLoop.refuseAll();
         releaseResources();
+    }
+
+    private void closeListeners() {
+        server.close();
+        if (adminServer != null) {
+            adminServer.close();
+        }
     }
 
     private void releaseResources() {

@@ -20,7 +20,7 @@ public final class ChaosCommand {
 
     private static final String USAGE = """
             usage: chaos [--ops 3000] [--max-concurrency 1] [--clients 16] [--seed 1] [--kinds all|KIND,...] [--skip KIND,...]
-                         [--upstream-timeout 2] [--backend-keep-alive 0.5] [--read-timeout 30] [--audio features/src/test/resources/audio]
+                         [--upstream-timeout 2] [--backend-keep-alive 5] [--read-timeout 30] [--audio features/src/test/resources/audio]
                          [--out target/chaos] [--triage-options "--flag value ..."]
             kinds: %s
             """;
@@ -61,7 +61,7 @@ public final class ChaosCommand {
                 flags.integer("seed", 1),
                 chosen,
                 seconds(flags.number("upstream-timeout", 2)),
-                seconds(flags.number("backend-keep-alive", 0.5)),
+                seconds(flags.number("backend-keep-alive", 5)),
                 seconds(flags.number("read-timeout", 30)),
                 audio.isEmpty() ? null : Path.of(audio),
                 out,

@@ -33,6 +33,7 @@ import java.util.Map;
  * @param clientLimits what a client connection is allowed
  * @param maxBody the largest request body a scheduled chat route accepts, in bytes
  * @param adminToken the bearer token of the admin API, or empty for local-only access
+ * @param adminListen a separate address for the admin API, or null to serve it on {@code listen}
  * @param healthPath the backend path the readiness probe asks
  * @param shutdownGrace how long in-flight requests may run on after a stop signal
  * @param vllmMetrics whether the chat queue is also exported under vLLM's metric names
@@ -57,6 +58,7 @@ public record TriageConfig(
         ClientLimits clientLimits,
         long maxBody,
         String adminToken,
+        InetSocketAddress adminListen,
         String healthPath,
         Duration shutdownGrace,
         boolean vllmMetrics,

@@ -93,6 +93,9 @@ final class ClientReadTimeout extends ChannelDuplexHandler {
     }
 
     private void headArrived() {
+        // A pipelined request's head may come in the read that ended the one before it: the bytes read
+        // after it are its body, and must not start a header deadline of their own.
+        inRequest = true;
         headComplete = true;
         cancelHeaderDeadline();
     }

@@ -5,6 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 
@@ -21,6 +22,7 @@ final class PassThroughExchange implements Exchange, UpstreamCall.Listener {
     private final ServerContext context;
     private UpstreamCall call;
     private boolean requestComplete;
+    private boolean responseStarted;
     private boolean over;
 
     PassThroughExchange(ClientRequestReceiver receiver, ChannelHandlerContext ctx, HttpRequest head, ServerContext context) {
@@ -70,6 +72,11 @@ final class PassThroughExchange implements Exchange, UpstreamCall.Listener {
     }
 
     @Override
+    public void responseStarted(HttpResponse head) {
+        responseStarted = true;
+    }
+
+    @Override
     public void finished(UpstreamCall.Ending ending) {
         switch (ending) {
             case OK -> { }
@@ -95,9 +102,10 @@ final class PassThroughExchange implements Exchange, UpstreamCall.Listener {
         call.cancel();
     }
 
+    /** May come before {@link UpstreamCall#start} has returned the call, when it fails at once. */
     private void fail(UpstreamFailure failure) {
         over = true;
-        if (call.responseStarted()) {
+        if (responseStarted) {
             ctx.close();
             return;
         }

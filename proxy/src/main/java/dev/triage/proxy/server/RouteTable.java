@@ -12,7 +12,8 @@ import java.util.Set;
  * a backend would serve as that route can pass through unscheduled. Scheduled routes take {@code POST} only; any other method on
  * them is passed through, so the backend answers as it would. Paths under {@value #ADMIN_PREFIX} are
  * Triage's own: one not listed is answered 404, never sent to the backend. Everything else not listed
- * here is passed through: streamed, never queued, never holding a backend slot.
+ * here is passed through (streamed, never queued, never holding a backend slot), unless the table
+ * passes nothing through, as the admin API's own listener does.
  *
  * <pre>{@code
  * RouteTable routes = RouteTable.builder()
@@ -34,7 +35,7 @@ public final class RouteTable {
     /** A local path asked with a method it does not answer. */
     public record LocalWrongMethod(Set<HttpMethod> allowed) implements Route {}
 
-    /** A path in Triage's admin namespace that it does not answer. */
+    /** A path Triage keeps to itself (its admin namespace; any path, on a listener passing nothing through) but does not answer. */
     public record LocalNotFound() implements Route {}
 
     /** Another spelling of one of Triage's routes: refused, naming the spelling to use. */
@@ -50,10 +51,12 @@ public final class RouteTable {
 
     private final Map<String, RouteKind> scheduled;
     private final Map<String, Map<HttpMethod, Local>> local;
+    private final boolean passesThrough;
 
-    private RouteTable(Map<String, RouteKind> scheduled, Map<String, Map<HttpMethod, Local>> local) {
+    private RouteTable(Map<String, RouteKind> scheduled, Map<String, Map<HttpMethod, Local>> local, boolean passesThrough) {
         this.scheduled = Map.copyOf(scheduled);
         this.local = Map.copyOf(local);
+        this.passesThrough = passesThrough;
     }
 
     /** The scheduled routes of the OpenAI and Ollama APIs that Triage knows how to size. */
@@ -86,7 +89,7 @@ public final class RouteTable {
         if (kind != null && method.equals(HttpMethod.POST)) {
             return new Scheduled(kind);
         }
-        return path.startsWith(ADMIN_PREFIX) ? LOCAL_NOT_FOUND : PASS_THROUGH;
+        return passesThrough && !path.startsWith(ADMIN_PREFIX) ? PASS_THROUGH : LOCAL_NOT_FOUND;
     }
 
     /** The path of a request URI: without its query or fragment. */
@@ -107,6 +110,13 @@ public final class RouteTable {
     public static final class Builder {
         private final Map<String, RouteKind> scheduled = new LinkedHashMap<>();
         private final Map<String, Map<HttpMethod, Local>> local = new LinkedHashMap<>();
+        private boolean passesThrough = true;
+
+        /** Paths not listed are answered 404 instead of passed through (a listener for the admin API alone). */
+        public Builder passingNothingThrough() {
+            passesThrough = false;
+            return this;
+        }
 
         public Builder scheduled(String path, RouteKind kind) {
             scheduled.put(path, kind);
@@ -128,7 +138,7 @@ public final class RouteTable {
         public RouteTable build() {
             Map<String, Map<HttpMethod, Local>> frozen = new LinkedHashMap<>();
             local.forEach((path, methods) -> frozen.put(path, Map.copyOf(methods)));
-            return new RouteTable(scheduled, frozen);
+            return new RouteTable(scheduled, frozen, passesThrough);
         }
     }
 }

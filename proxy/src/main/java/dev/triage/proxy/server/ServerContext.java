@@ -37,6 +37,12 @@ public record ServerContext(
         targets = Map.copyOf(targets);
     }
 
+    /** The same, for connections to another listener: its own routes, and who may use the admin API there. */
+    public ServerContext forListener(RouteTable listenerRoutes, AdminAccess listenerAdmin) {
+        return new ServerContext(listenerRoutes, targets, passThrough, policy, upstreamTimeout, clientLimits, observer,
+                listenerAdmin, openExchanges, clients);
+    }
+
     ScheduledTarget target(RouteKind kind) {
         ScheduledTarget target = targets.get(kind);
         if (target == null) {

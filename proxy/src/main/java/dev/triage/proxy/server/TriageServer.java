@@ -24,10 +24,11 @@ public final class TriageServer implements AutoCloseable {
     /**
      * Binds {@code address} (resolved now) and starts accepting.
      *
-     * @throws IllegalStateException naming the address and the reason when it cannot be bound (in use,
+     * @param option the option that names the address, for the message when it cannot be bound
+     * @throws IllegalStateException naming the option, the address and the reason when it cannot be bound (in use,
      *     not a local address, an unknown host)
      */
-    public static TriageServer bind(InetSocketAddress address, ServerContext context, EventLoopGroup acceptors,
+    public static TriageServer bind(String option, InetSocketAddress address, ServerContext context, EventLoopGroup acceptors,
             EventLoopGroup workers) throws InterruptedException {
         InetSocketAddress resolved = address.isUnresolved()
                 ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
@@ -44,7 +45,7 @@ public final class TriageServer implements AutoCloseable {
             Throwable cause = bound.cause();
             String reason = cause instanceof UnresolvedAddressException ? "unknown host"
                     : cause.getMessage() != null ? cause.getMessage() : cause.getClass().getSimpleName();
-            throw new IllegalStateException("listen " + address.getHostString() + ":" + address.getPort() + ": " + reason,
+            throw new IllegalStateException(option + " " + address.getHostString() + ":" + address.getPort() + ": " + reason,
                     cause);
         }
         return new TriageServer(bound.channel());

@@ -34,9 +34,15 @@ import org.slf4j.LoggerFactory;
  * backpressure), and a {@link StallTimer} fails a backend that stays silent while it is asked for
  * its next message (the upstream timeout).
  *
+ * <p>A pooled connection that the backend closed while it sat idle is found closed when lent (the
+ * pool reads it then), before a byte of the request went to it: the call then tries once more on a
+ * new connection ({@link #sentNothing}). Once a byte may have left, a failure is final: the backend
+ * may have read the request and begun on it.
+ *
  * <p>Runs entirely on the client's event loop (the pool lends connections on that loop). The
  * listener hears {@link Listener#finished} exactly once, when the backend is done with the request
- * however that happened; that is when a scheduling slot is freed.
+ * however that happened; that is when a scheduling slot is freed. It may hear it before
+ * {@link #start} has returned, when the call fails at once.
  */
 public final class UpstreamCall {
 
@@ -114,6 +120,8 @@ public final class UpstreamCall {
     /** The request's last byte was written: with a keep-alive response, the connection can serve again. */
     private boolean requestSent;
     private boolean upstreamKeepAlive;
+    /** A new connection was asked for after a lent one was found closed: there is no second retry. */
+    private boolean retried;
 
     /** A chunk of a streamed request body that arrived before the connection did. */
     private record PendingContent(HttpContent content, Runnable whenWritten) {}
@@ -144,11 +152,6 @@ public final class UpstreamCall {
         Future<Channel> connection = pool.acquire(call.loop);
         connection.addListener(f -> call.connectionReady(connection));
         return call;
-    }
-
-    /** True once the backend's response head has been passed to the client. */
-    public boolean responseStarted() {
-        return writer.headWritten();
     }
 
     /**
@@ -182,13 +185,19 @@ public final class UpstreamCall {
     private void connectionReady(Future<Channel> connection) {
         if (!connection.isSuccess()) {
             log.debug("backend {} unreachable: {}", backend.url(), connection.cause().toString());
-            fail(Ending.UNREACHABLE);
+            sentNothing(Ending.UNREACHABLE);
             return;
         }
         Channel channel = connection.getNow();
         if (state == State.FINISHED) {
             // Cancelled while connecting: the connection is untouched and can serve someone else.
             pool.release(channel);
+            return;
+        }
+        if (!channel.isActive()) {
+            log.debug("backend {} had closed the connection it was lent", backend.url());
+            pool.discard(channel);
+            sentNothing(Ending.BROKEN);
             return;
         }
         state = State.EXCHANGING;
@@ -205,8 +214,26 @@ public final class UpstreamCall {
             writeBody(pending.content(), pending.whenWritten());
         }
         upstream.flush();
+        if (state == State.FINISHED) {
+            return; // the write failed at once
+        }
         listener.connected();
         readUpstream();
+    }
+
+    /**
+     * An attempt ended before a byte of the request went to the backend: the one place that decides
+     * whether to try again. A connection found closed is retried once, on a new connection; a backend
+     * that could not be reached is not (a new connection would meet the same), nor a second failure.
+     */
+    private void sentNothing(Ending ending) {
+        if (ending == Ending.UNREACHABLE || retried) {
+            fail(ending);
+            return;
+        }
+        retried = true;
+        Future<Channel> connection = pool.acquireNew(loop);
+        connection.addListener(f -> connectionReady(connection));
     }
 
     private void writeBody(HttpContent content, Runnable whenWritten) {

@@ -7,6 +7,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
+import io.netty.channel.nio.AbstractNioChannel;
 import io.netty.channel.pool.AbstractChannelPoolHandler;
 import io.netty.channel.pool.AbstractChannelPoolMap;
 import io.netty.channel.pool.ChannelHealthChecker;
@@ -28,13 +29,15 @@ import java.util.concurrent.TimeUnit;
  * <p>Connections are read with {@code AUTO_READ} off while in use (the relay reads only after the
  * client took the last chunk). While idle in the pool they are read freely, so that a backend closing
  * an idle connection is noticed at once instead of on the next request; idle ones are closed after
- * {@code idleTimeout}.
+ * {@code idleTimeout}. A connection is read once more as it is lent: a close that reached the socket
+ * while its event loop was busy elsewhere has not been handled yet, and is handled then, so that the
+ * borrower finds the connection closed before it writes a byte (see {@link UpstreamCall}).
  */
 public final class UpstreamPool implements AutoCloseable {
 
     private static final AttributeKey<Boolean> IDLE = AttributeKey.valueOf("triage.upstream.idle");
 
-    private final AbstractChannelPoolMap<EventLoop, SimpleChannelPool> pools;
+    private final AbstractChannelPoolMap<EventLoop, LoopPool> pools;
 
     public UpstreamPool(BackendConfig backend, Duration connectTimeout, Duration idleTimeout) {
         Bootstrap template = new Bootstrap()
@@ -53,6 +56,10 @@ public final class UpstreamPool implements AutoCloseable {
 
             @Override
             public void channelAcquired(Channel ch) {
+                if (Boolean.TRUE.equals(ch.attr(IDLE).get())) {
+                    // Still marked idle: whatever the read finds (a close, a reset, bytes nobody asked for) closes it.
+                    ((AbstractNioChannel.NioUnsafe) ch.unsafe()).read();
+                }
                 ch.attr(IDLE).set(false);
                 ch.config().setAutoRead(false);
             }
@@ -65,8 +72,8 @@ public final class UpstreamPool implements AutoCloseable {
         };
         this.pools = new AbstractChannelPoolMap<>() {
             @Override
-            protected SimpleChannelPool newPool(EventLoop loop) {
-                return new SimpleChannelPool(template.clone().group(loop), handler, ChannelHealthChecker.ACTIVE);
+            protected LoopPool newPool(EventLoop loop) {
+                return new LoopPool(template.clone().group(loop), handler);
             }
         };
     }
@@ -74,6 +81,11 @@ public final class UpstreamPool implements AutoCloseable {
     /** A connection on {@code loop}: a pooled idle one, or a new one. */
     public Future<Channel> acquire(EventLoop loop) {
         return pools.get(loop).acquire();
+    }
+
+    /** A new connection on {@code loop}, whatever idle ones the pool holds; it joins the pool when released. */
+    public Future<Channel> acquireNew(EventLoop loop) {
+        return pools.get(loop).acquireNew();
     }
 
     /** Returns a connection whose last exchange ended cleanly, for reuse. */
@@ -92,6 +104,29 @@ public final class UpstreamPool implements AutoCloseable {
     @Override
     public void close() {
         pools.close();
+    }
+
+    /** The connections of one event loop; called on that loop only, so a plain field can steer a lease. */
+    private static final class LoopPool extends SimpleChannelPool {
+        private boolean skipIdle;
+
+        LoopPool(Bootstrap bootstrap, AbstractChannelPoolHandler handler) {
+            super(bootstrap, handler, ChannelHealthChecker.ACTIVE);
+        }
+
+        Future<Channel> acquireNew() {
+            skipIdle = true;
+            try {
+                return acquire(); // looks for an idle connection at once, on the calling loop
+            } finally {
+                skipIdle = false;
+            }
+        }
+
+        @Override
+        protected Channel pollChannel() {
+            return skipIdle ? null : super.pollChannel();
+        }
     }
 
     /** Closes idle pooled connections that time out or that receive anything (nothing was asked). */

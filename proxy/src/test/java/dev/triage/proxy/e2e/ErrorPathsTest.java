@@ -140,6 +140,22 @@ class ErrorPathsTest {
     }
 
     @Test
+    void aConnectionThatFailsAtOnceIsAnswered() throws Exception {
+        // A name that does not resolve fails the connection while the call is still being started.
+        try (RunningTriage triage = RunningTriage.start("--backend", "http://no-such-backend.invalid:9");
+                CapturedErr log = new CapturedErr()) {
+            for (String path : new String[] {"/v1/models", "/v1/chat/completions"}) {
+                HttpResponse<String> response = path.equals("/v1/models") ? triage.get(path)
+                        : triage.post(path, ChatRequests.chat("hello", 3, false));
+                assertEquals(502, response.statusCode(), path);
+                assertEquals("backend_unreachable", error(response).path("code").asText());
+            }
+            assertEquals(200, triage.get("/healthz").statusCode());
+            assertFalse(log.text().contains("Exception"), log.text());
+        }
+    }
+
+    @Test
     void silentBackendIs504() throws Exception {
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
                 RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--upstream-timeout", "300ms",

@@ -4,11 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.proxy.testing.Await;
+import dev.triage.proxy.testing.ChatRequests;
 import dev.triage.proxy.testing.FakeOpenAiBackend;
 import dev.triage.proxy.testing.RunningTriage;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +39,36 @@ class SlowClientsTest {
             assertTrue(answer.startsWith("HTTP/1.1 408"), answer);
             assertTrue(answer.contains("\"code\":\"request_timeout\""), answer);
         }
+    }
+
+    @Test
+    void aRequestPipelinedBehindALongAnswerIsNotTimedWhileItWaits() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(10));
+                RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--client-header-timeout", "1s");
+                RawClient client = new RawClient(triage.port())) {
+            // The first answer takes 3 s; the second request's head and half its body come with the
+            // first, and the rest of its body is read only once the first answer is out. Its answer
+            // takes 2 s: time enough for a header timeout wrongly started by that rest to strike.
+            String second = ChatRequests.chat("second", 200, false);
+            int half = second.length() / 2;
+            client.send(post(ChatRequests.chat("long", 300, false), ChatRequests.chat("long", 300, false).length(), "keep-alive")
+                    + post(second.substring(0, half), second.length(), "close"));
+            Await.until("the first answer is being made", () -> backend.started().contains("long"));
+            client.send(second.substring(half));
+            Matcher statusLines = Pattern.compile("HTTP/1\\.1 (\\d{3}) ").matcher(client.readRest());
+            List<String> statuses = new ArrayList<>();
+            while (statusLines.find()) {
+                statuses.add(statusLines.group(1));
+            }
+            assertEquals(List.of("200", "200"), statuses);
+            assertEquals(List.of("long", "second"), backend.finished());
+        }
+    }
+
+    /** A chat request's head, declaring {@code length} bytes of body, and {@code body} (all or part of it). */
+    private static String post(String body, int length, String connection) {
+        return "POST /v1/chat/completions HTTP/1.1\r\nhost: t\r\ncontent-type: application/json\r\nconnection: "
+                + connection + "\r\ncontent-length: " + length + "\r\n\r\n" + body;
     }
 
     @Test

@@ -10,11 +10,13 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -36,7 +38,8 @@ import java.util.concurrent.TimeUnit;
  * <p>The prompt (the last user message) names the request in {@link #started()} and
  * {@link #finished()}, and can ask for trouble: a prompt containing {@code [stall]} is never answered,
  * {@code [die]} gets two SSE events and then a closed connection, {@code [garbage]} gets bytes that
- * are not HTTP, {@code [reject]} gets the backend's own 422 error, {@code [bulky]} streams tokens of
+ * are not HTTP, {@code [hangup]} gets a closed connection without a word (as when a server closes an
+ * idle connection just as a request reaches it), {@code [reject]} gets the backend's own 422 error, {@code [bulky]} streams tokens of
  * 16 KB each (a few hundred fill the sockets between a backend and a client that does not read). Audio transcriptions take time in
  * proportion to the upload's size. {@code GET /v1/models} is answered at once, without a slot; any
  * other {@code GET}, 404.
@@ -53,6 +56,8 @@ public final class FakeOpenAiBackend implements AutoCloseable {
     private final Duration perToken;
     private final ExecutorService connections = Executors.newCachedThreadPool(new DaemonThreadFactory("fake-backend"));
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    /** Connections waiting for their next request. */
+    private final Set<Socket> idle = ConcurrentHashMap.newKeySet();
     private final List<String> started = new CopyOnWriteArrayList<>();
     private final List<String> finished = new CopyOnWriteArrayList<>();
     private final List<String> aborted = new CopyOnWriteArrayList<>();
@@ -123,7 +128,9 @@ public final class FakeOpenAiBackend implements AutoCloseable {
             InputStream in = new BufferedInputStream(socket.getInputStream());
             OutputStream out = socket.getOutputStream();
             while (!closed) {
+                idle.add(socket);
                 Request request = Request.read(in);
+                idle.remove(socket);
                 if (request == null) {
                     return;
                 }
@@ -134,8 +141,26 @@ public final class FakeOpenAiBackend implements AutoCloseable {
         } catch (IOException e) {
             // the proxy closed the connection
         } finally {
+            idle.remove(socket);
             open.remove(socket);
         }
+    }
+
+    /**
+     * Closes every connection that waits for its next request, as a server's keep-alive timeout does,
+     * and returns the ports its clients had them on.
+     */
+    public List<Integer> closeIdleConnections() {
+        List<Integer> ports = new ArrayList<>();
+        for (Socket socket : List.copyOf(idle)) {
+            ports.add(socket.getPort());
+            try {
+                socket.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return ports;
     }
 
     /** Answers one request; false when the connection must close. */
@@ -185,6 +210,9 @@ public final class FakeOpenAiBackend implements AutoCloseable {
         if (prompt.contains("[reject]")) {
             answer(prompt, () -> writeJson(out, 422, REJECTION));
             return true;
+        }
+        if (prompt.contains("[hangup]")) {
+            return false;
         }
         if (prompt.contains("[garbage]")) {
             out.write("THIS IS NOT HTTP\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
