@@ -109,6 +109,11 @@ answers_200() {
     [[ $(curl --silent --output /dev/null --max-time 5 --write-out '%{http_code}' "$1" || true) == 200 ]]
 }
 
+# estimator_ready URL: /readyz at URL says the configured estimator is loaded (not loading, not unavailable).
+estimator_ready() {
+    curl --silent --max-time 5 "$1" | grep -q '"estimator_state":"ready"'
+}
+
 # await NAME WHAT SECONDS COMMAND...: runs COMMAND every half second until it succeeds, failing after SECONDS.
 await() {
     local name="$1" what="$2" deadline=$((SECONDS + $3))

@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@value #REQUEST_ID} (optional): the request's id. The relay counts, per id, the tokens of
  *       the streamed answers it has delivered (one per server-sent event that carries generated
  *       text), so a request stopped part way and sent again under the same id — a resumed one —
- *       asks only for the rest. An id that has streamed its whole length is answered 400.
+ *       asks only for the rest. An id that has streamed its whole length asks for one token more.
  * </ul>
  * Everything else goes through as it is; the answer streams back chunk by chunk with backpressure.
  * A client that leaves closes the server connection, so the server stops generating. Each request

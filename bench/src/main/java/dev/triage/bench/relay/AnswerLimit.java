@@ -28,7 +28,7 @@ final class AnswerLimit {
      * was (the caller still releases it).
      *
      * @throws IllegalArgumentException with the reason, for a 400, when the header is not a
-     *     positive integer, the body is not a JSON object, or the id has nothing left to stream
+     *     positive integer or the body is not a JSON object
      */
     static FullHttpRequest apply(FullHttpRequest request, StreamedTokens streamed) {
         String header = request.headers().get(AnswerLengthRelay.ANSWER_TOKENS);
@@ -45,11 +45,9 @@ final class AnswerLimit {
             throw new IllegalArgumentException(AnswerLengthRelay.ANSWER_TOKENS + ": " + header + " (expected: an integer >= 1)");
         }
         String id = request.headers().get(AnswerLengthRelay.REQUEST_ID);
-        int rest = total - streamed.get(id);
-        if (rest < 1) {
-            throw new IllegalArgumentException(AnswerLengthRelay.REQUEST_ID + " " + id + " has already streamed its " + total
-                    + " tokens");
-        }
+        // An id that has streamed its whole length still asks for a token: a stream paused after its last
+        // token but before its end is resumed, and a server asked to continue generates at least one.
+        int rest = Math.max(1, total - streamed.get(id));
         ObjectNode body = body(request);
         body.put("max_tokens", rest);
         body.put("n_predict", rest);
