@@ -265,12 +265,13 @@ public final class Triage implements AutoCloseable {
     }
 
     private ScheduledTarget target(Backend backend, RouteKind kind, RequestSizer sizer, long maxBody,
-            PreemptionDialect preemption) {
-        return new ScheduledTarget(backend, sizer, maxBody, learning.learner(backend.name(), kind.label()), preemption);
+            PreemptionDialect preemption, boolean forwardPriority) {
+        return new ScheduledTarget(backend, sizer, maxBody, learning.learner(backend.name(), kind.label()), preemption, forwardPriority);
     }
 
     private ScheduledTarget chatTarget() {
-        return target(backends.chat(), RouteKind.CHAT, new ChatSizer(chatEstimation), config.maxBody(), config.preemption());
+        return target(backends.chat(), RouteKind.CHAT, new ChatSizer(chatEstimation), config.maxBody(), config.preemption(),
+                config.forwardPriority());
     }
 
     private static AudioSizer audioSizer(AudioConfig audio, TriageMetrics metrics) {
@@ -280,7 +281,7 @@ public final class Triage implements AutoCloseable {
     }
 
     private ScheduledTarget audioTarget() {
-        return target(backends.audio(), RouteKind.AUDIO, audioSizer, config.audio().maxBody(), PreemptionDialect.OFF);
+        return target(backends.audio(), RouteKind.AUDIO, audioSizer, config.audio().maxBody(), PreemptionDialect.OFF, false);
     }
 
     /**

@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -39,6 +40,7 @@ import java.util.stream.LongStream;
  * simulate laps  --out DIR
  * simulate prequential [--estimator lexical] [--models M,...] [--seed 42]
  * simulate ewsjf --out DIR [--requests 6000] [--rho 0.8] [--seeds 3] [--slots 4] [--batch-slowdown 0.05] [--ewsjf-* ...]
+ * simulate scale-out [workload options] [--speeds 1,1,0.5,0.5] [--sidecars 1] [--routings R,...] [--rho 0.8] [--policies P,...] [--seeds 3] [--out DIR]
  * </pre>
  *
  * Workload options are {@link WorkloadOptions}'; policies are {@link PolicyVariant} names.
@@ -54,6 +56,9 @@ public final class SimulateCommand {
                    simulate prequential [--estimator classifier|lexical|ranker] [--models MODEL,...] [--seed 42]
                    simulate ewsjf --out DIR [--requests 6000] [--rho 0.8] [--seeds 3] [--slots 4] [--batch-slowdown 0.05] [--data DIR]
                                   [--service-base 0.05 --service-per-prompt-token 0.0002 --service-per-token 0.02] [--ewsjf-* ...]
+                   simulate scale-out [workload options] [--speeds 1,1,0.5,0.5] [--sidecars 1] [--routings ROUTING,...] [--rho 0.8]
+                                  [--policies P,...] [--seeds 3] [--out DIR]   (--slots per backend; ρ of the pool; routings: round-robin,
+                                  least-outstanding, least-expected-completion, power-of-two, shared-queue)
             workload options:
                    --arrivals poisson|burst|trace:FILE   --requests 2000   --slots 1
                    --sizes clairvoyant|normal:MEAN:SD|gamma:SHAPE:SCALE|CLASS@WEIGHT=DIST,...|workload:FILE|trace:FILE
@@ -111,6 +116,8 @@ public final class SimulateCommand {
                 return prequential(flags);
             case "ewsjf":
                 return ewsjf(flags);
+            case "scale-out":
+                return scaleOut(flags);
             default:
                 throw new IllegalArgumentException("unknown command " + words.get(0));
         }
@@ -212,6 +219,31 @@ public final class SimulateCommand {
                 requests, rho, seeds.size(), speed.baseSeconds() * 1e3, speed.secondsPerPromptToken() * 1e3, speed.secondsPerToken() * 1e3)
                 + experiment.run(out) + "\nwrote " + out.resolve("summary.csv") + ", " + out.resolve("trials.csv") + ", "
                 + out.resolve("convergence.png") + "\n";
+    }
+
+    /** Routings and policies on a pool of backends of the given relative speeds, loaded to ρ of their summed capacity. */
+    private static String scaleOut(Flags flags) throws IOException {
+        WorkloadOptions workload = WorkloadOptions.fromFlags(flags);
+        List<Double> speeds = flags.numbers("speeds", List.of(1.0, 1.0, 0.5, 0.5));
+        List<Routing> routings = flags.words("routings", Arrays.stream(Routing.values()).map(Routing::label).toList()).stream()
+                .map(Routing::parse).toList();
+        int sidecars = flags.integer("sidecars", 1);
+        double rho = flags.number("rho", 0.8);
+        List<PolicyVariant> variants = variants(flags);
+        List<Long> seeds = seeds(flags, 3);
+        Path out = flags.optional("out").map(Path::of).orElse(null);
+        flags.finish();
+        // ρ of the pool: the workload is loaded as if one backend had the slots of all of them together.
+        List<ScaleOutStudy.Row> rows = new ScaleOutStudy(routings, variants, workload.backend(), speeds, sidecars, seeds,
+                workload.at(rho * ScaleOutSimulation.capacity(speeds))).run();
+        StringBuilder text = new StringBuilder(workload.describe() + " per backend, backend speeds " + speeds + ", ρ = " + rho
+                + " of the pool, " + sidecars + " sidecar(s), " + seeds.size() + " seed(s)\n\n").append(ScaleOutStudy.markdown(rows));
+        if (out != null) {
+            Files.createDirectories(out);
+            ScaleOutStudy.writeCsv(out.resolve("scale-out.csv"), rows);
+            text.append("\nwrote ").append(out.resolve("scale-out.csv")).append('\n');
+        }
+        return text.toString();
     }
 
     private static List<PolicyVariant> variants(Flags flags) {

@@ -77,7 +77,7 @@ public final class Simulation {
                     throw new IllegalArgumentException("job " + dispatch.job().payload().id() + " has " + size.outputTokens()
                             + " tokens (expected: a backend with a decoding speed, not SimulatedBackend.slots)");
                 }
-                engine.submit(new Generation(size.prefillSeconds(), size.outputTokens(), new Running(dispatch, scheduler, clock, completed)));
+                engine.submit(new Generation(size.prefillSeconds(), size.outputTokens(), new Running(dispatch, scheduler, clock, completed, () -> {})));
             }
             if (ewsjf != null && ewsjf.trialCount() > trials.size()) {
                 trials.add(ewsjf.lastTrial());
@@ -102,19 +102,25 @@ public final class Simulation {
         return Math.round(seconds * 1e9);
     }
 
-    /** A dispatched job on the engine: it frees its slot in the scheduler when its last token is out. */
-    private static final class Running implements GenerationListener {
+    /**
+     * A dispatched job on the engine: it frees its slot in the scheduler when its last token is out, and
+     * then tells {@code whenFinished}.
+     */
+    static final class Running implements GenerationListener {
         private final Dispatch<SimRequest> dispatch;
         private final Scheduler<SimRequest> scheduler;
         private final VirtualClock clock;
         private final List<CompletedRequest> completed;
+        private final Runnable whenFinished;
         private double firstTokenSeconds = Double.NaN;
 
-        Running(Dispatch<SimRequest> dispatch, Scheduler<SimRequest> scheduler, VirtualClock clock, List<CompletedRequest> completed) {
+        Running(Dispatch<SimRequest> dispatch, Scheduler<SimRequest> scheduler, VirtualClock clock, List<CompletedRequest> completed,
+                Runnable whenFinished) {
             this.dispatch = dispatch;
             this.scheduler = scheduler;
             this.clock = clock;
             this.completed = completed;
+            this.whenFinished = whenFinished;
         }
 
         @Override
@@ -134,6 +140,7 @@ public final class Simulation {
             completed.add(new CompletedRequest(dispatch.job().payload(), dispatch.job().arrivalNanos() / 1e9,
                     dispatch.dispatchedNanos() / 1e9, Double.isNaN(firstTokenSeconds) ? finish : firstTokenSeconds, finish,
                     dispatch.starvationPromoted()));
+            whenFinished.run();
         }
     }
 }

@@ -78,6 +78,8 @@ public final class ConfigLoader {
             new ConfigOption("health-path", "/v1/models", "backend path the readiness probe asks; up when it answers 2xx"),
             new ConfigOption("shutdown-grace", "30s", "on SIGTERM, how long in-flight requests may finish"),
             new ConfigOption("vllm-metrics", "false", "also export the chat queue under vLLM's metric names, for routers that read them (true/false)"),
+            new ConfigOption("forward-priority", "false",
+                    "write the scheduling rank into chat bodies' priority, for vLLM --scheduling-policy priority (true/false)"),
             new ConfigOption(CONFIG_KEY, "", "YAML file with any of these keys"));
 
     /** Keys whose values /triage/config must not show. */
@@ -199,6 +201,7 @@ public final class ConfigLoader {
                 healthPath,
                 shutdownGrace,
                 ValueParsers.bool("vllm-metrics", v.get("vllm-metrics")),
+                ValueParsers.bool("forward-priority", v.get("forward-priority")),
                 redacted(v));
     }
 

@@ -37,6 +37,7 @@ import java.util.Map;
  * @param healthPath the backend path the readiness probe asks
  * @param shutdownGrace how long in-flight requests may run on after a stop signal
  * @param vllmMetrics whether the chat queue is also exported under vLLM's metric names
+ * @param forwardPriority whether forwarded chat bodies carry the scheduling rank in vLLM's {@code priority}
  * @param settings every option's effective value, as text, secrets redacted
  */
 public record TriageConfig(
@@ -61,6 +62,7 @@ public record TriageConfig(
         String healthPath,
         Duration shutdownGrace,
         boolean vllmMetrics,
+        boolean forwardPriority,
         Map<String, String> settings) {
 
     public TriageConfig {

@@ -39,6 +39,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
@@ -282,10 +283,16 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         resumeFailed = false;
         reportedThisRun = false;
         FullHttpRequest forwarded = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, head.method(), head.uri(),
-                requestBody, head.headers().copy(), EmptyHttpHeaders.INSTANCE);
+                target.forwardPriority() ? ForwardedPriority.write(requestBody, scheduledTokens()) : requestBody,
+                head.headers().copy(), EmptyHttpHeaders.INSTANCE);
         HttpUtil.setContentLength(forwarded, forwarded.content().readableBytes());
         call = UpstreamCall.start(target.backend().pool(), target.backend().config(), ctx.channel(), forwarded,
                 context.upstreamTimeout(), this::relayToClient, this);
+    }
+
+    /** The answer's tokens the request was scheduled by; empty for a request sent before it was sized. */
+    private OptionalDouble scheduledTokens() {
+        return record.estimate() == null ? OptionalDouble.empty() : OptionalDouble.of(record.estimate().expectedTokens());
     }
 
     /** Stops the backend (closing its connection) and gives the slot back, keeping what the client has. */

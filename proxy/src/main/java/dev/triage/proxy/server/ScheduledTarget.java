@@ -13,6 +13,8 @@ import dev.triage.proxy.sizing.RequestSizer;
  * @param learner what its backend's answers taught: the calibration of its estimates, and what a job of
  *     this kind costs the backend in seconds
  * @param preemption how its backend continues a paused stream; {@link PreemptionDialect#OFF} never pauses
+ * @param forwardPriority whether the forwarded JSON body carries the scheduling rank as vLLM's {@code priority}
+ *     ({@link ForwardedPriority})
  */
 public record ScheduledTarget(Backend backend, RequestSizer sizer, long maxBody, BackendLearner learner,
-        PreemptionDialect preemption) {}
+        PreemptionDialect preemption, boolean forwardPriority) {}

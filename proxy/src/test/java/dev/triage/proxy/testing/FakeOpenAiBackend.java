@@ -62,6 +62,7 @@ public final class FakeOpenAiBackend implements AutoCloseable {
     private final List<String> finished = new CopyOnWriteArrayList<>();
     private final List<String> aborted = new CopyOnWriteArrayList<>();
     private final List<Map<String, String>> headers = new CopyOnWriteArrayList<>();
+    private final List<JsonNode> bodies = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
     private FakeOpenAiBackend(ServerSocket server, int slots, Duration perToken) {
@@ -102,6 +103,11 @@ public final class FakeOpenAiBackend implements AutoCloseable {
     /** The headers of every request but the models listing (names lower-cased), in arrival order. */
     public List<Map<String, String>> requestHeaders() {
         return List.copyOf(headers);
+    }
+
+    /** The JSON body of every generation request, in arrival order. */
+    public List<JsonNode> requestBodies() {
+        return List.copyOf(bodies);
     }
 
     private void accept() {
@@ -178,6 +184,7 @@ public final class FakeOpenAiBackend implements AutoCloseable {
             writeJson(out, 400, "{\"error\":{\"message\":\"bad json at the backend\"}}");
             return true;
         }
+        bodies.add(body);
         String prompt = ChatBody.prompt(body).text();
         int tokens = ChatBody.maxOutputTokens(body).orElse(16);
         boolean stream = body.path("stream").asBoolean(false);

@@ -1,7 +1,6 @@
 package dev.triage.proxy.upstream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.triage.proxy.config.BackendConfig;
 import dev.triage.proxy.testing.Await;
@@ -157,6 +156,8 @@ class UpstreamCallTest {
                 throw new UncheckedIOException(e);
             }
         }
-        return fail("no connection from port " + localPort);
+        // The kernel writes these tables a page at a time, so a read while other sockets come and go can
+        // miss a line: not found is not yet found.
+        return false;
     }
 }
