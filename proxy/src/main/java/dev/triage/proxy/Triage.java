@@ -16,12 +16,14 @@ import dev.triage.proxy.sizing.ModelWatcher;
 import dev.triage.proxy.config.LearningConfig;
 import dev.triage.proxy.config.TriageConfig;
 import dev.triage.proxy.learning.BackendLearner;
+import dev.triage.proxy.learning.FeedbackLog;
 import dev.triage.proxy.learning.LearnedServiceTime;
 import dev.triage.proxy.learning.OnlineLearning;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.server.Backend;
 import dev.triage.proxy.sizing.RequestSizer;
 import dev.triage.proxy.metrics.RequestLog;
+import dev.triage.proxy.metrics.RequestObserver;
 import dev.triage.proxy.metrics.TriageMetrics;
 import dev.triage.proxy.preemption.PreemptionDialect;
 import dev.triage.proxy.scheduler.BackendQueue;
@@ -92,6 +94,8 @@ public final class Triage implements AutoCloseable {
     private final Backends backends;
     private final AudioSizer audioSizer;
     private final OnlineLearning learning;
+    /** Null unless {@code --feedback-log} names a file. */
+    private final FeedbackLog feedbackLog;
     private final AtomicInteger openExchanges = new AtomicInteger();
     private final ChannelGroup clients = new DefaultChannelGroup("triage-clients", GlobalEventExecutor.INSTANCE);
     private final EventLoopGroup acceptors;
@@ -105,6 +109,7 @@ public final class Triage implements AutoCloseable {
     private Triage(TriageConfig config, JobEstimator<Prompt> customEstimator) throws InterruptedException {
         this.config = config;
         EstimatorConfig estimator = config.estimator();
+        feedbackLog = feedbackLog(config.learning()); // first: a file that cannot be opened stops the start before anything runs
         metrics = new TriageMetrics();
         try {
             chatEstimation = chatEstimation(estimator, customEstimator);
@@ -142,7 +147,7 @@ public final class Triage implements AutoCloseable {
         metrics.bindEventLoops(workers);
         ServerContext context = new ServerContext(routes.build(), Map.of(RouteKind.CHAT, chatTarget(), RouteKind.AUDIO, audioTarget()),
                 backends.chat(), config.policy(), config.upstreamTimeout(), config.clientLimits(),
-                metrics.andThen(new RequestLog()).andThen(learning),
+                observers(),
                 new AdminAccess(config.adminToken(), config.listen().getHostString()), openExchanges, clients);
         try {
             server = TriageServer.bind("listen", config.listen(), context, acceptors, workers);
@@ -224,6 +229,24 @@ public final class Triage implements AutoCloseable {
             return ModelWatcher.start(Set.of(model, ModelFiles.metadataPath(model)), modelReloader::reload);
         } catch (IOException e) {
             throw new UncheckedIOException("model-watch: cannot watch " + model.getParent(), e);
+        }
+    }
+
+    /** What hears every finished request: the metrics, the request log, the learners and the feedback log, in that order. */
+    private RequestObserver observers() {
+        RequestObserver observers = metrics.andThen(new RequestLog()).andThen(learning);
+        return feedbackLog == null ? observers : observers.andThen(feedbackLog);
+    }
+
+    private static FeedbackLog feedbackLog(LearningConfig learning) {
+        if (learning.feedbackLog().isEmpty()) {
+            return null;
+        }
+        Path file = learning.feedbackLog().get();
+        try {
+            return FeedbackLog.open(file, learning.feedbackPrompts(), FeedbackLog.ROTATE_BYTES);
+        } catch (IOException e) {
+            throw new UncheckedIOException("feedback-log: cannot open " + file + " for writing (" + e + ")", e);
         }
     }
 
@@ -359,6 +382,9 @@ public final class Triage implements AutoCloseable {
         }
         dispatchLoop.close();
         learning.close();
+        if (feedbackLog != null) {
+            feedbackLog.close();
+        }
         backends.close();
         metrics.close();
         chatEstimation.close();

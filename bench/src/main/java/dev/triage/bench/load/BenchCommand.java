@@ -62,7 +62,8 @@ public final class BenchCommand {
                           those of --variants (laps with --preemption llama.cpp, say);
                           --answer-scale multiplies every answer's length, classes kept, to fit a slow server)
             load options: --workload FILE (default: the held-out burst of 35 short and 35 long answers in the bench jar)
-                   --variants V,... (direct, [oracle-]fcfs|sjf|hrrn|ewsjf|laps[-tau][:estimator])   --tau SECONDS (5)
+                   --variants V,... (direct, [oracle-]fcfs|sjf|hrrn|ewsjf|laps[-tau][:estimator][@frozen])   --tau SECONDS (5)
+                          (@frozen: Triage with --online-learning false)
                    --answer-scale 1 (every answer's length times this, classes kept: for a slow server)
                    --slots 1  --prefill-seconds 0.01  --seconds-per-prompt-token 0  --seconds-per-token 0.0005
                    --estimator NAME (Triage's default)

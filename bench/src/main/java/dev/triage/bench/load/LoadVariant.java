@@ -14,25 +14,29 @@ import java.util.Optional;
  * the policies prefixed {@code oracle-} (Triage sizes chat requests by their true answer lengths
  * instead of its estimator: the bound an estimator can approach), and any of these but
  * {@code direct} followed by {@code :} and an estimator's name ({@code sjf:ranker}), which Triage then
- * uses instead of the run's. Transcriptions are sized by Triage's own duration estimator in every
+ * uses instead of the run's, and then by {@code @frozen} ({@code hrrn-tau@frozen}): Triage with
+ * {@code --online-learning false}, the baseline of what learning from the backend's answers does. Transcriptions are sized by Triage's own duration estimator in every
  * variant, oracle ones included, so for a speech-only workload an {@code oracle-} variant is its
  * plain one.
  *
  * @param policy Triage's {@code --policy}; empty for {@code direct}
  * @param tau the starvation timeout, {@link Duration#ZERO} for off
  * @param estimator Triage's {@code --estimator} for this variant; empty for the run's
+ * @param learning Triage's {@code --online-learning}
  */
-public record LoadVariant(String name, String policy, Duration tau, boolean oracle, Optional<String> estimator) {
+public record LoadVariant(String name, String policy, Duration tau, boolean oracle, Optional<String> estimator, boolean learning) {
 
     /** Parses a variant name; {@code tau} is used by the {@code -tau} variants. */
     public static LoadVariant parse(String name, Duration tau) {
         String n = name.trim().toLowerCase(Locale.ROOT);
         if (n.equals("direct")) {
-            return new LoadVariant(n, "", Duration.ZERO, false, Optional.empty());
+            return new LoadVariant(n, "", Duration.ZERO, false, Optional.empty(), true);
         }
-        int colon = n.indexOf(':');
-        Optional<String> estimator = colon < 0 ? Optional.empty() : Optional.of(n.substring(colon + 1));
-        String scheduling = colon < 0 ? n : n.substring(0, colon);
+        boolean frozen = n.endsWith("@frozen");
+        String variant = frozen ? n.substring(0, n.length() - "@frozen".length()) : n;
+        int colon = variant.indexOf(':');
+        Optional<String> estimator = colon < 0 ? Optional.empty() : Optional.of(variant.substring(colon + 1));
+        String scheduling = colon < 0 ? variant : variant.substring(0, colon);
         boolean oracle = scheduling.startsWith("oracle-");
         String rest = oracle ? scheduling.substring(7) : scheduling;
         boolean withTau = rest.endsWith("-tau");
@@ -40,9 +44,10 @@ public record LoadVariant(String name, String policy, Duration tau, boolean orac
         if (!List.of("fcfs", "sjf", "hrrn", "ewsjf", "laps").contains(policy) || (withTau && tau.isZero())
                 || !estimator.map(EstimatorConfig.NAMES::contains).orElse(true)) {
             throw new IllegalArgumentException("variant: " + name + " (expected: direct, or fcfs, sjf, hrrn, ewsjf, laps, each optionally -tau"
-                    + " (with --tau) or oracle-, and :estimator, one of " + String.join(", ", EstimatorConfig.NAMES) + ")");
+                    + " (with --tau) or oracle-, and :estimator, one of " + String.join(", ", EstimatorConfig.NAMES)
+                    + ", and @frozen)");
         }
-        return new LoadVariant(n, policy, withTau ? tau : Duration.ZERO, oracle, estimator);
+        return new LoadVariant(n, policy, withTau ? tau : Duration.ZERO, oracle, estimator, !frozen);
     }
 
     public boolean throughTriage() {
@@ -53,7 +58,7 @@ public record LoadVariant(String name, String policy, Duration tau, boolean orac
     public List<String> triageFlags(String backendUrl, List<String> extra) {
         List<String> flags = new ArrayList<>(List.of("--listen", "127.0.0.1:0", "--backend", backendUrl,
                 "--policy", policy, "--starvation-timeout", tau.isZero() ? "off" : tau.toMillis() + "ms",
-                "--max-queue", "100000"));
+                "--max-queue", "100000", "--online-learning", String.valueOf(learning)));
         flags.addAll(extra);
         estimator.ifPresent(name -> flags.addAll(List.of("--estimator", name)));
         return flags;

@@ -16,6 +16,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Random;
 
 /**
@@ -113,7 +114,7 @@ public final class PrequentialReplay {
         LearnedServiceTime atCheckpoint = learner.serviceTime();
         for (int i = 0; i < n; i++) {
             Answered request = stream.get(i);
-            learned[i] = learner.tokens(request.frozenTokens(), OptionalInt.empty());
+            learned[i] = learner.tokens(request.frozenTokens(), OptionalLong.empty(), OptionalInt.empty());
             double seconds = backendSpeed.seconds(request.actualTokens()) - JITTER_SECONDS * Math.log(1 - random.nextDouble());
             if (i % STALL_EVERY == STALL_EVERY - 1) {
                 seconds *= STALL_FACTOR;

@@ -249,5 +249,11 @@ class LoadBenchmarksTest {
         List<String> flags = ranker.triageFlags("http://backend", List.of("--estimator", "classifier"));
         assertEquals("ranker", flags.get(flags.lastIndexOf("--estimator") + 1), "the variant's estimator wins: " + flags);
         assertThrows(IllegalArgumentException.class, () -> LoadVariant.parse("sjf:oracle", Duration.ZERO));
+        LoadVariant frozen = LoadVariant.parse("hrrn-tau:lexical@frozen", Duration.ofSeconds(5));
+        assertEquals(Optional.of("lexical"), frozen.estimator());
+        List<String> frozenFlags = frozen.triageFlags("http://backend", List.of());
+        assertEquals("false", frozenFlags.get(frozenFlags.indexOf("--online-learning") + 1), frozenFlags.toString());
+        List<String> learningFlags = tau.triageFlags("http://backend", List.of());
+        assertEquals("true", learningFlags.get(learningFlags.indexOf("--online-learning") + 1), learningFlags.toString());
     }
 }

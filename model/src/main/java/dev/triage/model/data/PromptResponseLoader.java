@@ -52,13 +52,18 @@ public final class PromptResponseLoader {
     public static List<PromptAnswer> load(Path promptResponse) throws IOException {
         List<PromptAnswer> answers = new ArrayList<>();
         for (PromptSource source : PromptSource.values()) {
-            answers.addAll(load(promptResponse, source));
+            if (source.shared()) {
+                answers.addAll(load(promptResponse, source));
+            }
         }
         return answers;
     }
 
     /** One source; a missing folder or a malformed file is an {@link IOException} naming the file. */
     public static List<PromptAnswer> load(Path promptResponse, PromptSource source) throws IOException {
+        if (!source.shared()) {
+            throw new IllegalArgumentException(source.id() + " is not in the shared data");
+        }
         Path folder = promptResponse.resolve(source.folder());
         if (!Files.isDirectory(folder)) {
             throw new IOException(folder + ": no such folder (source " + source.id() + ")");

@@ -20,7 +20,10 @@ public enum PromptSource {
             "sahil280114/codealpaca @ 2f78ddc5 (code_alpaca_2k.json); hiyouga/LLaMA-Factory @ ff6d4d12 "
                     + "(alpaca_en_demo.json); lm-sys/FastChat @ 04a1074d (alpaca_data_cleaned_1000.json); "
                     + "lm-sys/FastChat @ 0e6d3e4b (mt_bench questions with GPT-4 reference answers, first turn)",
-            "CC-BY-NC-4.0 (Alpaca, CodeAlpaca, GPT-4-LLM); Apache-2.0 (MT-Bench)");
+            "CC-BY-NC-4.0 (Alpaca, CodeAlpaca, GPT-4-LLM); Apache-2.0 (MT-Bench)"),
+    /** Not in the shared data: a deployment's own answers, read by {@link FeedbackAnswers}. */
+    FEEDBACK("feedback", "", "this deployment's backend, as Triage's --feedback-log wrote its answers",
+            "the deployment's own data");
 
     private final String id;
     private final String folder;
@@ -39,7 +42,12 @@ public enum PromptSource {
         return id;
     }
 
-    /** Folder under {@code prompt_response/}. */
+    /** Whether the source is a folder of the shared data, rather than a deployment's own log. */
+    public boolean shared() {
+        return this != FEEDBACK;
+    }
+
+    /** Folder under {@code prompt_response/}; empty for a source not in the shared data. */
     public String folder() {
         return folder;
     }

@@ -7,6 +7,7 @@ import dev.triage.model.lexical.LexicalEstimator;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * {@code scripts/train --estimator lexical}: trains the {@code lexical} tree ensemble on the training
@@ -34,8 +35,9 @@ final class LexicalTrainCommand {
                         flags.number("learning-rate", boosting.learningRate()), flags.integer("seed", (int) boosting.seed())));
         Path out = flags.path("out", DEFAULT_OUT.toString());
         Path data = TrainingFlags.promptResponse(flags);
+        Optional<Path> feedback = TrainingFlags.feedback(flags);
         flags.finish();
-        PromptCorpus corpus = TrainCommand.loadCorpus(data);
+        PromptCorpus corpus = TrainCommand.loadCorpus(data, feedback);
         long start = System.nanoTime();
         TrainedLexical trained = LexicalTrainer.train(corpus.prompts(PromptSplit.TRAIN), corpus.prompts(PromptSplit.VALIDATION),
                 settings);

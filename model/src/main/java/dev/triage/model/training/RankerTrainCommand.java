@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * {@code scripts/train --estimator ranker}: embeds the corpus with the sentence encoder (cached),
@@ -53,8 +54,9 @@ final class RankerTrainCommand {
         Path out = flags.path("out", DEFAULT_OUT.toString());
         Path cache = flags.path("embedding-cache", EmbeddingCache.DEFAULT_DIRECTORY.toString());
         Path data = TrainingFlags.promptResponse(flags);
+        Optional<Path> feedback = TrainingFlags.feedback(flags);
         flags.finish();
-        PromptCorpus corpus = TrainCommand.loadCorpus(data);
+        PromptCorpus corpus = TrainCommand.loadCorpus(data, feedback);
         PromptEmbeddings embeddings = PromptEmbeddings.of(corpus, settings.maxTokens(), cache);
 
         long start = System.nanoTime();

@@ -6,6 +6,7 @@ import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.model.classifier.ClassifierMetadata.SplitFigures;
 import dev.triage.model.classifier.ModelLoadException;
 import dev.triage.model.cli.Flags;
+import dev.triage.model.data.FeedbackAnswers;
 import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptAnswer;
 import dev.triage.model.data.PromptCorpus;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -60,8 +62,9 @@ public final class TrainCommand {
                     flags.integer("seed", (int) defaults.seed()));
             Path out = flags.path("out", DEFAULT_OUT.toString());
             Path data = TrainingFlags.promptResponse(flags);
+            Optional<Path> feedback = TrainingFlags.feedback(flags);
             flags.finish();
-            train(loadCorpus(data), settings, out);
+            train(loadCorpus(data, feedback), settings, out);
         } catch (IllegalArgumentException e) {
             System.err.println("train: " + e.getMessage());
             System.exit(2);
@@ -84,8 +87,21 @@ public final class TrainCommand {
 
     /** Loads the prompt/answer sources into a corpus, printing what was read. */
     static PromptCorpus loadCorpus(Path promptResponse) throws IOException {
+        return loadCorpus(promptResponse, Optional.empty());
+    }
+
+    /**
+     * Loads the prompt/answer sources, and a deployment's feedback log when given, into a corpus,
+     * printing what was read. The feedback's prompts are split as every prompt is, by their text.
+     */
+    static PromptCorpus loadCorpus(Path promptResponse, Optional<Path> feedback) throws IOException {
         long start = System.nanoTime();
-        List<PromptAnswer> answers = PromptResponseLoader.load(promptResponse);
+        List<PromptAnswer> answers = new ArrayList<>(PromptResponseLoader.load(promptResponse));
+        if (feedback.isPresent()) {
+            List<PromptAnswer> fed = FeedbackAnswers.load(feedback.get());
+            System.out.printf(Locale.ROOT, "read %,d answers from the feedback log %s%n", fed.size(), feedback.get());
+            answers.addAll(fed);
+        }
         PromptCorpus corpus = PromptCorpus.of(answers);
         System.out.printf(Locale.ROOT, "read %,d answers from %s in %.1f s; %,d prompts with target-model answers%n",
                 answers.size(), promptResponse, (System.nanoTime() - start) / 1e9, corpus.prompts().size());

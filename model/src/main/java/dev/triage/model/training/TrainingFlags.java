@@ -8,6 +8,7 @@ import dev.triage.model.ranker.RankerEstimator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /** The flags every training and evaluation command shares. */
 final class TrainingFlags {
@@ -26,6 +27,11 @@ final class TrainingFlags {
                     + ", " + RankerEstimator.NAME + " or " + LexicalEstimator.NAME + ")");
         }
         return estimator;
+    }
+
+    /** {@code --feedback FILE}: a deployment's feedback log whose answers join the training data, when given. */
+    static Optional<Path> feedback(Flags flags) {
+        return flags.optional("feedback").map(Path::of);
     }
 
     /**

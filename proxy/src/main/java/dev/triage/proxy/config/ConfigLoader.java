@@ -53,6 +53,8 @@ public final class ConfigLoader {
             new ConfigOption("service-time-per-token", "0.02", "backend seconds per generated token"),
             new ConfigOption("online-learning", "true", "learn service time and estimate calibration from every answer (true/false)"),
             new ConfigOption("state-dir", "", "directory where what was learned is kept across restarts; unset, memory only"),
+            new ConfigOption("feedback-log", "", "file where completed chat requests are written for scripts/train --feedback; unset, none"),
+            new ConfigOption("feedback-log-prompts", "false", "write each prompt's text to the feedback log too (true/false)"),
             new ConfigOption("ewsjf-size", "prompt", "ewsjf: what sizes a job: prompt (tokens) or estimate (expected ms)"),
             new ConfigOption("ewsjf-max-queues", "32", "ewsjf: most queues Refine-and-Prune leaves"),
             new ConfigOption("ewsjf-refine-interval", "5m", "ewsjf: how often the queues are learnt anew"),
@@ -249,8 +251,12 @@ public final class ConfigLoader {
 
     private static LearningConfig learning(Map<String, String> v) {
         String stateDirectory = v.get("state-dir").trim();
+        String feedbackLog = v.get("feedback-log").trim();
+        boolean feedbackPrompts = ValueParsers.bool("feedback-log-prompts", v.get("feedback-log-prompts"));
+        require(!feedbackPrompts || !feedbackLog.isEmpty(), "feedback-log-prompts", v, "false unless --feedback-log names a file");
         return new LearningConfig(ValueParsers.bool("online-learning", v.get("online-learning")),
-                stateDirectory.isEmpty() ? Optional.empty() : Optional.of(Path.of(stateDirectory)));
+                stateDirectory.isEmpty() ? Optional.empty() : Optional.of(Path.of(stateDirectory)),
+                feedbackLog.isEmpty() ? Optional.empty() : Optional.of(Path.of(feedbackLog)), feedbackPrompts);
     }
 
     private static AudioConfig audio(Map<String, String> v) {

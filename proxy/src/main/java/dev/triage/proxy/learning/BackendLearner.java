@@ -1,10 +1,12 @@
 package dev.triage.proxy.learning;
 
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * Everything Triage learns about one backend's kind of request from its completed requests: the
- * backend's {@link LearnedServiceTime} and its {@link LearnedCalibration} of the estimator's tokens.
+ * backend's {@link LearnedServiceTime}, its {@link LearnedCalibration} of the estimator's tokens, and
+ * its {@link RepeatMemory} of what it answered to prompts that come back.
  * Readers (the request path) take the last published model from any thread with no lock; one thread,
  * the learner's, feeds it. Frozen, it serves the configured model and learns nothing.
  *
@@ -33,6 +35,7 @@ public final class BackendLearner {
     private final boolean learning;
     private final ServiceTimeLearner serviceTime;
     private final OnlineCalibration calibration = new OnlineCalibration();
+    private final RepeatMemory repeats = new RepeatMemory();
     private volatile LearnedServiceTime servedServiceTime;
     private LearnedCalibration learnedCalibration = LearnedCalibration.IDENTITY;
     private volatile LearnedCalibration servedCalibration = LearnedCalibration.IDENTITY;
@@ -71,9 +74,18 @@ public final class BackendLearner {
         return learning;
     }
 
-    /** The tokens to schedule by for an estimator's {@code frozenTokens}, within the request's own limit. */
-    public double tokens(double frozenTokens, OptionalInt outputCap) {
-        double tokens = servedCalibration.tokens(frozenTokens);
+    /**
+     * The tokens to schedule by for an estimator's {@code frozenTokens}, within the request's own limit:
+     * the calibrated estimate, blended with the prompt's past answers when it is a repeat.
+     *
+     * @param fingerprint the prompt's {@link PromptFingerprint}, when it has one
+     */
+    public double tokens(double frozenTokens, OptionalLong fingerprint, OptionalInt outputCap) {
+        double model = capped(servedCalibration.tokens(frozenTokens), outputCap);
+        return fingerprint.isPresent() ? capped(repeats.tokens(fingerprint.getAsLong(), model), outputCap) : model;
+    }
+
+    private static double capped(double tokens, OptionalInt outputCap) {
         return outputCap.isPresent() ? Math.min(tokens, outputCap.getAsInt()) : tokens;
     }
 
@@ -99,6 +111,26 @@ public final class BackendLearner {
         return frozenLogError;
     }
 
+    /** Running mean |ln(estimate / actual tokens)| of the repeat memory's estimates for repeated prompts, served or not; NaN before the first. */
+    public double repeatLogError() {
+        return repeats.repeatLogError();
+    }
+
+    /** The same for the model's (calibrated where that serves) estimates of those repeated prompts. */
+    public double repeatModelLogError() {
+        return repeats.modelLogError();
+    }
+
+    /** Whether the repeat memory's estimates serve for repeated prompts now. */
+    public boolean repeatsServe() {
+        return repeats.serving();
+    }
+
+    /** Prompt fingerprints remembered, at most {@value RepeatMemory#CAPACITY}. */
+    public int repeatsRemembered() {
+        return repeats.size();
+    }
+
     /** Running mean |ln(expected seconds / actual seconds)|, prequential; NaN before the first answer. */
     public double serviceLogError() {
         return serviceLogError;
@@ -119,6 +151,7 @@ public final class BackendLearner {
         if (!learning) {
             return;
         }
+        double modelTokens = servedCalibration.tokens(request.frozenTokens());
         if (request.teachesLength()) {
             calibration.learn(request.frozenTokens(), request.actualTokens());
             long answers = calibration.observations();
@@ -126,6 +159,9 @@ public final class BackendLearner {
                 learnedCalibration = calibration.current();
             }
             servedCalibration = learnedServes() ? learnedCalibration : LearnedCalibration.IDENTITY;
+        }
+        if (request.fingerprint().isPresent() && request.answerWhole()) {
+            repeats.learn(request.fingerprint().getAsLong(), capped(modelTokens, request.outputCap()), request.actualTokens());
         }
         serviceTime.learn(request.promptTokens(), request.actualTokens(), request.running(), request.serviceSeconds());
         servedServiceTime = serviceTime.current();
@@ -163,10 +199,10 @@ public final class BackendLearner {
         return servedCalibration != LearnedCalibration.IDENTITY;
     }
 
-    /** What is saved: the service time's and the calibration's statistics. */
+    /** What is saved: the service time's, the calibration's and the repeat memory's statistics. */
     LearnedState state() {
         return new LearnedState(serviceTime.state(), calibration.state(),
-                new double[] {learnedLogError, frozenLogError, calibrationServes() ? 1 : 0});
+                new double[] {learnedLogError, frozenLogError, calibrationServes() ? 1 : 0}, repeats.state());
     }
 
     /** Restores saved statistics; false, changing nothing, when they do not fit this learner. */
@@ -181,8 +217,15 @@ public final class BackendLearner {
         double[] shadow = state.shadow();
         boolean shadowFits = shadow.length == 3 && (shadow[2] == 0 || shadow[2] == 1)
                 && (shadow[2] == 0 || shadow[0] >= 0 && shadow[1] >= 0);
+        double[] calibrationBefore = calibration.state();
         if (!shadowFits || !calibration.restore(state.calibration())) {
             serviceTime.restore(serviceBefore);
+            return false;
+        }
+        // A state saved before repeats were remembered has none.
+        if (state.repeats().length > 0 && !repeats.restore(state.repeats())) {
+            serviceTime.restore(serviceBefore);
+            calibration.restore(calibrationBefore);
             return false;
         }
         learnedLogError = shadow[0];
@@ -195,11 +238,11 @@ public final class BackendLearner {
         return true;
     }
 
-    private static double logRatio(double estimate, double actual) {
+    static double logRatio(double estimate, double actual) {
         return Math.abs(Math.log(Math.max(estimate, 1e-9) / Math.max(actual, 1e-9)));
     }
 
-    private static double running(double mean, double value) {
+    static double running(double mean, double value) {
         if (!Double.isFinite(value)) {
             return mean;
         }
@@ -212,6 +255,7 @@ public final class BackendLearner {
      * @param serviceTime the service-time fit's sums
      * @param calibration the calibration's window of answers
      * @param shadow the shadow evaluation: the learned and the frozen running errors, and 1 when the learned map serves
+     * @param repeats the repeat memory's entries and its own shadow evaluation; empty when none was saved
      */
-    record LearnedState(double[] serviceTime, double[] calibration, double[] shadow) {}
+    record LearnedState(double[] serviceTime, double[] calibration, double[] shadow, double[] repeats) {}
 }

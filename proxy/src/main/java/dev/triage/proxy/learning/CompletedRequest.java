@@ -1,6 +1,7 @@
 package dev.triage.proxy.learning;
 
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * What a completed request teaches its backend's learner: what it was estimated at, what it turned
@@ -14,9 +15,21 @@ import java.util.OptionalInt;
  * @param actualTokens the tokens the backend wrote
  * @param running requests running on the backend when this one started, itself included
  * @param serviceSeconds from the request's dispatch to its last byte
+ * @param fingerprint the prompt's {@link PromptFingerprint}, when it has one
  */
 public record CompletedRequest(double frozenTokens, OptionalInt outputCap, double promptTokens, long actualTokens, int running,
-        double serviceSeconds) {
+        double serviceSeconds, OptionalLong fingerprint) {
+
+    /** A request whose prompt has no fingerprint (audio, or a replay that leaves repeats out). */
+    public CompletedRequest(double frozenTokens, OptionalInt outputCap, double promptTokens, long actualTokens, int running,
+            double serviceSeconds) {
+        this(frozenTokens, outputCap, promptTokens, actualTokens, running, serviceSeconds, OptionalLong.empty());
+    }
+
+    /** True when the answer ended of itself, short of the request's own limit: its length is the whole answer's. */
+    boolean answerWhole() {
+        return outputCap.isEmpty() || actualTokens < outputCap.getAsInt();
+    }
 
     /**
      * True when the answer's length says something about the estimate: neither the estimate nor the
@@ -24,6 +37,6 @@ public record CompletedRequest(double frozenTokens, OptionalInt outputCap, doubl
      * there does not show the estimator's score).
      */
     boolean teachesLength() {
-        return outputCap.isEmpty() || (frozenTokens < outputCap.getAsInt() && actualTokens < outputCap.getAsInt());
+        return answerWhole() && (outputCap.isEmpty() || frozenTokens < outputCap.getAsInt());
     }
 }

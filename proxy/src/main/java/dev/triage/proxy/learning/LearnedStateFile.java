@@ -22,7 +22,8 @@ import java.util.Objects;
  *
  * <p>Each learner is saved with what it learned for: the backend's URL and the estimator whose
  * tokens it calibrates. A learner whose backend or estimator has changed since starts from the
- * configured model. About 40 KB per learner once the calibration's window of answers is full.
+ * configured model. About 40 KB per learner once the calibration's window of answers is full, and up
+ * to about 300 KB more once its repeat memory is.
  */
 final class LearnedStateFile {
 
@@ -83,7 +84,7 @@ final class LearnedStateFile {
             }
             entries.put(field.getKey(), new Entry(learner.get("learnedFor").asText(),
                     new BackendLearner.LearnedState(numbers(learner, "serviceTime"), numbers(learner, "calibration"),
-                            numbers(learner, "shadow"))));
+                            numbers(learner, "shadow"), learner.has("repeats") ? numbers(learner, "repeats") : new double[0])));
         }
         return entries;
     }
@@ -97,6 +98,7 @@ final class LearnedStateFile {
             array(learner.putArray("serviceTime"), entry.state().serviceTime());
             array(learner.putArray("calibration"), entry.state().calibration());
             array(learner.putArray("shadow"), entry.state().shadow());
+            array(learner.putArray("repeats"), entry.state().repeats());
         });
         Files.createDirectories(file.getParent());
         Path temporary = Files.createTempFile(file.getParent(), FILE_NAME, ".tmp");

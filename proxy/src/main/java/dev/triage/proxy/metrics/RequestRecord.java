@@ -1,14 +1,17 @@
 package dev.triage.proxy.metrics;
 
+import dev.triage.features.Prompt;
 import dev.triage.model.Estimate;
 import dev.triage.model.LengthClass;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
  * What happened to one scheduled request, filled in by its exchange as it goes (on the connection's
- * event loop) and handed to the {@link RequestObserver} once, when it ends. Never holds the prompt
- * or the audio.
+ * event loop) and handed to the {@link RequestObserver} once, when it ends. Never holds the audio;
+ * holds the prompt the estimator read for the feedback log only, which writes its text only when
+ * told to: no other observer reads it.
  */
 public final class RequestRecord {
 
@@ -22,6 +25,8 @@ public final class RequestRecord {
     private double frozenTokens = Double.NaN;
     private double promptTokens;
     private OptionalInt outputCap = OptionalInt.empty();
+    private OptionalLong fingerprint = OptionalLong.empty();
+    private Optional<Prompt> prompt = Optional.empty();
     private long queuedNanos = -1;
     private boolean starvationPromoted;
     private int runningAtDispatch;
@@ -52,6 +57,15 @@ public final class RequestRecord {
         this.frozenTokens = estimatorTokens;
         this.promptTokens = prompt;
         this.outputCap = cap;
+    }
+
+    /**
+     * @param read the prompt the estimator read, when the request has one
+     * @param promptFingerprint its fingerprint (a hash of its normalized text), when it has one
+     */
+    public void prompt(Optional<Prompt> read, OptionalLong promptFingerprint) {
+        this.prompt = read;
+        this.fingerprint = promptFingerprint;
     }
 
     /** @param running jobs holding a slot of the backend once this one took its own, itself included */
@@ -134,6 +148,16 @@ public final class RequestRecord {
     /** The request's own output limit, when it set one. */
     public OptionalInt outputCap() {
         return outputCap;
+    }
+
+    /** The prompt's fingerprint, when it has one. */
+    public OptionalLong fingerprint() {
+        return fingerprint;
+    }
+
+    /** The prompt the estimator read, when the request has one: for the feedback log only. */
+    public Optional<Prompt> prompt() {
+        return prompt;
     }
 
     /** Jobs holding a slot of the backend once this one took its own, itself included; 0 before. */

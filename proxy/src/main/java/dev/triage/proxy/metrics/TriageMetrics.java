@@ -122,12 +122,10 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
     public void bindLearner(BackendLearner learner) {
         String[] key = learner.key().split("/", 2);
         Tags tags = Tags.of("backend", key[0], "kind", key[1]);
-        Gauge.builder("triage.learned.log.error", learner, BackendLearner::learnedLogError).tags(tags).tag("estimates", "learned")
-                .description("Running mean |ln(estimate / actual tokens)| of completed requests, each estimate made before its answer")
-                .register(registry);
-        Gauge.builder("triage.learned.log.error", learner, BackendLearner::frozenLogError).tags(tags).tag("estimates", "frozen")
-                .description("Running mean |ln(estimate / actual tokens)| of completed requests, each estimate made before its answer")
-                .register(registry);
+        String logError = "Running mean |ln(estimate / actual tokens)| of completed requests, each estimate made before its answer";
+        Map.<String, ToDoubleFunction<BackendLearner>>of("learned", BackendLearner::learnedLogError, "frozen",
+                BackendLearner::frozenLogError).forEach((estimates, error) -> Gauge.builder("triage.learned.log.error", learner, error)
+                .tags(tags).tag("estimates", estimates).description(logError).register(registry));
         Gauge.builder("triage.learned.service.log.error", learner, BackendLearner::serviceLogError).tags(tags)
                 .description("Running mean |ln(expected / actual seconds)| of completed requests' service times")
                 .register(registry);
@@ -139,6 +137,14 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
                 .description("Learned seconds per output token with nothing else running").register(registry);
         Gauge.builder("triage.learned.batch.growth", learner, l -> l.serviceTime().growthPerRunning()).tags(tags)
                 .description("Learned slowdown of a decode step per further running request").register(registry);
+        Map.<String, ToDoubleFunction<BackendLearner>>of("repeats", BackendLearner::repeatLogError, "model",
+                BackendLearner::repeatModelLogError).forEach((estimates, error) -> Gauge.builder("triage.learned.repeat.log.error",
+                learner, error).tags(tags).tag("estimates", estimates).description(logError + ", over repeated prompts only")
+                .register(registry));
+        Gauge.builder("triage.learned.repeats", learner, BackendLearner::repeatsRemembered).tags(tags)
+                .description("Prompt fingerprints whose answers are remembered").register(registry);
+        Gauge.builder("triage.learned.repeats.serving", learner, l -> l.repeatsServe() ? 1 : 0).tags(tags)
+                .description("1 while remembered answers serve the estimates of repeated prompts").register(registry);
         FunctionCounter.builder("triage.learned.requests", learner, BackendLearner::learned).tags(tags)
                 .description("Completed requests learned from").register(registry);
     }

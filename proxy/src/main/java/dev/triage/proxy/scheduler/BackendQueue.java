@@ -32,6 +32,8 @@ public final class BackendQueue {
 
     /** Completed requests the live ranking accuracy looks back over. */
     static final int RANKING_WINDOW = 500;
+    /** The longest queue that is ordered to tell a newcomer its place. */
+    static final int ORDERED_AT_ADMISSION = 1024;
     /** How long ranking feedback may wait to be counted, gathering more. */
     private static final long FEEDBACK_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
@@ -171,21 +173,33 @@ public final class BackendQueue {
         takeFeedback();
         long now = clock.nanoTime();
         List<QueueSnapshot.Waiting> entries = new ArrayList<>();
-        PriorityQueue<Double> slotsFree = slotsFreeIn(now);
-        for (Job<Waiter> job : scheduler.waitingInDispatchOrder()) {
-            long waited = job.waitedNanos(now);
+        for (ExpectedRun expected : expectedRuns(now)) {
+            Job<Waiter> job = expected.job();
             JobTag tag = job.payload().tag;
             JobProgress progress = job.progress();
-            double start = slotsFree.poll();
-            double finish = start + job.expectedSeconds();
-            slotsFree.add(finish);
             entries.add(new QueueSnapshot.Waiting(entries.size() + 1, tag.id(), tag.routeKind(), job.expectedTokens(),
-                    job.expectedSeconds(), job.priority(), TimeUnit.NANOSECONDS.toMillis(waited),
+                    job.expectedSeconds(), job.priority(), TimeUnit.NANOSECONDS.toMillis(job.waitedNanos(now)),
                     scheduler.isStarved(job, now), progress.level(), progress.attainedSeconds(now), progress.paused(),
-                    start, finish));
+                    expected.start(), expected.finish()));
         }
         return new QueueSnapshot(name, scheduler.settings().policy().label(), scheduler.settings().slots(),
                 permits.busy(), Double.isNaN(rankingAccuracy) ? null : rankingAccuracy, entries);
+    }
+
+    /** A waiting job and when it is expected to start and finish, in seconds from now. */
+    private record ExpectedRun(Job<Waiter> job, double start, double finish) {}
+
+    /** The waiting jobs in dispatch order, each expected to start in the first slot expected to be free. */
+    private List<ExpectedRun> expectedRuns(long now) {
+        List<ExpectedRun> runs = new ArrayList<>();
+        PriorityQueue<Double> slotsFree = slotsFreeIn(now);
+        for (Job<Waiter> job : scheduler.waitingInDispatchOrder()) {
+            double start = slotsFree.poll();
+            double finish = start + job.expectedSeconds();
+            slotsFree.add(finish);
+            runs.add(new ExpectedRun(job, start, finish));
+        }
+        return runs;
     }
 
     /**
@@ -345,6 +359,29 @@ public final class BackendQueue {
         waiter.job = job.get();
         wakeAtNextDeadline();
         drain();
+        tellAdmitted(waiter);
+    }
+
+    /**
+     * Tells a job where it stands: its place in the dispatch order and its expected wait, as the queue
+     * view would show them now; 0 and 0 when it was sent at once. It costs one ordering of the queue,
+     * for a job that waits, so beyond {@value #ORDERED_AT_ADMISSION} waiting jobs nothing is told.
+     */
+    private void tellAdmitted(Waiter waiter) {
+        if (waiter.slot != null) {
+            waiter.admitted(0, 0);
+            return;
+        }
+        if (scheduler.waitingCount() > ORDERED_AT_ADMISSION) {
+            return;
+        }
+        List<ExpectedRun> runs = expectedRuns(clock.nanoTime());
+        for (int i = 0; i < runs.size(); i++) {
+            if (runs.get(i).job() == waiter.job) {
+                waiter.admitted(i + 1, runs.get(i).start());
+                return;
+            }
+        }
     }
 
     /** Refuses the jobs that have waited the queue's limit, so that none of them takes a slot. */
@@ -494,6 +531,14 @@ public final class BackendQueue {
                 });
             } catch (RejectedExecutionException e) {
                 held.declinePause(); // the submitter's event loop has stopped, and its client with it
+            }
+        }
+
+        private void admitted(int position, double expectedWaitSeconds) {
+            try {
+                callbacks.execute(() -> listener.admitted(position, expectedWaitSeconds));
+            } catch (RejectedExecutionException e) {
+                log.debug("admission not delivered: the submitter's executor has stopped");
             }
         }
 

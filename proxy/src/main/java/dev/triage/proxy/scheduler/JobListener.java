@@ -6,6 +6,14 @@ package dev.triage.proxy.scheduler;
  */
 public interface JobListener {
 
+    /**
+     * Where the job stood when the queue took it: {@code position}th in the dispatch order (1 is next)
+     * and expected to start in {@code expectedWaitSeconds}; 0 and 0 when it was sent at once. Heard
+     * once, before any later news but for a {@code dispatched} at once; not heard when the queue was
+     * too long to order for it.
+     */
+    default void admitted(int position, double expectedWaitSeconds) {}
+
     /** The job has a slot; the listener must {@link Slot#release()} it when the job ends, however it ends. */
     void dispatched(Slot slot);
 

@@ -93,6 +93,12 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     private boolean resumeFailed;
     private boolean reportedThisRun;
     private long reportedTokens;
+    /**
+     * Where the queue placed it when it arrived (0: sent at once), and its expected wait then; -1 while
+     * the queue has not said, and then no header tells it.
+     */
+    private int admittedPosition;
+    private double admittedWaitSeconds;
     /** Sent before it was sized, and the size is not known yet: the record waits for it. */
     private boolean sizingAfterSend;
 
@@ -171,6 +177,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         resumable = ResumableRequest.of(target.preemption(), record.path(), body.bytes()).orElse(null);
         splicer = resumable == null ? null : new StreamSplicer(resumable.format());
         state = State.QUEUED;
+        admittedPosition = -1;
         submittedNanos = System.nanoTime();
         ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), costs(job),
                 resumable != null, ctx.executor(), this);
@@ -197,7 +204,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         return new CostSource() {
             @Override
             public JobCost cost() {
-                double tokens = learner.tokens(sized.estimate().expectedTokens(), sized.outputCap());
+                double tokens = learner.tokens(sized.estimate().expectedTokens(), sized.fingerprint(), sized.outputCap());
                 int running = Math.min(queue.settings().slots(), queue.busySlots() + 1);
                 LearnedServiceTime serviceTime = learner.serviceTime();
                 return new JobCost(sized.promptTokens(), tokens, serviceTime.prefillSeconds(sized.promptTokens()),
@@ -237,8 +244,15 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     /** Records the job's estimate as this backend's learned calibration serves it. */
     private void recordSized(SizedJob sized) {
         double estimatorTokens = sized.estimate().expectedTokens();
-        Estimate served = sized.estimate().withTokens(target.learner().tokens(estimatorTokens, sized.outputCap()));
+        Estimate served = sized.estimate().withTokens(target.learner().tokens(estimatorTokens, sized.fingerprint(), sized.outputCap()));
         record.sized(served, sized.priority(), estimatorTokens, sized.promptTokens(), sized.outputCap());
+        record.prompt(sized.prompt(), sized.fingerprint());
+    }
+
+    @Override
+    public void admitted(int position, double expectedWaitSeconds) {
+        admittedPosition = position;
+        admittedWaitSeconds = expectedWaitSeconds;
     }
 
     @Override
@@ -484,6 +498,10 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
                 .set(TriageHeaders.REQUEST_ID, record.id())
                 .set(TriageHeaders.QUEUE_MS, Math.round(queuedNanos / 1e6))
                 .set(TriageHeaders.POLICY, context.policy().label());
+        if (admittedPosition >= 0) {
+            response.headers().set(TriageHeaders.QUEUE_POSITION, admittedPosition)
+                    .set(TriageHeaders.EXPECTED_WAIT_MS, Math.round(admittedWaitSeconds * 1e3));
+        }
         if (record.estimate() != null) {
             response.headers().set(TriageHeaders.ESTIMATE_TOKENS, Math.round(record.estimate().expectedTokens()));
         }

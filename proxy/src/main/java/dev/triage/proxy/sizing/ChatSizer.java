@@ -8,12 +8,15 @@ import dev.triage.features.PromptTokens;
 import dev.triage.model.Estimate;
 import dev.triage.proxy.api.Json;
 import dev.triage.proxy.api.TriageError;
+import dev.triage.proxy.learning.PromptFingerprint;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.handler.codec.http.HttpRequest;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -45,8 +48,10 @@ public final class ChatSizer implements RequestSizer {
         int priority = priority(json);
         // The backend prefills every message, system prompt and history included.
         int promptTokens = PromptTokens.ofChars(prompt.conversationChars());
+        OptionalLong fingerprint = PromptFingerprint.of(prompt);
         return () -> estimation.estimate(prompt).thenApply(estimated -> new SizedJob(capped(estimated.estimate(), cap), priority,
-                promptTokens, cap, estimated.better().map(better -> better.thenApply(estimate -> capped(estimate, cap)))));
+                promptTokens, cap, fingerprint, Optional.of(prompt),
+                estimated.better().map(better -> better.thenApply(estimate -> capped(estimate, cap)))));
     }
 
     private static Estimate capped(Estimate estimate, OptionalInt cap) {

@@ -1,8 +1,10 @@
 package dev.triage.proxy.sizing;
 
+import dev.triage.features.Prompt;
 import dev.triage.model.Estimate;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -12,19 +14,21 @@ import java.util.concurrent.CompletableFuture;
  * @param priority lower is sooner; 0 when the request names none
  * @param promptTokens the prompt the backend prefills, in tokens; 0 when there is none (audio)
  * @param outputCap the request's own limit on output tokens, when it sets one
+ * @param fingerprint the prompt's fingerprint, by which its repeats are known; empty when it has no text (audio)
+ * @param prompt what the estimator read, for the feedback log; empty for audio
  * @param better a better estimate to come, already capped, when a fallback made {@code estimate}
  *     ({@link Estimated#better}); empty otherwise
  */
-public record SizedJob(Estimate estimate, int priority, int promptTokens, OptionalInt outputCap,
-        Optional<CompletableFuture<Estimate>> better) {
+public record SizedJob(Estimate estimate, int priority, int promptTokens, OptionalInt outputCap, OptionalLong fingerprint,
+        Optional<Prompt> prompt, Optional<CompletableFuture<Estimate>> better) {
 
-    /** A job that sets no limit on its output: an audio upload. */
+    /** A job that sets no limit on its output and has no prompt text: an audio upload. */
     public SizedJob(Estimate estimate, int priority, int promptTokens) {
-        this(estimate, priority, promptTokens, OptionalInt.empty(), Optional.empty());
+        this(estimate, priority, promptTokens, OptionalInt.empty(), OptionalLong.empty(), Optional.empty(), Optional.empty());
     }
 
     /** The job as the better estimate sizes it, which is final. */
     public SizedJob withEstimate(Estimate better) {
-        return new SizedJob(better, priority, promptTokens, outputCap, Optional.empty());
+        return new SizedJob(better, priority, promptTokens, outputCap, fingerprint, prompt, Optional.empty());
     }
 }

@@ -1,6 +1,7 @@
 package dev.triage.proxy.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.proxy.testing.Await;
 import dev.triage.proxy.testing.ChatRequests;
@@ -9,7 +10,9 @@ import dev.triage.proxy.testing.RunningTriage;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -26,14 +29,24 @@ class SchedulingOrderTest {
 
     @Test
     void sjfFinishesEveryShortRequestBeforeAnyLongOne() throws Exception {
-        List<String> order = runBurst("sjf");
+        Burst burst = runBurst("sjf");
         assertEquals(List.of("busy", "short-1", "short-2", "short-3", "short-4", "long-1", "long-2", "long-3", "long-4"),
-                order);
+                burst.finished());
+        // Each was told its place in line as it arrived: the k-th short one behind k - 1 short ones, the
+        // k-th long one behind every earlier request of the burst.
+        assertEquals("0", burst.header("busy", "x-triage-queue-position"), "it found the slot free");
+        for (int k = 1; k <= 4; k++) {
+            assertEquals(String.valueOf(k), burst.header("short-" + k, "x-triage-queue-position"));
+            assertEquals(String.valueOf(2 * k - 1), burst.header("long-" + k, "x-triage-queue-position"));
+        }
+        long shortWait = Long.parseLong(burst.header("short-1", "x-triage-expected-wait-ms"));
+        long longWait = Long.parseLong(burst.header("long-4", "x-triage-expected-wait-ms"));
+        assertTrue(longWait > shortWait, shortWait + " ms, then " + longWait + " ms");
     }
 
     @Test
     void fcfsFinishesInArrivalOrder() throws Exception {
-        List<String> order = runBurst("fcfs");
+        List<String> order = runBurst("fcfs").finished();
         List<String> expected = new ArrayList<>(List.of("busy"));
         expected.addAll(BURST);
         assertEquals(expected, order);
@@ -41,13 +54,20 @@ class SchedulingOrderTest {
 
     @Test
     void hrrnAlsoLetsShortRequestsPassWhenLongOnesHaveNotWaitedLong() throws Exception {
-        List<String> order = runBurst("hrrn");
+        List<String> order = runBurst("hrrn").finished();
         assertEquals("short-1", order.get(1));
         assertEquals("long-4", order.get(order.size() - 1));
     }
 
-    /** Sends the busy request, then the burst one by one into the queue; returns the backend's finishing order. */
-    private static List<String> runBurst(String policy) throws Exception {
+    /** The backend's finishing order, and each request's response by name. */
+    private record Burst(List<String> finished, Map<String, HttpResponse<String>> responses) {
+        String header(String request, String name) {
+            return responses.get(request).headers().firstValue(name).orElseThrow(() -> new AssertionError(request + ": no " + name));
+        }
+    }
+
+    /** Sends the busy request, then the burst one by one into the queue. */
+    private static Burst runBurst(String policy) throws Exception {
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(2));
                 RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--policy", policy,
                         "--starvation-timeout", "off")) {
@@ -64,10 +84,13 @@ class SchedulingOrderTest {
                 // Arrival order must be the order above, so each request is queued before the next is sent.
                 Await.until(name + " is queued", () -> triage.chatQueue().waitingCount() == queued);
             }
-            for (CompletableFuture<HttpResponse<String>> response : responses) {
-                assertEquals(200, response.get(30, TimeUnit.SECONDS).statusCode());
+            Map<String, HttpResponse<String>> byName = new HashMap<>();
+            for (int i = 0; i < responses.size(); i++) {
+                HttpResponse<String> response = responses.get(i).get(30, TimeUnit.SECONDS);
+                assertEquals(200, response.statusCode());
+                byName.put(i == 0 ? "busy" : BURST.get(i - 1), response);
             }
-            return backend.finished();
+            return new Burst(backend.finished(), byName);
         }
     }
 }

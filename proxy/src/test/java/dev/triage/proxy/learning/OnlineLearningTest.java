@@ -36,18 +36,44 @@ class OnlineLearningTest {
             feed(learning, 300, Outcome.OK);
             learning.flush();
         }
-        assertTrue(before.learned() == 300 && before.tokens(100, OptionalInt.empty()) > 250,
-                "it learned that answers run three times the estimate: " + before.tokens(100, OptionalInt.empty()));
+        assertTrue(before.learned() == 300 && before.tokens(100, OptionalLong.empty(), OptionalInt.empty()) > 250,
+                "it learned that answers run three times the estimate: " + before.tokens(100, OptionalLong.empty(), OptionalInt.empty()));
 
         BackendLearner after = chatLearner(LEARNED_FOR, true);
         String warnings = standardError(() -> OnlineLearning.start(Optional.of(stateDirectory), List.of(after)).close());
         assertEquals("", warnings);
         // The map is rebuilt from the saved window: the same answers, so the same map but for the last
         // few answers the running learner had not yet rebuilt it with.
-        double learned = before.tokens(100, OptionalInt.empty());
-        assertEquals(learned, after.tokens(100, OptionalInt.empty()), 0.01 * learned);
+        double learned = before.tokens(100, OptionalLong.empty(), OptionalInt.empty());
+        assertEquals(learned, after.tokens(100, OptionalLong.empty(), OptionalInt.empty()), 0.01 * learned);
         assertEquals(before.serviceTime(), after.serviceTime());
         assertEquals(300, after.learned());
+    }
+
+    @Test
+    void repeatedPromptsAreLearnedAndARestartKeepsThem() {
+        BackendLearner before = chatLearner(LEARNED_FOR, true);
+        try (OnlineLearning learning = OnlineLearning.start(Optional.of(stateDirectory), List.of(before))) {
+            for (int round = 0; round < 4; round++) {
+                for (int prompt = 0; prompt < 30; prompt++) {
+                    learning.finished(record(100, 20 + 30 * prompt, Outcome.OK, OptionalLong.of(prompt)));
+                }
+            }
+            learning.flush();
+        }
+        assertTrue(before.repeatsServe(), before.repeatLogError() + " vs " + before.repeatModelLogError());
+        assertEquals(30, before.repeatsRemembered());
+        double repeated = before.tokens(100, OptionalLong.of(29), OptionalInt.empty());
+        assertTrue(repeated > 500, "answered 890 tokens four times: " + repeated);
+        assertEquals(400, before.tokens(100, OptionalLong.of(29), OptionalInt.of(400)), 1e-9);
+
+        BackendLearner after = chatLearner(LEARNED_FOR, true);
+        OnlineLearning.start(Optional.of(stateDirectory), List.of(after)).close();
+        assertTrue(after.repeatsServe());
+        for (int prompt = 0; prompt < 30; prompt++) {
+            assertEquals(before.tokens(100, OptionalLong.of(prompt), OptionalInt.empty()),
+                    after.tokens(100, OptionalLong.of(prompt), OptionalInt.empty()), 1e-9);
+        }
     }
 
     @Test
@@ -57,7 +83,7 @@ class OnlineLearningTest {
         String warnings = standardError(() -> OnlineLearning.start(Optional.of(stateDirectory), List.of(learner)).close());
         assertEquals(1, warnings.lines().count(), warnings);
         assertTrue(warnings.contains("ignoring the learned state"), warnings);
-        assertEquals(100, learner.tokens(100, OptionalInt.empty()), 1e-9);
+        assertEquals(100, learner.tokens(100, OptionalLong.empty(), OptionalInt.empty()), 1e-9);
         assertEquals(FLAGS, learner.serviceTime());
     }
 
@@ -70,7 +96,7 @@ class OnlineLearningTest {
         String warnings = standardError(() -> OnlineLearning.start(Optional.of(stateDirectory), List.of(other)).close());
         assertEquals(1, warnings.lines().count(), warnings);
         assertTrue(warnings.contains("chat/chat was learned for " + LEARNED_FOR), warnings);
-        assertEquals(100, other.tokens(100, OptionalInt.empty()), 1e-9);
+        assertEquals(100, other.tokens(100, OptionalLong.empty(), OptionalInt.empty()), 1e-9);
     }
 
     @Test
@@ -94,7 +120,7 @@ class OnlineLearningTest {
             learning.flush();
         }
         assertEquals(0, learner.learned());
-        assertEquals(100, learner.tokens(100, OptionalInt.empty()), 1e-9);
+        assertEquals(100, learner.tokens(100, OptionalLong.empty(), OptionalInt.empty()), 1e-9);
     }
 
     @Test
@@ -104,7 +130,7 @@ class OnlineLearningTest {
             feed(learning, 100, Outcome.OK);
             learning.flush();
         }
-        assertEquals(100, learner.tokens(100, OptionalInt.empty()), 1e-9);
+        assertEquals(100, learner.tokens(100, OptionalLong.empty(), OptionalInt.empty()), 1e-9);
         assertEquals(FLAGS, learner.serviceTime());
         assertTrue(Files.notExists(stateDirectory.resolve(LearnedStateFile.FILE_NAME)));
         assertTrue(learner.frozenLogError() > 0.9, "the errors are still measured: " + learner.frozenLogError());
@@ -115,12 +141,12 @@ class OnlineLearningTest {
         BackendLearner learner = chatLearner(LEARNED_FOR, true);
         learner.learn(new CompletedRequest(50, OptionalInt.of(50), 10, 49, 1, 1.5));
         learner.learn(new CompletedRequest(30, OptionalInt.of(50), 10, 50, 1, 1.5));
-        assertEquals(100, learner.tokens(100, OptionalInt.empty()), 1e-9);
+        assertEquals(100, learner.tokens(100, OptionalLong.empty(), OptionalInt.empty()), 1e-9);
         for (int i = 0; i < 50; i++) {
             learner.learn(new CompletedRequest(30, OptionalInt.of(500), 10, 90, 1, 2.3));
         }
-        assertTrue(learner.tokens(30, OptionalInt.empty()) > 60);
-        assertEquals(40, learner.tokens(30, OptionalInt.of(40)), 1e-9);
+        assertTrue(learner.tokens(30, OptionalLong.empty(), OptionalInt.empty()) > 60);
+        assertEquals(40, learner.tokens(30, OptionalLong.empty(), OptionalInt.of(40)), 1e-9);
     }
 
     @Test
@@ -129,15 +155,15 @@ class OnlineLearningTest {
         try (OnlineLearning learning = OnlineLearning.start(Optional.empty(), List.of(learner))) {
             feed(learning, 300, Outcome.OK);
             learning.flush();
-            assertTrue(learner.tokens(100, OptionalInt.empty()) > 250);
+            assertTrue(learner.tokens(100, OptionalLong.empty(), OptionalInt.empty()) > 250);
             LearnedServiceTime serviceTime = learner.serviceTime();
             learning.modelChanged("chat", "chat");
             learning.flush();
-            assertEquals(100, learner.tokens(100, OptionalInt.empty()), 1e-9);
+            assertEquals(100, learner.tokens(100, OptionalLong.empty(), OptionalInt.empty()), 1e-9);
             assertEquals(serviceTime, learner.serviceTime());
             feed(learning, 300, Outcome.OK);
             learning.flush();
-            assertTrue(learner.tokens(100, OptionalInt.empty()) > 250, "it learns the new model's scale again");
+            assertTrue(learner.tokens(100, OptionalLong.empty(), OptionalInt.empty()) > 250, "it learns the new model's scale again");
         }
     }
 
@@ -150,15 +176,20 @@ class OnlineLearningTest {
         Random random = new Random(count);
         for (int i = 0; i < count; i++) {
             double estimate = Math.exp(3 + 3 * random.nextDouble());
-            long actual = Math.round(3 * estimate);
-            RequestRecord record = new RequestRecord("r" + i, "/v1/chat/completions", "chat", "chat", 0);
-            record.sized(Estimate.ofTokens(estimate), 0, estimate, 40, OptionalInt.empty());
-            record.dispatched(1_000_000, false, 1);
-            record.responded(200);
-            record.actualTokens(OptionalLong.of(actual));
-            record.end(outcome, null, 1_000_000 + Math.round((0.05 + 0.01 * actual) * 1e9));
-            learning.finished(record);
+            learning.finished(record(estimate, Math.round(3 * estimate), outcome, OptionalLong.empty()));
         }
+    }
+
+    /** A completed request's record: estimated at {@code estimate}, answered in {@code actual} tokens at 10 ms each. */
+    private static RequestRecord record(double estimate, long actual, Outcome outcome, OptionalLong fingerprint) {
+        RequestRecord record = new RequestRecord("r", "/v1/chat/completions", "chat", "chat", 0);
+        record.sized(Estimate.ofTokens(estimate), 0, estimate, 40, OptionalInt.empty());
+        record.prompt(Optional.empty(), fingerprint);
+        record.dispatched(1_000_000, false, 1);
+        record.responded(200);
+        record.actualTokens(OptionalLong.of(actual));
+        record.end(outcome, null, 1_000_000 + Math.round((0.05 + 0.01 * actual) * 1e9));
+        return record;
     }
 
     private static String standardError(Runnable action) {

@@ -42,6 +42,13 @@ class DispatchLoopTest {
     private static final class Recorder implements JobListener {
         final CompletableFuture<Slot> slot = new CompletableFuture<>();
         final CompletableFuture<Refusal> refusal = new CompletableFuture<>();
+        /** Its place in the queue and expected wait when admitted. */
+        final CompletableFuture<List<Double>> admission = new CompletableFuture<>();
+
+        @Override
+        public void admitted(int position, double expectedWaitSeconds) {
+            hear(admission, List.of((double) position, expectedWaitSeconds));
+        }
 
         @Override
         public void dispatched(Slot s) {
@@ -231,15 +238,7 @@ class DispatchLoopTest {
     void eachWaitingJobsExpectedStartAndFinishFollowFromTheJobsAheadOfIt() throws Exception {
         ManualClock clock = new ManualClock();
         try (DispatchLoop simulated = new DispatchLoop(clock)) {
-            BackendQueue queue = simulated.addBackend("chat", new SchedulerSettings(Policy.SJF, Duration.ZERO, 10, 2),
-                    Duration.ZERO);
-            Recorder first = new Recorder();
-            Recorder second = new Recorder();
-            queue.submit(TAG, 0, 100, 10, connection, first);
-            queue.submit(TAG, 0, 100, 4, connection, second);
-            second.slot.get(5, TimeUnit.SECONDS);
-            first.slot.get(5, TimeUnit.SECONDS);
-            clock.advance(Duration.ofSeconds(1));
+            BackendQueue queue = busyForThreeAndNineSeconds(simulated, clock, new Recorder(), new Recorder());
             queue.submit(TAG, 0, 100, 6, connection, new Recorder());
             queue.submit(TAG, 0, 100, 2, connection, new Recorder());
             List<QueueSnapshot.Waiting> waiting = queue.snapshot().get(5, TimeUnit.SECONDS).waiting();
@@ -250,6 +249,66 @@ class DispatchLoopTest {
             assertEquals(5, waiting.get(1).expectedStartSeconds(), 1e-9);
             assertEquals(11, waiting.get(1).expectedFinishSeconds(), 1e-9);
         }
+    }
+
+    /**
+     * An SJF queue of 2 slots whose jobs of 10 s ({@code first}) and 4 s ({@code second}) have run for
+     * 1 s by the clock: its slots are expected to free in 3 s and 9 s.
+     */
+    private BackendQueue busyForThreeAndNineSeconds(DispatchLoop simulated, ManualClock clock, Recorder first, Recorder second)
+            throws Exception {
+        BackendQueue queue = simulated.addBackend("chat", new SchedulerSettings(Policy.SJF, Duration.ZERO, 10, 2), Duration.ZERO);
+        queue.submit(TAG, 0, 100, 10, connection, first);
+        queue.submit(TAG, 0, 100, 4, connection, second);
+        second.slot.get(5, TimeUnit.SECONDS);
+        first.slot.get(5, TimeUnit.SECONDS);
+        clock.advance(Duration.ofSeconds(1));
+        return queue;
+    }
+
+    @Test
+    void aJobThatWaitsHearsItsPlaceAndExpectedWaitAtAdmission() throws Exception {
+        ManualClock clock = new ManualClock();
+        try (DispatchLoop simulated = new DispatchLoop(clock)) {
+            Recorder first = new Recorder();
+            Recorder second = new Recorder();
+            BackendQueue queue = busyForThreeAndNineSeconds(simulated, clock, first, second);
+            Recorder longer = new Recorder();
+            Recorder shorter = new Recorder();
+            Recorder longest = new Recorder();
+            queue.submit(TAG, 0, 100, 6, connection, longer);
+            queue.submit(TAG, 0, 100, 2, connection, shorter);
+            queue.submit(TAG, 0, 100, 8, connection, longest);
+            // Slots free in 3 s and 9 s. Each hears the queue as it stood when it came: the 6 s job first
+            // in line; the 2 s job first too (SJF), still starting in 3 s; the 8 s job third, after both.
+            assertEquals(List.of(1.0, 3.0), longer.admission.get(5, TimeUnit.SECONDS));
+            assertEquals(List.of(1.0, 3.0), shorter.admission.get(5, TimeUnit.SECONDS));
+            assertEquals(List.of(3.0, 9.0), longest.admission.get(5, TimeUnit.SECONDS));
+            assertEquals(List.of(0.0, 0.0), first.admission.get(5, TimeUnit.SECONDS), "sent at once");
+            assertEquals(List.of(0.0, 0.0), second.admission.get(5, TimeUnit.SECONDS), "sent at once");
+        }
+    }
+
+    @Test
+    void aJobBehindMoreJobsThanTheQueueOrdersForANewcomerIsToldNothing() throws Exception {
+        BackendQueue queue = serial(BackendQueue.ORDERED_AT_ADMISSION + 10, Duration.ZERO);
+        Recorder running = new Recorder();
+        queue.submit(TAG, 0, 100, 10, connection, running);
+        running.slot.get(5, TimeUnit.SECONDS);
+        List<Recorder> waiting = new ArrayList<>();
+        for (int i = 0; i <= BackendQueue.ORDERED_AT_ADMISSION; i++) {
+            Recorder recorder = new Recorder();
+            waiting.add(recorder);
+            queue.submit(TAG, 0, 100, 10, connection, recorder);
+        }
+        Recorder lastOrdered = waiting.get(BackendQueue.ORDERED_AT_ADMISSION - 1);
+        List<Double> told = lastOrdered.admission.get(5, TimeUnit.SECONDS);
+        assertEquals(BackendQueue.ORDERED_AT_ADMISSION, told.get(0), 0, "equal jobs: the last in line");
+        // After the running 10 s job (less the moments it has run) and the 10 s jobs ahead.
+        assertEquals(10.0 * BackendQueue.ORDERED_AT_ADMISSION, told.get(1), 5);
+        queue.snapshot().get(5, TimeUnit.SECONDS); // the loop has admitted every job
+        connection.submit(() -> { }).get(5, TimeUnit.SECONDS); // and the connection has heard all it was told
+        assertFalse(waiting.get(BackendQueue.ORDERED_AT_ADMISSION).admission.isDone());
     }
 
     @Test
