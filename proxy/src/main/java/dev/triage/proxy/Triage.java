@@ -121,9 +121,6 @@ public final class Triage implements AutoCloseable {
             modelReloader = new ModelReloader(this::installModel, ChatEstimators.reloader(estimator),
                     ChatEstimators.modelLocation(estimator));
             modelWatcher = estimator.watch() ? watch(estimator.model().orElseThrow()) : null;
-            if (chatEstimation.state() == ChatEstimation.State.LOADING) {
-                loadInBackground(estimator);
-            }
         } else {
             modelReloader = null;
             modelWatcher = null;
@@ -167,6 +164,10 @@ public final class Triage implements AutoCloseable {
                 config.preemption().label());
         if (adminServer != null) {
             log.info("admin API on {}", adminServer.address());
+        }
+        // Only once serving: a start that fails exits at once, never while a native library is loading.
+        if (modelReloader != null && chatEstimation.state() == ChatEstimation.State.LOADING) {
+            loadInBackground(estimator);
         }
     }
 
