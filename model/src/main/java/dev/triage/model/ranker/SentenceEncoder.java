@@ -119,6 +119,9 @@ public final class SentenceEncoder implements AutoCloseable {
         try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
             options.setIntraOpNumThreads(threads);
             options.setInterOpNumThreads(1);
+            // Between calls the pool's threads would spin waiting for work, taking the cores the network
+            // threads and the backend beside Triage need.
+            options.addConfigEntry("session.intra_op.allow_spinning", "0");
             options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
             options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
             return new SentenceEncoder(tokenizer, environment, environment.createSession(model, options), maxTokens);
