@@ -181,7 +181,8 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         submittedNanos = System.nanoTime();
         ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), costs(job),
                 resumable != null, ctx.executor(), this);
-        job.better().ifPresent(better -> better.thenAcceptAsync(this::resized, ctx.executor()));
+        // Only a request that waits can go by the configured estimator's estimate: ask for it now.
+        job.better().ask().ifPresent(better -> better.thenAcceptAsync(this::resized, ctx.executor()));
     }
 
     /** The configured estimator's own estimate, made after the fallback's: a request still waiting goes by it. */

@@ -25,9 +25,9 @@ import org.slf4j.LoggerFactory;
  * {@link BatchingEstimator}. When it cannot — its model is still loading, its executor is
  * saturated, it failed on the prompt, or its model could not be loaded — the fallback, a cheap
  * estimator, sizes the prompt on the calling thread instead, and the reason is counted. No request is
- * refused or held back for want of an estimate. A prompt the fallback sized because the executor was
- * saturated is scored by the configured estimator too once it has caught up, so that a request still
- * waiting by then is placed by the better estimate ({@link Estimated#better}).
+ * refused or held back for want of an estimate. For a prompt the fallback sized because the executor
+ * was saturated, the configured estimator's own estimate can be asked for, made once it has caught up,
+ * so that a request still waiting by then is placed by it ({@link Estimated#better}).
  *
  * <pre>{@code
  * ChatEstimation estimation = ChatEstimation.loading("ranker", lexical, metrics::estimatorTimer,
@@ -181,7 +181,7 @@ public final class ChatEstimation implements AutoCloseable {
         Optional<CompletableFuture<Estimate>> scored = current.batcher().tryEstimate(prompt);
         if (scored.isEmpty()) {
             Estimate now = fallBack(prompt, FallbackReason.SATURATED);
-            return CompletableFuture.completedFuture(new Estimated(now, current.batcher().tryRefine(prompt)));
+            return CompletableFuture.completedFuture(new Estimated(now, () -> current.batcher().tryRefine(prompt)));
         }
         return scored.get().handle((estimate, error) -> {
             if (error == null) {

@@ -51,7 +51,7 @@ public final class ChatSizer implements RequestSizer {
         OptionalLong fingerprint = PromptFingerprint.of(prompt);
         return () -> estimation.estimate(prompt).thenApply(estimated -> new SizedJob(capped(estimated.estimate(), cap), priority,
                 promptTokens, cap, fingerprint, Optional.of(prompt),
-                estimated.better().map(better -> better.thenApply(estimate -> capped(estimate, cap)))));
+                estimated.better().then(estimate -> capped(estimate, cap))));
     }
 
     private static Estimate capped(Estimate estimate, OptionalInt cap) {

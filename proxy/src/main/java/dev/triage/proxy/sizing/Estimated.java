@@ -1,21 +1,18 @@
 package dev.triage.proxy.sizing;
 
 import dev.triage.model.Estimate;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * A prompt's estimate, and, when the fallback made it because the configured estimator was behind,
- * the configured estimator's own, to come: a request still waiting when it does is placed by it.
+ * the configured estimator's own to ask for: a request still waiting when it comes is placed by it.
  *
  * @param estimate the estimate to size the request by now
- * @param better the configured estimator's estimate, made once it has caught up; empty when
- *     {@code estimate} is already its, or when it will not make one
+ * @param better the configured estimator's estimate, made once it has caught up if asked for
  */
-public record Estimated(Estimate estimate, Optional<CompletableFuture<Estimate>> better) {
+public record Estimated(Estimate estimate, BetterEstimate better) {
 
     /** An estimate that is final. */
     public static Estimated of(Estimate estimate) {
-        return new Estimated(estimate, Optional.empty());
+        return new Estimated(estimate, BetterEstimate.NONE);
     }
 }

@@ -5,7 +5,6 @@ import dev.triage.model.Estimate;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * A scheduled request once read: what it is expected to cost and the client's priority.
@@ -16,19 +15,19 @@ import java.util.concurrent.CompletableFuture;
  * @param outputCap the request's own limit on output tokens, when it sets one
  * @param fingerprint the prompt's fingerprint, by which its repeats are known; empty when it has no text (audio)
  * @param prompt what the estimator read, for the feedback log; empty for audio
- * @param better a better estimate to come, already capped, when a fallback made {@code estimate}
- *     ({@link Estimated#better}); empty otherwise
+ * @param better the configured estimator's own estimate, already capped, to ask for when a fallback made
+ *     {@code estimate} ({@link Estimated#better}); {@link BetterEstimate#NONE} otherwise
  */
 public record SizedJob(Estimate estimate, int priority, int promptTokens, OptionalInt outputCap, OptionalLong fingerprint,
-        Optional<Prompt> prompt, Optional<CompletableFuture<Estimate>> better) {
+        Optional<Prompt> prompt, BetterEstimate better) {
 
     /** A job that sets no limit on its output and has no prompt text: an audio upload. */
     public SizedJob(Estimate estimate, int priority, int promptTokens) {
-        this(estimate, priority, promptTokens, OptionalInt.empty(), OptionalLong.empty(), Optional.empty(), Optional.empty());
+        this(estimate, priority, promptTokens, OptionalInt.empty(), OptionalLong.empty(), Optional.empty(), BetterEstimate.NONE);
     }
 
     /** The job as the better estimate sizes it, which is final. */
     public SizedJob withEstimate(Estimate better) {
-        return new SizedJob(better, priority, promptTokens, outputCap, fingerprint, prompt, Optional.empty());
+        return new SizedJob(better, priority, promptTokens, outputCap, fingerprint, prompt, BetterEstimate.NONE);
     }
 }

@@ -134,7 +134,7 @@ class ChatEstimationTest {
             for (CompletableFuture<Estimated> estimate : estimates) {
                 if (estimate.isDone()) {
                     assertEquals(BASELINE_TOKENS, tokens(estimate));
-                    better.add(estimate.join().better().orElseThrow());
+                    better.add(estimate.join().better().ask().orElseThrow());
                 }
             }
             assertTrue(better.stream().noneMatch(CompletableFuture::isDone), "refined only once the estimator is free");
