@@ -51,9 +51,9 @@ public final class BurstBenchmark {
     public record ServerSettings(List<WorkloadEntry> workload, List<LoadVariant> variants, int runs, URI server,
             List<String> triageFlags, Optional<String> preemption) {
 
-        /** The extra flags of a variant: under laps, the only policy that pauses, the server's preemption dialect too. */
+        /** The extra flags of a variant: for one that pauses, the server's preemption dialect too. */
         List<String> triageFlags(LoadVariant variant) {
-            if (!variant.policy().equals("laps") || preemption.isEmpty()) {
+            if (!variant.pauses() || preemption.isEmpty()) {
                 return triageFlags;
             }
             List<String> flags = new ArrayList<>(triageFlags);

@@ -1,6 +1,7 @@
 package dev.triage.bench.load;
 
 import dev.triage.proxy.config.EstimatorConfig;
+import dev.triage.proxy.scheduler.Policy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,6 +53,11 @@ public record LoadVariant(String name, String policy, Duration tau, boolean orac
 
     public boolean throughTriage() {
         return !policy.isEmpty();
+    }
+
+    /** True when Triage pauses and resumes running requests under this variant's policy (laps, alone). */
+    public boolean pauses() {
+        return policy.equals(Policy.LAPS.label());
     }
 
     /** Triage's flags for this variant in front of {@code backendUrl}, plus {@code extra}; the variant's estimator wins. */
