@@ -59,11 +59,26 @@ public final class DispatchLoop implements AutoCloseable {
      *     meta-optimizer run on a thread of their own, never on the dispatch thread
      * @param maxQueueWait how long a job may wait before it is refused; {@link Duration#ZERO} for no limit
      */
-    public synchronized BackendQueue addBackend(String name, SchedulerSettings settings, EwsjfSettings ewsjf, Duration maxQueueWait) {
+    public BackendQueue addBackend(String name, SchedulerSettings settings, EwsjfSettings ewsjf, Duration maxQueueWait) {
+        return addBackend(name, settings, ewsjf, maxQueueWait, List.of(PoolMember.only(name, settings.slots())));
+    }
+
+    /**
+     * Adds a queue whose jobs are bound, when a slot frees, to one of several backends (late binding,
+     * see {@link PoolSlots}). Call before traffic starts.
+     *
+     * @param members the backends serving the queue; the settings' slots are theirs together
+     */
+    public synchronized BackendQueue addBackend(String name, SchedulerSettings settings, EwsjfSettings ewsjf, Duration maxQueueWait,
+            List<PoolMember> members) {
+        int slots = members.stream().mapToInt(PoolMember::slots).sum();
+        if (slots != settings.slots()) {
+            throw new IllegalArgumentException("slots: " + settings.slots() + " (expected: the backends' " + slots + ")");
+        }
         EwsjfQueues<BackendQueue.Waiter> queues = settings.policy() == Policy.EWSJF
                 ? new EwsjfQueues<>(ewsjf, clock, learning()) : null;
         Scheduler<BackendQueue.Waiter> scheduler = queues == null ? new Scheduler<>(settings, clock) : new Scheduler<>(settings, clock, queues);
-        BackendQueue queue = new BackendQueue(this, clock, name, scheduler, queues, maxQueueWait);
+        BackendQueue queue = new BackendQueue(this, clock, name, scheduler, queues, maxQueueWait, new PoolSlots(members));
         backends.add(queue);
         return queue;
     }

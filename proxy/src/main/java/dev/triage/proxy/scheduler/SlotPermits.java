@@ -23,8 +23,12 @@ final class SlotPermits {
 
     private static final long QUEUED_MASK = 0xFFFF_FFFFL;
 
-    private final int slots;
-    /** Free slots in the high 32 bits, queued jobs in the low 32. */
+    /** The slots of the backends that may be bound to; changed by {@link #withdraw} and {@link #restore} only. */
+    private volatile int slots;
+    /**
+     * Free slots in the high 32 bits (signed: below 0 while a withdrawn backend's slots are still
+     * owed), queued jobs in the low 32.
+     */
     private final AtomicLong state;
 
     SlotPermits(int slots) {
@@ -39,7 +43,7 @@ final class SlotPermits {
     boolean takeIdle() {
         while (true) {
             long current = state.get();
-            if (queued(current) != 0 || free(current) == 0) {
+            if (queued(current) != 0 || free(current) <= 0) {
                 return false;
             }
             if (state.compareAndSet(current, current - pack(1, 0))) {
@@ -70,7 +74,7 @@ final class SlotPermits {
     boolean takeForQueued() {
         while (true) {
             long current = state.get();
-            if (free(current) == 0) {
+            if (free(current) <= 0) {
                 return false;
             }
             if (queued(current) == 0) {
@@ -86,13 +90,36 @@ final class SlotPermits {
     boolean release() {
         while (true) {
             long current = state.get();
-            if (free(current) == slots) {
+            if (free(current) >= slots) {
                 throw new IllegalStateException("more slots released than taken");
             }
             if (state.compareAndSet(current, current + pack(1, 0))) {
                 return queued(current) != 0;
             }
         }
+    }
+
+    /**
+     * Takes {@code count} slots out of the pool, of which {@code free} are free now: a backend's slots
+     * that are no longer bound to. Its busy slots are not given back when they free.
+     */
+    void withdraw(int count, int free) {
+        slots -= count;
+        state.addAndGet(-pack(free, 0));
+    }
+
+    /** Puts {@code count} slots back into the pool, of which {@code free} are free now. */
+    void restore(int count, int free) {
+        slots += count;
+        state.addAndGet(pack(free, 0));
+    }
+
+    /**
+     * Frees the slot a permit was taken for, when the permit was bound to a slot of a withdrawn
+     * backend instead (counted out of the pool already).
+     */
+    void returnUnbound() {
+        state.addAndGet(pack(1, 0));
     }
 
     int busy() {
