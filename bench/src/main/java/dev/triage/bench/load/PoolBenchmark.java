@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -86,6 +87,7 @@ public final class PoolBenchmark {
             double killAfterSeconds) throws IOException, InterruptedException {
         List<ReplayBackend> backends = new ArrayList<>();
         ScheduledExecutorService killer = Executors.newSingleThreadScheduledExecutor();
+        ScheduledFuture<?> kill = null;
         try {
             List<String> flags = new ArrayList<>(List.of("--listen", "127.0.0.1:0"));
             for (int i = 0; i < speeds.size(); i++) {
@@ -100,7 +102,7 @@ public final class PoolBenchmark {
                 LoadSession.awaitReady(base);
                 if (killAfterSeconds >= 0) {
                     ReplayBackend doomed = backends.get(backends.size() - 1);
-                    killer.schedule(doomed::close, Math.round(killAfterSeconds * 1e3), TimeUnit.MILLISECONDS);
+                    kill = killer.schedule(doomed::close, Math.round(killAfterSeconds * 1e3), TimeUnit.MILLISECONDS);
                 }
                 long start = System.nanoTime();
                 List<LoadResult> results = new LoadGenerator(ChatApi.OPENAI).run(base, requests);
@@ -110,8 +112,11 @@ public final class PoolBenchmark {
                         served.size(), results.size() - served.size(), backends.get(0).completedTokens().size());
             }
         } finally {
-            killer.shutdownNow();
-            backends.forEach(ReplayBackend::close);
+            boolean killed = kill != null && !kill.cancel(false);
+            killer.shutdown();
+            killer.awaitTermination(1, TimeUnit.MINUTES);
+            // A backend closed twice finds its event loop gone.
+            (killed ? backends.subList(0, backends.size() - 1) : backends).forEach(ReplayBackend::close);
         }
     }
 }
