@@ -24,9 +24,10 @@ import java.util.List;
  * are all in the queue when the first of them is chosen, and a job arriving the moment a slot frees
  * competes for it.
  *
- * <p>A preemptive run ({@code laps}) goes token by token instead, so that pauses can cut jobs between
- * tokens and resumes pay their prefill ({@link PreemptiveSimulation}); the {@code oracle-srpt} bound
- * is run outside the scheduler ({@link SrptBound}).
+ * <p>A preemptive policy ({@code laps}) pauses jobs between tokens and pays their prefill again when
+ * they resume: on the engine when the jobs carry their tokens ({@link EnginePreemption}), token by
+ * token from their service times otherwise ({@link PreemptiveSimulation}); the {@code oracle-srpt}
+ * bound is run outside the scheduler ({@link SrptBound}).
  *
  * <pre>{@code
  * SimulationRun run = Simulation.run(workload, PolicyVariant.parse("sjf", Duration.ZERO), SimulatedBackend.slots(1));
@@ -41,7 +42,8 @@ public final class Simulation {
         if (variant.srpt()) {
             return SrptBound.run(workload, variant, backend);
         }
-        if (variant.policy() == Policy.LAPS) {
+        boolean preemptive = variant.policy() == Policy.LAPS;
+        if (preemptive && !carriesTokens(workload)) {
             return PreemptiveSimulation.run(workload, variant, backend);
         }
         VirtualClock clock = new VirtualClock();
@@ -55,6 +57,9 @@ public final class Simulation {
         List<SimRequest> requests = workload.requests();
         List<CompletedRequest> completed = new ArrayList<>(requests.size());
         List<Trial> trials = new ArrayList<>();
+        EnginePreemption preemption = preemptive
+                ? new EnginePreemption(engine, scheduler, backend, clock, completed, variant.laps().windowTokens())
+                : null;
         int next = 0;
         while (next < requests.size() || completed.size() < requests.size()) {
             long now = timers.nextDueNanos();
@@ -68,7 +73,8 @@ public final class Simulation {
             timers.runDue();
             while (next < requests.size() && nanos(requests.get(next).arrivalSeconds()) == now) {
                 SimRequest request = requests.get(next++);
-                scheduler.submit(request, 0, cost(request, variant, 0)).orElseThrow();
+                double expectedTokens = preemption == null ? 0 : preemption.expectedTokens(request, variant.expectedSeconds(request));
+                scheduler.submit(request, 0, cost(request, variant, expectedTokens), preemptive).orElseThrow();
             }
             Dispatch<SimRequest> dispatch;
             while ((dispatch = scheduler.dispatchNext()) != null) {
@@ -77,13 +83,21 @@ public final class Simulation {
                     throw new IllegalArgumentException("job " + dispatch.job().payload().id() + " has " + size.outputTokens()
                             + " tokens (expected: a backend with a decoding speed, not SimulatedBackend.slots)");
                 }
-                engine.submit(new Generation(size.prefillSeconds(), size.outputTokens(), new Running(dispatch, scheduler, clock, completed, () -> {})));
+                if (preemption != null) {
+                    preemption.start(dispatch);
+                } else {
+                    engine.submit(new Generation(size.prefillSeconds(), size.outputTokens(), new Running(dispatch, scheduler, clock, completed, () -> {})));
+                }
+            }
+            if (preemption != null) {
+                preemption.pauseDue();
             }
             if (ewsjf != null && ewsjf.trialCount() > trials.size()) {
                 trials.add(ewsjf.lastTrial());
             }
         }
-        return new SimulationRun(variant, backend.slots(), completed, scheduler.starvationPromotions(), 0, 0, 0, trials,
+        return new SimulationRun(variant, backend.slots(), completed, scheduler.starvationPromotions(), scheduler.pauses(),
+                scheduler.resumes(), scheduler.reprefilledTokens(), trials,
                 ewsjf == null ? null : ewsjf.openTrialReward());
     }
 
@@ -96,6 +110,11 @@ public final class Simulation {
         JobSize size = request.size();
         double expected = variant.expectedSeconds(request);
         return new JobCost(size.promptTokens(), expectedTokens, Math.min(size.prefillSeconds(), expected), expected);
+    }
+
+    /** True when the workload's jobs carry answer tokens, so that the engine generates them. */
+    private static boolean carriesTokens(Workload workload) {
+        return workload.requests().stream().anyMatch(request -> request.size().outputTokens() > 0);
     }
 
     static long nanos(double seconds) {
