@@ -104,6 +104,22 @@ class PreemptionSimulationTest {
     }
 
     @Test
+    void onASerialBackendTheEngineAndTheTokenByTokenRunsAgree() {
+        LapsSettings settings = new LapsSettings(4, 2, 1, 16, 2, 0.3, 3, 2);
+        Workload inSeconds = Workload.synthetic(ArrivalProcess.Poisson.atUtilisation(0.85, ClairvoyantTable9.sizes().meanServiceSeconds(), 1),
+                ClairvoyantTable9.sizes(), new EstimateModel.LogNormalNoise(0.5), 1_000, 5);
+        List<SimRequest> withTokens = inSeconds.requests().stream().map(request -> new SimRequest(request.id(), request.arrivalSeconds(),
+                JobSize.ofTokens(request.jobClass(), 0, Math.toIntExact(SimulatedBackend.of(1).tokens(request.serviceSeconds())), SPEED, null),
+                request.estimatedSeconds())).toList();
+        SimulationRun tokenByToken = Simulation.run(inSeconds, laps(settings), SimulatedBackend.of(1));
+        SimulationRun engine = Simulation.run(new Workload(withTokens), laps(settings), new SimulatedBackend(1, 0.02, 0));
+        assertTrue(tokenByToken.pauses() > 0);
+        // A job's tokens take their service time over its rounded count there, 20 ms each here: a few pauses fall otherwise.
+        assertEquals(tokenByToken.pauses(), engine.pauses(), 0.01 * tokenByToken.pauses());
+        assertEquals(tokenByToken.meanSojournSeconds(), engine.meanSojournSeconds(), 0.01 * tokenByToken.meanSojournSeconds());
+    }
+
+    @Test
     void srptRunsTheShortestRemainingJobAtEveryMoment() {
         SimulationRun run = Simulation.run(LONG_THEN_SHORT, PolicyVariant.parse(PolicyVariant.SRPT, Duration.ZERO), SimulatedBackend.of(1));
         assertEquals(3.1, finish(run, 1), 1e-9);
