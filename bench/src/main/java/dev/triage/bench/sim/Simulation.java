@@ -42,10 +42,27 @@ public final class Simulation {
         if (variant.srpt()) {
             return SrptBound.run(workload, variant, backend);
         }
-        boolean preemptive = variant.policy() == Policy.LAPS;
-        if (preemptive && !carriesTokens(workload)) {
+        if (variant.policy() == Policy.LAPS && !carriesTokens(workload)) {
             return PreemptiveSimulation.run(workload, variant, backend);
         }
+        return onEngine(workload, variant, backend, JobCosting.estimates(variant));
+    }
+
+    /**
+     * Runs the workload to the end with the scheduler told each job's cost by {@code costing}: when it
+     * moves, every waiting job is costed again, as the proxy's queue does when its learner moves.
+     *
+     * @throws IllegalArgumentException for a policy that pauses jobs, which is told their expected tokens on arrival only
+     */
+    static SimulationRun run(Workload workload, PolicyVariant variant, SimulatedBackend backend, JobCosting costing) {
+        if (variant.srpt() || variant.policy() == Policy.LAPS) {
+            throw new IllegalArgumentException("policy " + variant.name() + " with a costing of its own (expected: a policy that does not pause)");
+        }
+        return onEngine(workload, variant, backend, costing);
+    }
+
+    private static SimulationRun onEngine(Workload workload, PolicyVariant variant, SimulatedBackend backend, JobCosting costing) {
+        boolean preemptive = variant.policy() == Policy.LAPS;
         VirtualClock clock = new VirtualClock();
         VirtualTimers timers = new VirtualTimers(clock);
         GenerationEngine engine = new GenerationEngine(timers, backend.slots(), backend.secondsPerToken(), backend.batchSlowdown());
@@ -61,6 +78,7 @@ public final class Simulation {
                 ? new EnginePreemption(engine, scheduler, backend, clock, completed, variant.laps().windowTokens())
                 : null;
         int next = 0;
+        long costedAt = costing.version();
         while (next < requests.size() || completed.size() < requests.size()) {
             long now = timers.nextDueNanos();
             if (next < requests.size()) {
@@ -71,10 +89,16 @@ public final class Simulation {
             }
             clock.moveTo(now);
             timers.runDue();
+            int running = Math.min(backend.slots(), engine.busySlots() + 1);
             while (next < requests.size() && nanos(requests.get(next).arrivalSeconds()) == now) {
                 SimRequest request = requests.get(next++);
-                double expectedTokens = preemption == null ? 0 : preemption.expectedTokens(request, variant.expectedSeconds(request));
-                scheduler.submit(request, 0, cost(request, variant, expectedTokens), preemptive).orElseThrow();
+                JobCost cost = preemption == null ? costing.cost(request, running)
+                        : cost(request, variant, preemption.expectedTokens(request, variant.expectedSeconds(request)));
+                scheduler.submit(request, 0, cost, preemptive).orElseThrow();
+            }
+            if (costing.version() != costedAt) {
+                costedAt = costing.version();
+                scheduler.recost(job -> true, job -> costing.cost(job.payload(), running));
             }
             Dispatch<SimRequest> dispatch;
             while ((dispatch = scheduler.dispatchNext()) != null) {
@@ -86,7 +110,8 @@ public final class Simulation {
                 if (preemption != null) {
                     preemption.start(dispatch);
                 } else {
-                    engine.submit(new Generation(size.prefillSeconds(), size.outputTokens(), new Running(dispatch, scheduler, clock, completed, () -> {})));
+                    engine.submit(new Generation(size.prefillSeconds(), size.outputTokens(), new Running(dispatch, scheduler, clock, completed,
+                            () -> costing.completed(completed.get(completed.size() - 1), engine.busySlots() + 1))));
                 }
             }
             if (preemption != null) {
