@@ -82,6 +82,7 @@ final class LearningScheduling {
 
     private static String cell(List<SimulationRun> runs, ToDoubleFunction<SimulationRun> figure) {
         MeanSd value = MeanSd.of(runs.stream().mapToDouble(figure).toArray());
-        return String.format(Locale.ROOT, " | %.2f ± %.2f", value.mean(), value.sd());
+        // A class the stream does not have (a terse model's long answers) has no figure.
+        return Double.isNaN(value.mean()) ? " | –" : String.format(Locale.ROOT, " | %.2f ± %.2f", value.mean(), value.sd());
     }
 }
