@@ -38,8 +38,12 @@ public final class PoolBenchmark {
     public record Settings(List<WorkloadEntry> workload, ServiceTimeModel fast, double slowdown, int slots, int runs,
             double killAt, List<String> triageFlags) {}
 
-    /** One setup's burst. */
-    record Burst(double lengthSeconds, double meanSeconds, int served, int lost, int servedByFast) {}
+    /**
+     * One setup's burst.
+     *
+     * @param servedByFast answers the fast backend completed; NaN when it was not among the backends
+     */
+    record Burst(double lengthSeconds, double meanSeconds, int served, int lost, double servedByFast) {}
 
     private static final List<String> SETUPS = List.of("fast alone", "slow alone", "fast + slow", "fast + slow, slow killed");
 
@@ -73,8 +77,8 @@ public final class PoolBenchmark {
                 .append("|---|---:|---:|---:|---:|---:|\n");
         for (int setup = 0; setup < SETUPS.size(); setup++) {
             double[] s = sums[setup];
-            table.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.1f | %.1f | %.1f |%n", SETUPS.get(setup), s[0], s[1], s[2],
-                    s[3], s[4]));
+            table.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.1f | %.1f | %s |%n", SETUPS.get(setup), s[0], s[1], s[2],
+                    s[3], Double.isNaN(s[4]) ? "–" : String.format(Locale.ROOT, "%.1f", s[4])));
         }
         return table.toString();
     }
@@ -109,7 +113,8 @@ public final class PoolBenchmark {
                 double length = (System.nanoTime() - start) / 1e9;
                 List<LoadResult> served = results.stream().filter(r -> r.status() == 200).toList();
                 return new Burst(length, served.stream().mapToDouble(LoadResult::endToEndSeconds).average().orElse(Double.NaN),
-                        served.size(), results.size() - served.size(), backends.get(0).completedTokens().size());
+                        served.size(), results.size() - served.size(),
+                        speeds.get(0) == settings.fast() ? backends.get(0).completedTokens().size() : Double.NaN);
             }
         } finally {
             boolean killed = kill != null && !kill.cancel(false);
