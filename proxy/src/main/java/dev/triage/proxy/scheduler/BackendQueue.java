@@ -319,7 +319,7 @@ public final class BackendQueue {
             return null;
         }
         int backend = pool.bind();
-        return new Slot(() -> releaseIdle(backend), permits.busy(), backend);
+        return new Slot(() -> releaseIdle(backend), pool.running(backend), backend);
     }
 
     private void releaseIdle(int backend) {
@@ -466,7 +466,7 @@ public final class BackendQueue {
             Dispatch<Waiter> dispatch = scheduler.dispatchNext();
             running.add(dispatch);
             int backend = pool.bind();
-            dispatch.job().payload().dispatch(new Slot(this, dispatch, permits.busy(), backend));
+            dispatch.job().payload().dispatch(new Slot(this, dispatch, pool.running(backend), backend));
         }
         askForPause();
     }

@@ -136,4 +136,12 @@ final class PoolSlots {
     synchronized int busy(int member) {
         return busy[member];
     }
+
+    /**
+     * Jobs running at backend {@code member} just after one was bound to it, that one included: what
+     * its learner reads as the batch the job ran in. With one backend, the permits' count, as taken.
+     */
+    int running(int member) {
+        return busy.length == 1 ? permits.busy() : busy(member);
+    }
 }

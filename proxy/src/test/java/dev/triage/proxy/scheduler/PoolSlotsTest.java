@@ -35,6 +35,8 @@ class PoolSlotsTest {
         int first = take(pool);
         int second = take(pool);
         assertEquals(1, first + second, "one on each");
+        assertEquals(1, pool.running(first), "each backend's learner hears the batch it ran, not the pool's");
+        assertEquals(2, pool.permits().busy());
     }
 
     @Test
