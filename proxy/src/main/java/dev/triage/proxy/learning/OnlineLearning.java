@@ -106,7 +106,7 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
         }
         CompletedRequest completed = new CompletedRequest(record.frozenTokens(), record.outputCap(), record.promptTokens(),
                 record.actualTokens().getAsLong(), record.runningAtDispatch(), (record.totalNanos() - record.queuedNanos()) / 1e9,
-                record.fingerprint());
+                record.fingerprint(), record.byFallback());
         thread.execute(() -> learn(learner, completed));
     }
 

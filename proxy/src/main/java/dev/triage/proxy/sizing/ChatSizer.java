@@ -44,14 +44,29 @@ public final class ChatSizer implements RequestSizer {
     public CheckedRequest check(HttpRequest head, ByteBuf body) {
         JsonNode json = parse(body);
         Prompt prompt = ChatBody.prompt(json);
-        OptionalInt cap = ChatBody.maxOutputTokens(json);
-        int priority = priority(json);
         // The backend prefills every message, system prompt and history included.
-        int promptTokens = PromptTokens.ofChars(prompt.conversationChars());
-        OptionalLong fingerprint = PromptFingerprint.of(prompt);
-        return () -> estimation.estimate(prompt).thenApply(estimated -> new SizedJob(capped(estimated.estimate(), cap), priority,
-                promptTokens, cap, fingerprint, Optional.of(prompt),
-                estimated.better().then(estimate -> capped(estimate, cap))));
+        return new CheckedChat(estimation, prompt, ChatBody.maxOutputTokens(json), priority(json),
+                PromptTokens.ofChars(prompt.conversationChars()), PromptFingerprint.of(prompt));
+    }
+
+    /** A chat read and checked, to be estimated. */
+    private record CheckedChat(ChatEstimation estimation, Prompt prompt, OptionalInt cap, int priority, int promptTokens,
+            OptionalLong fingerprint) implements CheckedRequest {
+
+        @Override
+        public CompletableFuture<SizedJob> size() {
+            return estimation.estimate(prompt).thenApply(this::sized);
+        }
+
+        @Override
+        public CompletableFuture<SizedJob> sizeSent() {
+            return estimation.estimateSent(prompt).thenApply(this::sized);
+        }
+
+        private SizedJob sized(Estimated estimated) {
+            return new SizedJob(capped(estimated.estimate(), cap), estimated.byFallback(), priority, promptTokens, cap, fingerprint,
+                    Optional.of(prompt), estimated.better().then(estimate -> capped(estimate, cap)));
+        }
     }
 
     private static Estimate capped(Estimate estimate, OptionalInt cap) {
