@@ -94,6 +94,7 @@ public final class Triage implements AutoCloseable {
     private final Backends backends;
     private final AudioSizer audioSizer;
     private final OnlineLearning learning;
+    private final RequestLog requestLog = new RequestLog();
     /** Null unless {@code --feedback-log} names a file. */
     private final FeedbackLog feedbackLog;
     private final AtomicInteger openExchanges = new AtomicInteger();
@@ -235,7 +236,7 @@ public final class Triage implements AutoCloseable {
 
     /** What hears every finished request: the metrics, the request log, the learners and the feedback log, in that order. */
     private RequestObserver observers() {
-        RequestObserver observers = metrics.andThen(new RequestLog()).andThen(learning);
+        RequestObserver observers = metrics.andThen(requestLog).andThen(learning);
         return feedbackLog == null ? observers : observers.andThen(feedbackLog);
     }
 
@@ -382,6 +383,7 @@ public final class Triage implements AutoCloseable {
             modelReloader.close();
         }
         dispatchLoop.close();
+        requestLog.close();
         learning.close();
         if (feedbackLog != null) {
             feedbackLog.close();
