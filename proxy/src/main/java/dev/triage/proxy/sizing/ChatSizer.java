@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -46,12 +45,15 @@ public final class ChatSizer implements RequestSizer {
         Prompt prompt = ChatBody.prompt(json);
         // The backend prefills every message, system prompt and history included.
         return new CheckedChat(estimation, prompt, ChatBody.maxOutputTokens(json), priority(json),
-                PromptTokens.ofChars(prompt.conversationChars()), PromptFingerprint.of(prompt));
+                PromptTokens.ofChars(prompt.conversationChars()));
     }
 
-    /** A chat read and checked, to be estimated. */
-    private record CheckedChat(ChatEstimation estimation, Prompt prompt, OptionalInt cap, int priority, int promptTokens,
-            OptionalLong fingerprint) implements CheckedRequest {
+    /**
+     * A chat read and checked, to be estimated. Its fingerprint (a hash of the whole prompt) is taken
+     * with its estimate, after a request sent to a free slot has gone.
+     */
+    private record CheckedChat(ChatEstimation estimation, Prompt prompt, OptionalInt cap, int priority, int promptTokens)
+            implements CheckedRequest {
 
         @Override
         public CompletableFuture<SizedJob> size() {
@@ -64,8 +66,8 @@ public final class ChatSizer implements RequestSizer {
         }
 
         private SizedJob sized(Estimated estimated) {
-            return new SizedJob(capped(estimated.estimate(), cap), estimated.byFallback(), priority, promptTokens, cap, fingerprint,
-                    Optional.of(prompt), estimated.better().then(estimate -> capped(estimate, cap)));
+            return new SizedJob(capped(estimated.estimate(), cap), estimated.byFallback(), priority, promptTokens, cap,
+                    PromptFingerprint.of(prompt), Optional.of(prompt), estimated.better().then(estimate -> capped(estimate, cap)));
         }
     }
 
