@@ -201,8 +201,8 @@ public final class Triage implements AutoCloseable {
     }
 
     /**
-     * Serves a newly loaded model. What was learned of the old model's tokens (or the fallback's) does
-     * not hold for the new one's, so the chat calibration starts again. A first load can finish before
+     * Serves a newly loaded model. What was learned of the old model's tokens does not hold for the new
+     * one's, so the chat calibration starts again (the fallback's tokens teach it nothing). A first load can finish before
      * the learners exist; then there is nothing to forget.
      */
     private void installModel(JobEstimator<Prompt> model) {
