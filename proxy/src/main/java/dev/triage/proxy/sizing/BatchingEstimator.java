@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * at most one batch waits); otherwise the estimator is saturated and the caller sizes the request
  * another way. At most {@code maxWaiting} prompts wait in any case, so a slow estimator cannot pile
  * up memory. A prompt sized another way may still be {@link #tryRefine refined}: scored when no other
- * prompt waits, for a request that may still be waiting in the queue by then.
+ * prompt waits, for a request that may still be waiting in the queue by then. The prompt of a request
+ * already sent is scored only with time to spare ({@link #trySpare}), for its record and learning.
  *
  * <pre>{@code
  * BatchingEstimator batcher = new BatchingEstimator(ranker, 32, 1024, Duration.ofMillis(250), Clock.system());

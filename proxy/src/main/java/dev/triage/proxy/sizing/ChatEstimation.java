@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * estimator, sizes the prompt on the calling thread instead, and the reason is counted. No request is
  * refused or held back for want of an estimate. For a prompt the fallback sized because the executor
  * was saturated, the configured estimator's own estimate can be asked for, made once it has caught up,
- * so that a request still waiting by then is placed by it ({@link Estimated#better}).
+ * so that a request still waiting by then is placed by it ({@link Estimated#better}). A request sent
+ * to a free slot before it was sized is sized by the expensive estimator only when it has time to
+ * spare ({@link #estimateSent}).
  *
  * <pre>{@code
  * ChatEstimation estimation = ChatEstimation.loading("ranker", lexical, metrics::estimatorTimer,
