@@ -5,6 +5,8 @@ import dev.triage.proxy.config.TriageConfig;
 import dev.triage.proxy.metrics.TriageMetrics;
 import dev.triage.proxy.scheduler.BackendQueue;
 import dev.triage.proxy.scheduler.DispatchLoop;
+import dev.triage.proxy.scheduler.TenantLedger;
+import dev.triage.proxy.scheduler.TenantShares;
 import dev.triage.proxy.server.Backend;
 import dev.triage.proxy.upstream.BackendProbe;
 import dev.triage.proxy.upstream.UpstreamPool;
@@ -29,6 +31,9 @@ final class Backends implements AutoCloseable {
     /** How often readiness asks a backend whether it answers. */
     static final Duration PROBE_INTERVAL = Duration.ofSeconds(5);
 
+    /** Tenants, beyond those given a weight, whose served time has a metrics label of its own; the rest count as other. */
+    static final int TENANT_LABELS = 16;
+
     private final List<UpstreamPool> pools = new ArrayList<>();
     private final List<BackendProbe> probes = new ArrayList<>();
     private final Backend chat;
@@ -48,8 +53,14 @@ final class Backends implements AutoCloseable {
         UpstreamPool pool = new UpstreamPool(backend, connectTimeout, UPSTREAM_IDLE);
         pools.add(pool);
         probes.add(BackendProbe.start(backend, config.healthPath(), PROBE_INTERVAL));
-        BackendQueue queue = dispatchLoop.addBackend(name, config.schedulerSettings(backend), config.ewsjf(), config.maxQueueWait());
+        TenantShares shares = config.tenants().fairShare() ? new TenantShares(config.tenants().weights(),
+                new TenantLedger(config.tenants().weights().named(), TENANT_LABELS)) : null;
+        BackendQueue queue = dispatchLoop.addBackend(name, config.schedulerSettings(backend), config.ewsjf(), config.maxQueueWait(),
+                shares);
         metrics.bindQueue(queue);
+        if (shares != null) {
+            metrics.bindTenants(name, shares.ledger());
+        }
         return new Backend(name, backend, pool, queue);
     }
 

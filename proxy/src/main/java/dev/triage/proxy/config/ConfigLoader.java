@@ -7,6 +7,7 @@ import dev.triage.proxy.preemption.PreemptionDialect;
 import dev.triage.proxy.scheduler.LapsSettings;
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
+import dev.triage.proxy.scheduler.TenantWeights;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
 import dev.triage.proxy.scheduler.ewsjf.SizeFeature;
 import java.io.IOException;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Builds the {@link TriageConfig} from defaults &lt; YAML file ({@code --config}) &lt; environment
@@ -40,6 +42,9 @@ public final class ConfigLoader {
             new ConfigOption("policy", "sjf", "order of waiting requests: fcfs, sjf, hrrn, laps or ewsjf"),
             new ConfigOption("laps", "", "laps settings over the defaults, e.g. levels=2,first-level=8s (see the README)"),
             new ConfigOption("preemption", "off", "how the backend continues a paused stream under laps: off, llama.cpp, vllm or ollama"),
+            new ConfigOption("fair-share", "off", "off, or tenant: share each backend's time among tenants by weight, the policy's order within each"),
+            new ConfigOption("tenant-header", "", "fair-share: the header that names a request's tenant, e.g. X-Team; unset, a hash of its API key"),
+            new ConfigOption("tenant-weights", "", "fair-share: tenant=weight pairs, e.g. team-a=3,team-b=1 (default weight 1)"),
             new ConfigOption("starvation-timeout", "60s", "a request waiting longer goes first, oldest first; off to disable"),
             new ConfigOption("max-queue", "512", "requests that may wait per backend; beyond, 429"),
             new ConfigOption("max-queue-wait", "off", "longest wait in the queue before a 504; off for no limit"),
@@ -84,6 +89,9 @@ public final class ConfigLoader {
 
     /** Keys whose values /triage/config must not show. */
     static final Set<String> SECRETS = Set.of("admin-token");
+
+    /** An HTTP header name: a token of RFC 9110. */
+    private static final Pattern HEADER_NAME = Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]+");
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
@@ -202,7 +210,27 @@ public final class ConfigLoader {
                 shutdownGrace,
                 ValueParsers.bool("vllm-metrics", v.get("vllm-metrics")),
                 ValueParsers.bool("forward-priority", v.get("forward-priority")),
+                tenants(v, policy),
                 redacted(v));
+    }
+
+    private static TenantConfig tenants(Map<String, String> v, Policy policy) {
+        String mode = v.get("fair-share").trim();
+        require(mode.equals("off") || mode.equals("tenant"), "fair-share", v, "off or tenant");
+        boolean fairShare = mode.equals("tenant");
+        require(!fairShare || policy == Policy.FCFS || policy == Policy.SJF || policy == Policy.HRRN, "fair-share", v,
+                "off unless --policy is fcfs, sjf or hrrn");
+        String header = v.get("tenant-header").trim();
+        require(header.isEmpty() || HEADER_NAME.matcher(header).matches(), "tenant-header", v, "a header name");
+        TenantWeights weights;
+        try {
+            weights = TenantWeights.parse(v.get("tenant-weights"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("tenant-weights: " + e.getMessage());
+        }
+        require(fairShare || header.isEmpty(), "tenant-header", v, "unset unless --fair-share tenant");
+        require(fairShare || weights.named().isEmpty(), "tenant-weights", v, "unset unless --fair-share tenant");
+        return new TenantConfig(fairShare, header.isEmpty() ? Optional.empty() : Optional.of(header), weights);
     }
 
     private static ClientLimits clientLimits(Map<String, String> v) {

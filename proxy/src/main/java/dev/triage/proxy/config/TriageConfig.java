@@ -38,6 +38,7 @@ import java.util.Map;
  * @param shutdownGrace how long in-flight requests may run on after a stop signal
  * @param vllmMetrics whether the chat queue is also exported under vLLM's metric names
  * @param forwardPriority whether forwarded chat bodies carry the scheduling rank in vLLM's {@code priority}
+ * @param tenants whether and how the backends' time is shared among tenants
  * @param settings every option's effective value, as text, secrets redacted
  */
 public record TriageConfig(
@@ -63,6 +64,7 @@ public record TriageConfig(
         Duration shutdownGrace,
         boolean vllmMetrics,
         boolean forwardPriority,
+        TenantConfig tenants,
         Map<String, String> settings) {
 
     public TriageConfig {

@@ -2,6 +2,7 @@ package dev.triage.proxy.metrics;
 
 import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.scheduler.BackendQueue;
+import dev.triage.proxy.scheduler.TenantLedger;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfQueues;
 import dev.triage.proxy.scheduler.ewsjf.Theta;
 import io.micrometer.core.instrument.Counter;
@@ -31,8 +32,9 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Triage's Prometheus metrics, on one Micrometer registry. Labels are bounded: backend,
- * predicted class (short, medium, long, unknown), outcome, estimator, rejection reason — never a
- * prompt, a user or a request id. The names, as Prometheus sees them, are listed in the README.
+ * predicted class (short, medium, long, unknown), outcome, estimator, rejection reason, and the
+ * tenants of fair shares (those configured, a few more, the rest as other) — never a prompt, an API
+ * key or a request id. The names, as Prometheus sees them, are listed in the README.
  */
 public final class TriageMetrics implements RequestObserver, AutoCloseable {
 
@@ -116,6 +118,22 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
                 "fairness_slope", Theta::fairnessSlope, "fairness_base", Theta::fairnessBase, "alpha", Theta::alpha);
         parameters.forEach((name, parameter) -> Gauge.builder("triage.ewsjf.theta", ewsjf, q -> parameter.applyAsDouble(q.theta()))
                 .tags(backend.and("parameter", name)).description("The EWSJF parameters in force").register(registry));
+    }
+
+    /**
+     * The backend time each tenant was served at one backend, and its jobs sent there, under the
+     * ledger's bounded labels.
+     */
+    public void bindTenants(String backend, TenantLedger ledger) {
+        ledger.onNewLabel(tenant -> {
+            TenantLedger.Account account = ledger.account(tenant);
+            Tags tags = Tags.of("backend", backend, "tenant", tenant);
+            FunctionCounter.builder("triage.tenant.served", account, TenantLedger.Account::servedSeconds).tags(tags)
+                    .baseUnit("seconds").description("Seconds a tenant's requests held a backend slot, counted as each ends")
+                    .register(registry);
+            FunctionCounter.builder("triage.tenant.dispatched", account, TenantLedger.Account::dispatched).tags(tags)
+                    .description("Requests of a tenant given a backend slot").register(registry);
+        });
     }
 
     /** The gauges of what one backend's learner has learned, and how its estimates fare against the frozen ones. */

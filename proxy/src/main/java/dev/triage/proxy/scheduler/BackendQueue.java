@@ -177,7 +177,7 @@ public final class BackendQueue {
             Job<Waiter> job = expected.job();
             JobTag tag = job.payload().tag;
             JobProgress progress = job.progress();
-            entries.add(new QueueSnapshot.Waiting(entries.size() + 1, tag.id(), tag.routeKind(), job.expectedTokens(),
+            entries.add(new QueueSnapshot.Waiting(entries.size() + 1, tag.id(), tag.routeKind(), tag.tenant(), job.expectedTokens(),
                     job.expectedSeconds(), job.priority(), TimeUnit.NANOSECONDS.toMillis(job.waitedNanos(now)),
                     scheduler.isStarved(job, now), progress.level(), progress.attainedSeconds(now), progress.paused(),
                     expected.start(), expected.finish()));
@@ -277,10 +277,10 @@ public final class BackendQueue {
      * its way to the queue); null otherwise, and the caller {@link #submit submits} the job instead. A
      * job that takes its slot this way is never seen by the scheduler: it overtakes no one, since
      * nobody waits, and it needs no estimate to go. Never under a policy that must see every job
-     * ({@link Policy#seesEveryJob}).
+     * ({@link Scheduler#seesEveryJob}).
      */
     public Slot takeIdleSlot() {
-        if (refusing || scheduler.settings().policy().seesEveryJob() || !permits.takeIdle()) {
+        if (refusing || scheduler.seesEveryJob() || !permits.takeIdle()) {
             return null;
         }
         return new Slot(this::releaseIdle, permits.busy());
@@ -467,6 +467,10 @@ public final class BackendQueue {
         /** The slot of its latest dispatch. */
         private Slot slot;
         private boolean cancelled;
+
+        JobTag tag() {
+            return tag;
+        }
 
         private Waiter(JobTag tag, Executor callbacks, JobListener listener, CostSource costs) {
             this.tag = tag;

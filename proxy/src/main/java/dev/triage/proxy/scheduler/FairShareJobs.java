@@ -149,6 +149,12 @@ public final class FairShareJobs<T> extends WaitingJobs<T> {
         ledger.served(tenantOf.apply(dispatch.job().payload()), nowNanos - dispatch.dispatchedNanos());
     }
 
+    /** Every job is charged to its tenant, so none may take an idle slot unseen. */
+    @Override
+    public boolean seesEveryJob() {
+        return true;
+    }
+
     @Override
     public boolean ordersStarved() {
         return true;

@@ -389,6 +389,11 @@ public final class Scheduler<T> {
         return busySlots;
     }
 
+    /** True when no job may take a slot without this scheduler ({@link WaitingJobs#seesEveryJob}). */
+    public boolean seesEveryJob() {
+        return waiting.seesEveryJob();
+    }
+
     public SchedulerSettings settings() {
         return settings;
     }

@@ -63,6 +63,14 @@ public abstract class WaitingJobs<T> {
         return ordered;
     }
 
+    /**
+     * True when no job may take a slot without the scheduler: the policy must see every job
+     * ({@link Policy#seesEveryJob}), or these waiting jobs charge every job to someone.
+     */
+    public boolean seesEveryJob() {
+        return policy.seesEveryJob();
+    }
+
     /** Hears that {@code job}, just removed, took a slot at {@code nowNanos}; a policy that charges for it overrides this. */
     public void dispatched(Job<T> job, long nowNanos) {}
 

@@ -179,7 +179,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         state = State.QUEUED;
         admittedPosition = -1;
         submittedNanos = System.nanoTime();
-        ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), costs(job),
+        ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind(), context.tenants().of(head.headers())), job.priority(), costs(job),
                 resumable != null, ctx.executor(), this);
         // Only a request that waits can go by the configured estimator's estimate: ask for it now.
         job.better().ask().ifPresent(better -> better.thenAcceptAsync(this::resized, ctx.executor()));

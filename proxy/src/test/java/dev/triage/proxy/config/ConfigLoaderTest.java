@@ -162,6 +162,33 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void fairSharesAmongTenantsAreOffUnlessAskedFor() {
+        assertEquals(TenantConfig.OFF, load(Map.of()).tenants());
+        TenantConfig byKey = load(Map.of(), "--fair-share", "tenant").tenants();
+        assertTrue(byKey.fairShare());
+        assertTrue(byKey.header().isEmpty());
+        TenantConfig byHeader = load(Map.of("TRIAGE_TENANT_WEIGHTS", "team-a=3, team-b=0.5"), "--fair-share", "tenant",
+                "--tenant-header", "X-Team").tenants();
+        assertEquals("X-Team", byHeader.header().orElseThrow());
+        assertEquals(3.0, byHeader.weights().of("team-a"));
+        assertEquals(0.5, byHeader.weights().of("team-b"));
+        assertEquals(1.0, byHeader.weights().of("team-c"));
+    }
+
+    @Test
+    void badTenantSettingsAreNamed() {
+        assertEquals("fair-share: user (expected: off or tenant)", failure(Map.of(), "--fair-share", "user"));
+        assertEquals("fair-share: tenant (expected: off unless --policy is fcfs, sjf or hrrn)",
+                failure(Map.of(), "--fair-share", "tenant", "--policy", "laps"));
+        assertEquals("tenant-weights: team-a=0 (expected: tenant=weight, the weight a number > 0)",
+                failure(Map.of(), "--fair-share", "tenant", "--tenant-weights", "team-b=2,team-a=0"));
+        assertEquals("tenant-header: X Team (expected: a header name)",
+                failure(Map.of(), "--fair-share", "tenant", "--tenant-header", "X Team"));
+        assertEquals("tenant-weights: a=2 (expected: unset unless --fair-share tenant)",
+                failure(Map.of(), "--tenant-weights", "a=2"));
+    }
+
+    @Test
     void clientLimits() {
         assertEquals(Duration.ofSeconds(60), load(Map.of()).clientLimits().writeTimeout());
         assertEquals(Duration.ofSeconds(5), load(Map.of(), "--client-write-timeout", "5s").clientLimits().writeTimeout());
