@@ -4,6 +4,7 @@ import dev.triage.proxy.config.BackendConfig;
 import dev.triage.proxy.config.TriageConfig;
 import dev.triage.proxy.metrics.TriageMetrics;
 import dev.triage.proxy.scheduler.BackendQueue;
+import dev.triage.proxy.scheduler.ConcurrencyLimiter;
 import dev.triage.proxy.scheduler.DispatchLoop;
 import dev.triage.proxy.scheduler.TenantLedger;
 import dev.triage.proxy.scheduler.TenantShares;
@@ -41,6 +42,7 @@ final class Backends implements AutoCloseable {
 
     Backends(TriageConfig config, DispatchLoop dispatchLoop, TriageMetrics metrics) {
         chat = open("chat", config.backend(), config, dispatchLoop, metrics);
+        config.adaptiveConcurrency().ifPresent(bounds -> chat.queue().adaptSlots(new ConcurrencyLimiter(bounds.min(), bounds.max())));
         audio = config.audio().backend().map(b -> open("audio", b, config, dispatchLoop, metrics)).orElse(chat);
         if (config.vllmMetrics()) {
             metrics.bindVllmNames(chat.queue());

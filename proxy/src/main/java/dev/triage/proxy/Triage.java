@@ -160,8 +160,9 @@ public final class Triage implements AutoCloseable {
             releaseResources();
             throw e;
         }
-        log.info("listening on {}, backend {} ({} slot{}), policy {}, starvation timeout {}, estimator {}, preemption {}",
-                server.address(), config.backend().url(), config.backend().maxConcurrency(),
+        log.info("listening on {}, backend {} ({}{} slot{}), policy {}, starvation timeout {}, estimator {}, preemption {}",
+                server.address(), config.backend().url(), config.adaptiveConcurrency().map(bounds -> "auto: " + bounds.min() + " to ")
+                        .orElse(""), config.backend().maxConcurrency(),
                 config.backend().maxConcurrency() == 1 ? "" : "s", config.policy().label(),
                 config.starvationTimeout().isZero() ? "off" : config.starvationTimeout(), chatEstimation.name(),
                 config.preemption().label());

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -38,7 +39,8 @@ public final class ConfigLoader {
     static final List<ConfigOption> OPTIONS = List.of(
             new ConfigOption("listen", "127.0.0.1:8080", "address clients connect to: host:port, :port for all interfaces"),
             new ConfigOption("backend", "http://127.0.0.1:11434", "the inference server's base URL (Ollama's default)"),
-            new ConfigOption("max-concurrency", "1", "requests the backend runs at once: 1 serial, N batched"),
+            new ConfigOption("max-concurrency", "1",
+                    "requests the backend runs at once: 1 serial, N batched, or auto[:MIN..MAX] (1..64) to find it"),
             new ConfigOption("policy", "sjf", "order of waiting requests: fcfs, sjf, hrrn, laps or ewsjf"),
             new ConfigOption("laps", "", "laps settings over the defaults, e.g. levels=2,first-level=8s (see the README)"),
             new ConfigOption("preemption", "off", "how the backend continues a paused stream under laps: off, llama.cpp, vllm or ollama"),
@@ -89,6 +91,8 @@ public final class ConfigLoader {
 
     /** Keys whose values /triage/config must not show. */
     static final Set<String> SECRETS = Set.of("admin-token");
+
+    private static final Pattern AUTO_BOUNDS = Pattern.compile("auto(?::(\\d{1,6})\\.\\.(\\d{1,6}))?");
 
     /** An HTTP header name: a token of RFC 9110. */
     private static final Pattern HEADER_NAME = Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]+");
@@ -152,7 +156,8 @@ public final class ConfigLoader {
     }
 
     static TriageConfig build(Map<String, String> v) {
-        int maxConcurrency = ValueParsers.integer("max-concurrency", v.get("max-concurrency"));
+        Optional<AdaptiveConcurrency> adaptive = adaptiveConcurrency(v);
+        int maxConcurrency = adaptive.isPresent() ? adaptive.get().max() : ValueParsers.integer("max-concurrency", v.get("max-concurrency"));
         require(maxConcurrency >= 1, "max-concurrency", v, ">= 1");
         int maxQueue = ValueParsers.integer("max-queue", v.get("max-queue"));
         require(maxQueue >= 0, "max-queue", v, ">= 0");
@@ -211,7 +216,25 @@ public final class ConfigLoader {
                 ValueParsers.bool("vllm-metrics", v.get("vllm-metrics")),
                 ValueParsers.bool("forward-priority", v.get("forward-priority")),
                 tenants(v, policy),
+                adaptive,
                 redacted(v));
+    }
+
+    /** {@code auto} or {@code auto:MIN..MAX}; empty for a number. */
+    private static Optional<AdaptiveConcurrency> adaptiveConcurrency(Map<String, String> v) {
+        String value = v.get("max-concurrency").trim();
+        if (!value.startsWith("auto")) {
+            return Optional.empty();
+        }
+        Matcher bounds = AUTO_BOUNDS.matcher(value);
+        require(bounds.matches(), "max-concurrency", v, "a number, auto, or auto:MIN..MAX");
+        if (bounds.group(1) == null) {
+            return Optional.of(AdaptiveConcurrency.DEFAULT);
+        }
+        int min = ValueParsers.integer("max-concurrency", bounds.group(1));
+        int max = ValueParsers.integer("max-concurrency", bounds.group(2));
+        require(min >= 1 && max >= min, "max-concurrency", v, "auto:MIN..MAX with 1 <= MIN <= MAX");
+        return Optional.of(new AdaptiveConcurrency(min, max));
     }
 
     private static TenantConfig tenants(Map<String, String> v, Policy policy) {

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Triage's effective configuration: immutable and validated. Built by {@link ConfigLoader} from, in
@@ -39,6 +40,9 @@ import java.util.Map;
  * @param vllmMetrics whether the chat queue is also exported under vLLM's metric names
  * @param forwardPriority whether forwarded chat bodies carry the scheduling rank in vLLM's {@code priority}
  * @param tenants whether and how the backends' time is shared among tenants
+ * @param adaptiveConcurrency the bounds within which the chat backend's slots are found from its
+ *     speed ({@code --max-concurrency auto}); empty for the fixed {@code max-concurrency}, which is
+ *     otherwise the upper bound
  * @param settings every option's effective value, as text, secrets redacted
  */
 public record TriageConfig(
@@ -65,6 +69,7 @@ public record TriageConfig(
         boolean vllmMetrics,
         boolean forwardPriority,
         TenantConfig tenants,
+        Optional<AdaptiveConcurrency> adaptiveConcurrency,
         Map<String, String> settings) {
 
     public TriageConfig {

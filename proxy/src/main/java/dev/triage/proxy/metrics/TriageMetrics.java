@@ -88,8 +88,9 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
                 .description("Requests waiting in Triage's queue").register(registry);
         Gauge.builder("triage.inflight", queue, BackendQueue::busySlots).tags(backend)
                 .description("Requests running at the backend").register(registry);
-        Gauge.builder("triage.slots", queue, q -> q.settings().slots()).tags(backend)
-                .description("Requests the backend may run at once (max-concurrency)").register(registry);
+        Gauge.builder("triage.slots", queue, BackendQueue::slots).tags(backend)
+                .description("Requests the backend may run at once (max-concurrency, or the limit an adaptive one has found)")
+                .register(registry);
         Gauge.builder("triage.ranking.accuracy", queue, BackendQueue::rankingAccuracy).tags(backend)
                 .description("Share of (short, long) pairs of recent requests, by real length, whose estimates were in the right order")
                 .register(registry);
@@ -179,7 +180,7 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
                 .description("Requests waiting in Triage's queue (vLLM's name)").register(registry);
         Gauge.builder("vllm:num_requests_running", queue, BackendQueue::busySlots)
                 .description("Requests running at the backend (vLLM's name)").register(registry);
-        Gauge.builder("vllm:kv_cache_usage_perc", queue, q -> (double) q.busySlots() / q.settings().slots())
+        Gauge.builder("vllm:kv_cache_usage_perc", queue, q -> (double) q.busySlots() / q.slots())
                 .description("Share of Triage's slots in use, 0 to 1, in place of the KV cache usage vLLM reports")
                 .register(registry);
     }

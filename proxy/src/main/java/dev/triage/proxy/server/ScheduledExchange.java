@@ -519,12 +519,16 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         }
     }
 
-    /** Reports the ended record, and a completed answer's real length against its estimate. */
+    /**
+     * Reports the ended record, and a completed answer's real length against its estimate with about
+     * the time it held its slot: its time since arrival less its wait in the queue.
+     */
     private void report() {
         context.observer().finished(record);
         if (record.estimate() != null && record.status() < 400) {
+            double serviceSeconds = (record.totalNanos() - Math.max(0, record.queuedNanos())) / 1e9;
             record.actualTokens().ifPresent(actual ->
-                    target.backend().queue().feedback(record.estimate().expectedTokens(), actual));
+                    target.backend().queue().feedback(record.estimate().expectedTokens(), actual, serviceSeconds));
         }
     }
 }

@@ -162,6 +162,23 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void maxConcurrencyIsANumberOrAutoWithinBounds() {
+        assertTrue(load(Map.of()).adaptiveConcurrency().isEmpty());
+        TriageConfig auto = load(Map.of(), "--max-concurrency", "auto");
+        assertEquals(AdaptiveConcurrency.DEFAULT, auto.adaptiveConcurrency().orElseThrow());
+        assertEquals(64, auto.backend().maxConcurrency());
+        TriageConfig bounded = load(Map.of(), "--max-concurrency", "auto:2..16");
+        assertEquals(new AdaptiveConcurrency(2, 16), bounded.adaptiveConcurrency().orElseThrow());
+        assertEquals(16, bounded.backend().maxConcurrency());
+        assertEquals("max-concurrency: auto:8..4 (expected: auto:MIN..MAX with 1 <= MIN <= MAX)",
+                failure(Map.of(), "--max-concurrency", "auto:8..4"));
+        assertEquals("max-concurrency: auto:0..4 (expected: auto:MIN..MAX with 1 <= MIN <= MAX)",
+                failure(Map.of(), "--max-concurrency", "auto:0..4"));
+        assertEquals("max-concurrency: automatic (expected: a number, auto, or auto:MIN..MAX)",
+                failure(Map.of(), "--max-concurrency", "automatic"));
+    }
+
+    @Test
     void fairSharesAmongTenantsAreOffUnlessAskedFor() {
         assertEquals(TenantConfig.OFF, load(Map.of()).tenants());
         TenantConfig byKey = load(Map.of(), "--fair-share", "tenant").tenants();
