@@ -17,7 +17,8 @@ import java.util.SplittableRandom;
 
 /**
  * One tenant floods a serial backend while another sends a steady stream, through the real proxy and
- * the replay backend, with and without fair shares ({@code --fair-share tenant}). The flood is the
+ * the replay backend, with and without fair shares ({@code --fair-share tenant}), and with fair shares
+ * under the oracle (every request sized by its true length: shares then by true backend time). The flood is the
  * workload's short answers, all sent at once, enough to keep the backend busy past the end of the
  * run; the steady tenant's requests, drawn from the whole workload, arrive as a Poisson process that
  * alone would load the backend to {@code steadyRho}. Tenants are told apart by their API keys.
@@ -59,7 +60,8 @@ public final class TenantShareBenchmark {
         List<TenantRow> rows = new ArrayList<>();
         try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder()
                 .answers(answers).slots(1).speed(settings.speed()).build())) {
-            for (boolean fair : List.of(false, true)) {
+            for (String variant : List.of("sjf", "sjf+fair", "oracle-sjf+fair")) {
+                boolean fair = variant.endsWith("+fair");
                 List<String> flags = new ArrayList<>(settings.triageFlags());
                 if (fair) {
                     flags.addAll(List.of("--fair-share", "tenant"));
@@ -67,8 +69,8 @@ public final class TenantShareBenchmark {
                         flags.addAll(List.of("--tenant-weights", settings.weights()));
                     }
                 }
-                LoadVariant sjf = LoadVariant.parse("sjf", Duration.ZERO);
-                String name = fair ? "sjf, fair shares" : "sjf";
+                LoadVariant sjf = LoadVariant.parse(variant.replace("+fair", ""), Duration.ZERO);
+                String name = fair ? sjf.name() + ", fair shares" : sjf.name();
                 List<LoadResult> results = LoadSession.run(backend, answers, sjf, requests, flags, ChatApi.OPENAI).results();
                 rows.add(row(name, "flood", FLOOD_KEY, requests, results, settings));
                 rows.add(row(name, "steady", STEADY_KEY, requests, results, settings));

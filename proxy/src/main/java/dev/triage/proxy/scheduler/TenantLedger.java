@@ -63,8 +63,8 @@ public final class TenantLedger {
         accounts.keySet().forEach(listener);
     }
 
-    /** The label the tenant's time is counted under. */
-    public String label(String tenant) {
+    /** The label the tenant's time is counted under; labels are made on the dispatch thread only. */
+    private String label(String tenant) {
         if (accounts.containsKey(tenant)) {
             return tenant;
         }
