@@ -25,13 +25,13 @@ import java.util.SplittableRandom;
 import java.util.function.ToDoubleFunction;
 
 /**
- * {@code simulate ewsjf}: EWSJF against fcfs, sjf and hrrn on the real traces' requests (their prompt
+ * {@code simulate ewsjf}: EWSJF against fcfs, sjf, hrrn and laps on the real traces' requests (their prompt
  * and answer lengths, in trace order) and on a workload that shifts from one trace to the other
  * mid-run, on a serial and a batched backend, with Poisson arrivals at a utilisation ρ. Reports
  * throughput, the short requests' time-to-first-token P50, the long requests' P95 and the mean
  * sojourn time per policy (mean ± sd over seeds), and the meta-optimizer's reward per trial.
  *
- * <p>sjf, hrrn and {@code ewsjf-estimate} order by log-normal estimates of each job's service time
+ * <p>sjf, hrrn, laps and {@code ewsjf-estimate} order by log-normal estimates of each job's service time
  * (σ = 0.5, as a regressor off by a factor 1.6 typically); {@code ewsjf} sizes by the prompt, which is
  * known exactly on arrival, as the paper does. ρ is nominal: the offered work over the slots, each
  * job counted at its time alone; on a batched backend decoding together slows each job down.
@@ -85,12 +85,16 @@ public final class EwsjfExperiment {
                 new Scenario("azure→mooncake", List.of(new Part(azure, requests / 2), new Part(mooncake, requests - requests / 2))));
     }
 
-    /** The policies compared: the baselines, ewsjf as the paper has it, with the estimate as size, and untuned. */
+    /**
+     * The policies compared: the baselines, laps with its defaults (by the same estimates as sjf), ewsjf
+     * as the paper has it, with the estimate as size, and untuned.
+     */
     List<PolicyVariant> variants() {
         return List.of(
                 PolicyVariant.parse("fcfs", Duration.ZERO),
                 PolicyVariant.parse("sjf", Duration.ZERO),
                 PolicyVariant.parse("hrrn", Duration.ZERO),
+                PolicyVariant.parse("laps", Duration.ZERO),
                 new PolicyVariant("ewsjf", Policy.EWSJF, Duration.ZERO, false, ewsjf),
                 new PolicyVariant("ewsjf-estimate", Policy.EWSJF, Duration.ZERO, false, ewsjf.withSizeFeature(SizeFeature.ESTIMATE)),
                 new PolicyVariant("ewsjf-untuned", Policy.EWSJF, Duration.ZERO, false, ewsjf.withTuning(false, ewsjf.initialTheta())));

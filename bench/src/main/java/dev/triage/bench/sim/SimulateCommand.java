@@ -14,6 +14,7 @@ import dev.triage.model.data.SharedData;
 import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.proxy.config.EstimatorConfig;
 import dev.triage.proxy.scheduler.LapsSettings;
+import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
 import dev.triage.proxy.sizing.ChatEstimators;
@@ -38,7 +39,7 @@ import java.util.stream.LongStream;
  * simulate run   [workload options] [--rho R | --rate L] [--policies P,...] [--tau S] [--seeds 5] [--out DIR]
  * simulate sweep --out DIR [workload options] [--rho R,...] [--policies P,...] [--tau S] [--seeds 5] [--title T]
  * simulate laps  --out DIR
- * simulate prequential [--estimator lexical] [--models M,...] [--seed 42]
+ * simulate prequential [--estimator lexical] [--models M,...] [--seed 42] [--rho 0.8] [--policies sjf,hrrn] [--tau S] [--seeds 5]
  * simulate ewsjf --out DIR [--requests 6000] [--rho 0.8] [--seeds 3] [--slots 4] [--batch-slowdown 0.05] [--ewsjf-* ...]
  * simulate scale-out [workload options] [--speeds 1,1,0.5,0.5] [--sidecars 1] [--routings R,...] [--rho 0.8] [--policies P,...] [--seeds 3] [--out DIR]
  * </pre>
@@ -54,6 +55,7 @@ public final class SimulateCommand {
                    simulate sweep --out DIR [workload options] [--rho R,...] [--policies P,...] [--tau SECONDS] [--seeds 5] [--title TEXT]
                    simulate laps  --out DIR        (tunes laps on part of the shared data, reports on the rest)
                    simulate prequential [--estimator classifier|lexical|ranker] [--models MODEL,...] [--seed 42]
+                                  [--rho 0.8] [--policies sjf,hrrn] [--tau SECONDS] [--seeds 5]   (learning against frozen, scheduled)
                    simulate ewsjf --out DIR [--requests 6000] [--rho 0.8] [--seeds 3] [--slots 4] [--batch-slowdown 0.05] [--data DIR]
                                   [--service-base 0.05 --service-per-prompt-token 0.0002 --service-per-token 0.02] [--ewsjf-* ...]
                    simulate scale-out [workload options] [--speeds 1,1,0.5,0.5] [--sidecars 1] [--routings ROUTING,...] [--rho 0.8]
@@ -149,6 +151,9 @@ public final class SimulateCommand {
         String estimatorName = flags.string("estimator", "lexical");
         List<String> models = flags.words("models", PREQUENTIAL_MODELS);
         long seed = flags.integer("seed", 42);
+        double rho = flags.number("rho", 0.8);
+        List<PolicyVariant> variants = learningVariants(flags);
+        List<Long> seeds = seeds(flags);
         flags.finish();
         if (!EstimatorConfig.NAMES.contains(estimatorName)) {
             throw new IllegalArgumentException("--estimator: " + estimatorName + " (expected: one of " + EstimatorConfig.NAMES + ")");
@@ -162,6 +167,8 @@ public final class SimulateCommand {
             for (String model : models) {
                 List<PrequentialReplay.Answered> stream = PrequentialReplay.stream(answers, model, estimator, seed);
                 text.append(model).append(": ").append(PrequentialReplay.run(stream, REPLAY_SPEED, FLAG_DEFAULTS, seed).describe())
+                        .append(String.format(Locale.ROOT, "%n%nscheduled at ρ = %.2f on a serial backend, %d seed(s):%n%n", rho, seeds.size()))
+                        .append(LearningScheduling.markdown(LearningScheduling.run(stream, REPLAY_SPEED, FLAG_DEFAULTS, variants, rho, seeds)))
                         .append('\n');
             }
         }
@@ -257,6 +264,18 @@ public final class SimulateCommand {
         LapsSettings laps = LapsSettings.DEFAULTS.with(flags.string("laps", ""));
         EwsjfSettings ewsjf = ewsjfSettings(flags);
         return flags.words("policies", defaults).stream().map(spec -> PolicyVariant.parse(spec, tau, laps, ewsjf)).toList();
+    }
+
+    /** The policies a learner costs: by estimates, so neither an oracle nor one that pauses jobs. */
+    private static List<PolicyVariant> learningVariants(Flags flags) {
+        Duration tau = Duration.ofNanos(Math.round(flags.number("tau", 0) * 1e9));
+        List<PolicyVariant> variants = flags.words("policies", List.of("sjf", "hrrn")).stream().map(spec -> PolicyVariant.parse(spec, tau)).toList();
+        for (PolicyVariant variant : variants) {
+            if (variant.oracle() || variant.policy() == Policy.LAPS || variant.policy() == Policy.EWSJF) {
+                throw new IllegalArgumentException("--policies: " + variant.name() + " (expected: fcfs, sjf or hrrn, with or without -tau)");
+            }
+        }
+        return variants;
     }
 
     /** EWSJF's settings from {@code --ewsjf-*}: the defaults, with the trial and refinement intervals in seconds. */

@@ -17,7 +17,9 @@ import dev.triage.proxy.scheduler.ServiceTimeModel;
  * {@code prefillTokensPerSecond}, unless its KV cache survived: with {@code spareSlots} cache slots
  * beyond the running jobs' (llama.cpp's {@code --parallel} above Triage's {@code --max-concurrency},
  * or vLLM's prefix cache), the caches of the {@code spareSlots} most recently paused jobs survive, and
- * such a job resumes with no prefill at all. Those runs model no batch slowdown.
+ * such a job resumes with no prefill at all. Those runs model no batch slowdown. Jobs that carry
+ * their tokens run on the engine under a preemptive policy too ({@link EnginePreemption}), their own
+ * prompt's prefill read again on a resume, with the batch slowdown.
  *
  * @param slots jobs run at once
  * @param secondsPerToken a decoding step for a batch of one: the workload's service-time model's
@@ -94,6 +96,14 @@ public record SimulatedBackend(int slots, double secondsPerToken, double batchSl
 
     /** Seconds a resume of a job that had generated {@code tokens} spends before its next token. */
     double resumePrefillSeconds(long tokens, boolean cached) {
-        return cached ? 0 : baseSeconds + tokens / prefillTokensPerSecond;
+        return resumePrefillSeconds(baseSeconds, tokens, cached);
+    }
+
+    /**
+     * Seconds a resume of a job whose prompt takes {@code promptPrefillSeconds} to read, and that had
+     * generated {@code tokens}, spends before its next token: none when its cache survived.
+     */
+    double resumePrefillSeconds(double promptPrefillSeconds, long tokens, boolean cached) {
+        return cached ? 0 : promptPrefillSeconds + tokens / prefillTokensPerSecond;
     }
 }

@@ -24,9 +24,10 @@ import java.util.List;
  * are all in the queue when the first of them is chosen, and a job arriving the moment a slot frees
  * competes for it.
  *
- * <p>A preemptive run ({@code laps}) goes token by token instead, so that pauses can cut jobs between
- * tokens and resumes pay their prefill ({@link PreemptiveSimulation}); the {@code oracle-srpt} bound
- * is run outside the scheduler ({@link SrptBound}).
+ * <p>A preemptive policy ({@code laps}) pauses jobs between tokens and pays their prefill again when
+ * they resume: on the engine when the jobs carry their tokens ({@link EnginePreemption}), token by
+ * token from their service times otherwise ({@link PreemptiveSimulation}); the {@code oracle-srpt}
+ * bound is run outside the scheduler ({@link SrptBound}).
  *
  * <pre>{@code
  * SimulationRun run = Simulation.run(workload, PolicyVariant.parse("sjf", Duration.ZERO), SimulatedBackend.slots(1));
@@ -41,9 +42,27 @@ public final class Simulation {
         if (variant.srpt()) {
             return SrptBound.run(workload, variant, backend);
         }
-        if (variant.policy() == Policy.LAPS) {
+        if (variant.policy() == Policy.LAPS && !carriesTokens(workload)) {
             return PreemptiveSimulation.run(workload, variant, backend);
         }
+        return onEngine(workload, variant, backend, JobCosting.estimates(variant));
+    }
+
+    /**
+     * Runs the workload to the end with the scheduler told each job's cost by {@code costing}: when it
+     * moves, every waiting job is costed again, as the proxy's queue does when its learner moves.
+     *
+     * @throws IllegalArgumentException for a policy that pauses jobs, which is told their expected tokens on arrival only
+     */
+    static SimulationRun run(Workload workload, PolicyVariant variant, SimulatedBackend backend, JobCosting costing) {
+        if (variant.srpt() || variant.policy() == Policy.LAPS) {
+            throw new IllegalArgumentException("policy " + variant.name() + " with a costing of its own (expected: a policy that does not pause)");
+        }
+        return onEngine(workload, variant, backend, costing);
+    }
+
+    private static SimulationRun onEngine(Workload workload, PolicyVariant variant, SimulatedBackend backend, JobCosting costing) {
+        boolean preemptive = variant.policy() == Policy.LAPS;
         VirtualClock clock = new VirtualClock();
         VirtualTimers timers = new VirtualTimers(clock);
         GenerationEngine engine = new GenerationEngine(timers, backend.slots(), backend.secondsPerToken(), backend.batchSlowdown());
@@ -55,7 +74,11 @@ public final class Simulation {
         List<SimRequest> requests = workload.requests();
         List<CompletedRequest> completed = new ArrayList<>(requests.size());
         List<Trial> trials = new ArrayList<>();
+        EnginePreemption preemption = preemptive
+                ? new EnginePreemption(engine, scheduler, backend, clock, completed, variant.laps().windowTokens())
+                : null;
         int next = 0;
+        long costedAt = costing.version();
         while (next < requests.size() || completed.size() < requests.size()) {
             long now = timers.nextDueNanos();
             if (next < requests.size()) {
@@ -66,9 +89,16 @@ public final class Simulation {
             }
             clock.moveTo(now);
             timers.runDue();
+            int running = Math.min(backend.slots(), engine.busySlots() + 1);
             while (next < requests.size() && nanos(requests.get(next).arrivalSeconds()) == now) {
                 SimRequest request = requests.get(next++);
-                scheduler.submit(request, 0, cost(request, variant, 0)).orElseThrow();
+                JobCost cost = preemption == null ? costing.cost(request, running)
+                        : cost(request, variant, preemption.expectedTokens(request, variant.expectedSeconds(request)));
+                scheduler.submit(request, 0, cost, preemptive).orElseThrow();
+            }
+            if (costing.version() != costedAt) {
+                costedAt = costing.version();
+                scheduler.recost(job -> true, job -> costing.cost(job.payload(), running));
             }
             Dispatch<SimRequest> dispatch;
             while ((dispatch = scheduler.dispatchNext()) != null) {
@@ -77,13 +107,22 @@ public final class Simulation {
                     throw new IllegalArgumentException("job " + dispatch.job().payload().id() + " has " + size.outputTokens()
                             + " tokens (expected: a backend with a decoding speed, not SimulatedBackend.slots)");
                 }
-                engine.submit(new Generation(size.prefillSeconds(), size.outputTokens(), new Running(dispatch, scheduler, clock, completed, () -> {})));
+                if (preemption != null) {
+                    preemption.start(dispatch);
+                } else {
+                    engine.submit(new Generation(size.prefillSeconds(), size.outputTokens(), new Running(dispatch, scheduler, clock, completed,
+                            () -> costing.completed(completed.get(completed.size() - 1), engine.busySlots() + 1))));
+                }
+            }
+            if (preemption != null) {
+                preemption.pauseDue();
             }
             if (ewsjf != null && ewsjf.trialCount() > trials.size()) {
                 trials.add(ewsjf.lastTrial());
             }
         }
-        return new SimulationRun(variant, backend.slots(), completed, scheduler.starvationPromotions(), 0, 0, 0, trials,
+        return new SimulationRun(variant, backend.slots(), completed, scheduler.starvationPromotions(), scheduler.pauses(),
+                scheduler.resumes(), scheduler.reprefilledTokens(), trials,
                 ewsjf == null ? null : ewsjf.openTrialReward());
     }
 
@@ -96,6 +135,11 @@ public final class Simulation {
         JobSize size = request.size();
         double expected = variant.expectedSeconds(request);
         return new JobCost(size.promptTokens(), expectedTokens, Math.min(size.prefillSeconds(), expected), expected);
+    }
+
+    /** True when the workload's jobs carry answer tokens, so that the engine generates them. */
+    private static boolean carriesTokens(Workload workload) {
+        return workload.requests().stream().anyMatch(request -> request.size().outputTokens() > 0);
     }
 
     static long nanos(double seconds) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.proxy.scheduler.LapsSettings;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -69,6 +70,53 @@ class PreemptionSimulationTest {
         SimulationRun run = Simulation.run(LONG_THEN_SHORT, laps(none), backend(0));
         assertEquals(10.1, finish(run, 0), 1e-6);
         assertEquals(0, run.pauses());
+    }
+
+    /** The same two jobs carrying their tokens, so that they run on the generation engine. */
+    private static final ServiceTimeModel SPEED = new ServiceTimeModel(0.1, 0, 0.02);
+    private static final Workload LONG_THEN_SHORT_TOKENS = new Workload(List.of(
+            new SimRequest(0, 0, JobSize.ofTokens("long", 10, 500, SPEED, null), 10.1),
+            new SimRequest(1, 2, JobSize.ofTokens("short", 10, 50, SPEED, null), 1.1)));
+
+    @Test
+    void jobsThatCarryTheirTokensArePausedAndResumedOnTheEngine() {
+        SimulationRun run = Simulation.run(LONG_THEN_SHORT_TOKENS, laps(TWO_LEVELS), new SimulatedBackend(1, 0.02, 0));
+        // As above, the prompt's prefill (0.1 s) read again on the resume with A's 95 tokens.
+        assertEquals(3.1, finish(run, 1), 1e-6);
+        assertEquals(11.395, finish(run, 0), 1e-6);
+        assertEquals(1, run.pauses());
+        assertEquals(95, run.reprefilledTokens());
+    }
+
+    @Test
+    void onTheEngineAJobNeverPausedKeepsTheBatchTimingOfEveryOtherPolicy() {
+        LapsSettings none = new LapsSettings(2, 2, 1, 4, 0, 0.2, 0, 1);
+        SimulatedBackend batched = new SimulatedBackend(2, 0.02, 0.1);
+        Workload workload = new Workload(List.of(LONG_THEN_SHORT_TOKENS.requests().get(0),
+                new SimRequest(1, 2.01, JobSize.ofTokens("short", 10, 50, SPEED, null), 1.1)));
+        SimulationRun laps = Simulation.run(workload, laps(none), batched);
+        SimulationRun fcfs = Simulation.run(workload, PolicyVariant.parse("fcfs", Duration.ZERO), batched);
+        // B, prefilled at 2.11, joins A's batch at its next step (2.12), where each step is 10% longer.
+        assertEquals(2.12 + 50 * 0.022, finish(laps, 1), 1e-6);
+        for (int id = 0; id < 2; id++) {
+            assertEquals(finish(fcfs, id), finish(laps, id), 1e-9);
+        }
+    }
+
+    @Test
+    void onASerialBackendTheEngineAndTheTokenByTokenRunsAgree() {
+        LapsSettings settings = new LapsSettings(4, 2, 1, 16, 2, 0.3, 3, 2);
+        Workload inSeconds = Workload.synthetic(ArrivalProcess.Poisson.atUtilisation(0.85, ClairvoyantTable9.sizes().meanServiceSeconds(), 1),
+                ClairvoyantTable9.sizes(), new EstimateModel.LogNormalNoise(0.5), 1_000, 5);
+        List<SimRequest> withTokens = inSeconds.requests().stream().map(request -> new SimRequest(request.id(), request.arrivalSeconds(),
+                JobSize.ofTokens(request.jobClass(), 0, Math.toIntExact(SimulatedBackend.of(1).tokens(request.serviceSeconds())), SPEED, null),
+                request.estimatedSeconds())).toList();
+        SimulationRun tokenByToken = Simulation.run(inSeconds, laps(settings), SimulatedBackend.of(1));
+        SimulationRun engine = Simulation.run(new Workload(withTokens), laps(settings), new SimulatedBackend(1, 0.02, 0));
+        assertTrue(tokenByToken.pauses() > 0);
+        // A job's tokens take their service time over its rounded count there, 20 ms each here: a few pauses fall otherwise.
+        assertEquals(tokenByToken.pauses(), engine.pauses(), 0.01 * tokenByToken.pauses());
+        assertEquals(tokenByToken.meanSojournSeconds(), engine.meanSojournSeconds(), 0.01 * tokenByToken.meanSojournSeconds());
     }
 
     @Test

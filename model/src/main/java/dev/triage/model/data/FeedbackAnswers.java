@@ -14,7 +14,8 @@ import java.util.Optional;
  * {@link PromptSource#FEEDBACK}, so that training can take them beside the shared data: each line's
  * prompt, in the shape the estimator read it, and the tokens the backend wrote. The answering model
  * is named after the backend ({@code feedback:chat}). Lines written without their prompt teach no
- * text model and are skipped; the answers' lengths are the backend's own tokens, not cl100k's.
+ * text model and are skipped; the answers' lengths are the backend's own tokens, not cl100k's. A last
+ * line that Triage left unfinished (it stopped while writing it) is left out.
  *
  * <pre>{@code
  * List<PromptAnswer> answers = FeedbackAnswers.load(Path.of("feedback.jsonl"));
@@ -33,7 +34,7 @@ public final class FeedbackAnswers {
      * @throws IOException when the file cannot be read, a line is not a feedback line, or no line has its prompt
      */
     public static List<PromptAnswer> load(Path file) throws IOException {
-        List<Optional<PromptAnswer>> lines = JsonLines.read(file, FeedbackAnswers::answer);
+        List<Optional<PromptAnswer>> lines = JsonLines.readLog(file, FeedbackAnswers::answer);
         List<PromptAnswer> answers = lines.stream().flatMap(Optional::stream).toList();
         if (!lines.isEmpty() && answers.isEmpty()) {
             throw new IOException(file + ": no line has its prompt (expected: a log written with --feedback-log-prompts true)");

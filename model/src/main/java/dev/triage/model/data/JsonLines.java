@@ -5,9 +5,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -34,12 +37,30 @@ public final class JsonLines {
         }
     }
 
+    /**
+     * Every line of a log that a process appends to, as {@code row} reads it: a last line left without
+     * its newline (the writer stopped in the middle of it) that is not JSON is left out, as a line the
+     * writer never finished; anywhere else such a line fails the read as {@link #read(Path, Function)} does.
+     */
+    public static <T> List<T> readLog(Path file, Function<JsonNode, T> row) throws IOException {
+        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return read(reader, file.toString(), row, !endsWithNewline(file));
+        }
+    }
+
     /** @param name what errors call the input (a file, a resource) */
     public static <T> List<T> read(BufferedReader reader, String name, Function<JsonNode, T> row) throws IOException {
+        return read(reader, name, row, false);
+    }
+
+    private static <T> List<T> read(BufferedReader reader, String name, Function<JsonNode, T> row, boolean lastLineTorn)
+            throws IOException {
         List<T> rows = new ArrayList<>();
         String line;
+        String next = reader.readLine();
         int number = 0;
-        while ((line = reader.readLine()) != null) {
+        while ((line = next) != null) {
+            next = reader.readLine();
             number++;
             if (line.isBlank()) {
                 continue;
@@ -48,6 +69,9 @@ public final class JsonLines {
             try {
                 node = JSON.readTree(line);
             } catch (JsonProcessingException e) {
+                if (lastLineTorn && next == null) {
+                    break;
+                }
                 throw new IOException(name + ":" + number + ": not a JSON line (" + e.getOriginalMessage() + ")", e);
             }
             try {
@@ -57,5 +81,17 @@ public final class JsonLines {
             }
         }
         return rows;
+    }
+
+    private static boolean endsWithNewline(Path file) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = channel.size();
+            if (size == 0) {
+                return true;
+            }
+            ByteBuffer last = ByteBuffer.allocate(1);
+            channel.read(last, size - 1);
+            return last.get(0) == '\n';
+        }
     }
 }

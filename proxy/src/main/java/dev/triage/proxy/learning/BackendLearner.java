@@ -1,5 +1,6 @@
 package dev.triage.proxy.learning;
 
+import dev.triage.proxy.scheduler.JobCost;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
@@ -83,6 +84,17 @@ public final class BackendLearner {
     public double tokens(double frozenTokens, OptionalLong fingerprint, OptionalInt outputCap) {
         double model = capped(servedCalibration.tokens(frozenTokens), outputCap);
         return fingerprint.isPresent() ? capped(repeats.tokens(fingerprint.getAsLong(), model), outputCap) : model;
+    }
+
+    /**
+     * What a request is expected to cost this backend by the models as they are now: its tokens by
+     * {@link #tokens}, and its seconds by the served service time with {@code running} requests
+     * decoding together.
+     */
+    public JobCost cost(double frozenTokens, OptionalLong fingerprint, OptionalInt outputCap, int promptTokens, int running) {
+        double tokens = tokens(frozenTokens, fingerprint, outputCap);
+        LearnedServiceTime served = servedServiceTime;
+        return new JobCost(promptTokens, tokens, served.prefillSeconds(promptTokens), served.seconds(promptTokens, tokens, running));
     }
 
     private static double capped(double tokens, OptionalInt outputCap) {

@@ -3,7 +3,6 @@ package dev.triage.proxy.server;
 import dev.triage.model.Estimate;
 import dev.triage.proxy.api.TriageError;
 import dev.triage.proxy.learning.BackendLearner;
-import dev.triage.proxy.learning.LearnedServiceTime;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
 import dev.triage.proxy.metrics.ResponseTokenCounter;
@@ -205,11 +204,8 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         return new CostSource() {
             @Override
             public JobCost cost() {
-                double tokens = learner.tokens(sized.estimate().expectedTokens(), sized.fingerprint(), sized.outputCap());
                 int running = Math.min(queue.settings().slots(), queue.busySlots() + 1);
-                LearnedServiceTime serviceTime = learner.serviceTime();
-                return new JobCost(sized.promptTokens(), tokens, serviceTime.prefillSeconds(sized.promptTokens()),
-                        serviceTime.seconds(sized.promptTokens(), tokens, running));
+                return learner.cost(sized.estimate().expectedTokens(), sized.fingerprint(), sized.outputCap(), sized.promptTokens(), running);
             }
 
             @Override
