@@ -17,15 +17,16 @@ import java.util.SplittableRandom;
 
 /**
  * One tenant floods a serial backend while another sends a steady stream, through the real proxy and
- * the replay backend, with and without fair shares ({@code --fair-share tenant}), and with fair shares
- * under the oracle (every request sized by its true length: shares then by true backend time). The flood is the
+ * the replay backend, with and without fair shares ({@code --fair-share tenant}), each sized by
+ * Triage's estimator and by the oracle (every request sized by its true length: shares then by true
+ * backend time). The flood is the
  * workload's short answers, all sent at once, enough to keep the backend busy past the end of the
  * run; the steady tenant's requests, drawn from the whole workload, arrive as a Poisson process that
  * alone would load the backend to {@code steadyRho}. Tenants are told apart by their API keys.
  *
  * <p>A tenant's share is the backend time its requests took within the window in which the steady
  * tenant sends (each request's service time, by the replay backend's own speed, ending when its
- * answer ended), over the window. No request carries an output limit, so Triage sizes every one by
+ * answer ended), over what both tenants took in it. No request carries an output limit, so Triage sizes every one by
  * its estimator.
  *
  * @see <a href="../../../../../../../docs/fair-shares.md">docs/fair-shares.md</a>
@@ -48,9 +49,15 @@ public final class TenantShareBenchmark {
      *
      * @param askedSeconds the backend time its requests sent within the window need
      * @param servedSeconds the backend time its requests took within the window
+     * @param share its part of the backend time both tenants took within the window
      */
     public record TenantRow(String variant, String tenant, int requests, double askedSeconds, double servedSeconds,
-            double share, LatencyStats latency) {}
+            double share, LatencyStats latency) {
+
+        TenantRow withShare(double of) {
+            return new TenantRow(variant, tenant, requests, askedSeconds, servedSeconds, of, latency);
+        }
+    }
 
     private TenantShareBenchmark() {}
 
@@ -60,7 +67,7 @@ public final class TenantShareBenchmark {
         List<TenantRow> rows = new ArrayList<>();
         try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder()
                 .answers(answers).slots(1).speed(settings.speed()).build())) {
-            for (String variant : List.of("sjf", "sjf+fair", "oracle-sjf+fair")) {
+            for (String variant : List.of("sjf", "sjf+fair", "oracle-sjf", "oracle-sjf+fair")) {
                 boolean fair = variant.endsWith("+fair");
                 List<String> flags = new ArrayList<>(settings.triageFlags());
                 if (fair) {
@@ -72,8 +79,11 @@ public final class TenantShareBenchmark {
                 LoadVariant sjf = LoadVariant.parse(variant.replace("+fair", ""), Duration.ZERO);
                 String name = fair ? sjf.name() + ", fair shares" : sjf.name();
                 List<LoadResult> results = LoadSession.run(backend, answers, sjf, requests, flags, ChatApi.OPENAI).results();
-                rows.add(row(name, "flood", FLOOD_KEY, requests, results, settings));
-                rows.add(row(name, "steady", STEADY_KEY, requests, results, settings));
+                TenantRow flood = row(name, "flood", FLOOD_KEY, requests, results, settings);
+                TenantRow steady = row(name, "steady", STEADY_KEY, requests, results, settings);
+                double served = flood.servedSeconds() + steady.servedSeconds();
+                rows.add(flood.withShare(flood.servedSeconds() / served));
+                rows.add(steady.withShare(steady.servedSeconds() / served));
             }
         }
         return rows;
@@ -128,7 +138,7 @@ public final class TenantShareBenchmark {
                 latencies.add(result.endToEndSeconds());
             }
         }
-        return new TenantRow(variant, tenant, count, asked, served, served / settings.seconds(),
+        return new TenantRow(variant, tenant, count, asked, served, Double.NaN,
                 LatencyStats.of(latencies.stream().mapToDouble(Double::doubleValue).toArray()));
     }
 
