@@ -96,6 +96,7 @@ public final class Triage implements AutoCloseable {
     private final Backends backends;
     private final AudioSizer audioSizer;
     private final OnlineLearning learning;
+    private final RequestLog requestLog = new RequestLog();
     /** Null unless {@code --feedback-log} names a file. */
     private final FeedbackLog feedbackLog;
     private final AtomicInteger openExchanges = new AtomicInteger();
@@ -204,8 +205,8 @@ public final class Triage implements AutoCloseable {
     }
 
     /**
-     * Serves a newly loaded model. What was learned of the old model's tokens (or the fallback's) does
-     * not hold for the new one's, so the chat calibration starts again. A first load can finish before
+     * Serves a newly loaded model. What was learned of the old model's tokens does not hold for the new
+     * one's, so the chat calibration starts again (the fallback's tokens teach it nothing). A first load can finish before
      * the learners exist; then there is nothing to forget.
      */
     private void installModel(JobEstimator<Prompt> model) {
@@ -246,7 +247,7 @@ public final class Triage implements AutoCloseable {
 
     /** What hears every finished request: the metrics, the request log, the learners and the feedback log, in that order. */
     private RequestObserver observers() {
-        RequestObserver observers = metrics.andThen(new RequestLog()).andThen(learning);
+        RequestObserver observers = metrics.andThen(requestLog).andThen(learning);
         return feedbackLog == null ? observers : observers.andThen(feedbackLog);
     }
 
@@ -393,6 +394,7 @@ public final class Triage implements AutoCloseable {
             modelReloader.close();
         }
         dispatchLoop.close();
+        requestLog.close();
         learning.close();
         if (feedbackLog != null) {
             feedbackLog.close();

@@ -43,7 +43,7 @@ public class RequestMetricsBenchmark {
     public void start() {
         metrics = new TriageMetrics();
         record = new RequestRecord("id", "/v1/chat/completions", "chat", "chat", 0);
-        record.sized(Estimate.ofTokens(120), 0, 120, 40, OptionalInt.empty());
+        record.sized(Estimate.ofTokens(120), 0, 120, false, 40, OptionalInt.empty());
         record.dispatched(2_000_000, false, 1);
         record.firstByte(5_000_000);
         record.responded(200);

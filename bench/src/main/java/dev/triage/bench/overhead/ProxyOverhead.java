@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.LongAdder;
  * Triage on one keep-alive connection each, alternately in blocks so that all four see the same
  * machine, and reports the distributions and the differences at p50, p90 and p99. The throughput mode
  * runs closed-loop connections for a few seconds at a time, directly and through Triage in turn, and
- * reports requests per second and their ratio.
+ * reports requests per second and their ratio, for the pass-through route (what relaying alone
+ * costs) and then the scheduled chat.
  *
  * <pre>
  * scripts/overhead [--estimator classifier] [--requests 20000] [--warmup 5000] [--block 100]
@@ -116,21 +117,29 @@ public final class ProxyOverhead {
 
     private static void measureThroughput(int backendPort, int triagePort, String estimator, int connections, int seconds,
             int rounds) throws Exception {
-        byte[] chat = KeepAliveClient.postJson("/v1/chat/completions", CHAT);
-        closedLoop(backendPort, chat, connections, 1);
-        closedLoop(triagePort, chat, connections, 1);
+        System.out.printf(Locale.ROOT, "%d keep-alive connections, %d rounds of %d s each, loopback, directly and through Triage "
+                + "in turn; estimator %s%n", connections, rounds, seconds, estimator);
+        // Pass-through first: what relaying alone costs, the ceiling for the scheduled route.
+        throughput("pass-through GET /v1/models", KeepAliveClient.get("/v1/models"), backendPort, triagePort, connections, seconds,
+                rounds);
+        throughput("scheduled POST chat", KeepAliveClient.postJson("/v1/chat/completions", CHAT), backendPort, triagePort,
+                connections, seconds, rounds);
+    }
+
+    private static void throughput(String route, byte[] request, int backendPort, int triagePort, int connections, int seconds,
+            int rounds) throws Exception {
+        closedLoop(backendPort, request, connections, 1);
+        closedLoop(triagePort, request, connections, 1);
         double direct = 0;
         double proxied = 0;
         for (int round = 0; round < rounds; round++) {
-            direct += closedLoop(backendPort, chat, connections, seconds);
-            proxied += closedLoop(triagePort, chat, connections, seconds);
+            direct += closedLoop(backendPort, request, connections, seconds);
+            proxied += closedLoop(triagePort, request, connections, seconds);
         }
         direct /= rounds;
         proxied /= rounds;
-        System.out.printf(Locale.ROOT, "scheduled POST chat, %d keep-alive connections, %d rounds of %d s each, loopback; "
-                + "estimator %s%n", connections, rounds, seconds, estimator);
-        System.out.printf(Locale.ROOT, "direct %10.0f requests/s%n", direct);
-        System.out.printf(Locale.ROOT, "triage %10.0f requests/s  (%.0f%% of direct)%n", proxied, 100 * proxied / direct);
+        System.out.printf(Locale.ROOT, "%-28s direct %8.0f requests/s, triage %8.0f requests/s (%.0f%% of direct)%n", route,
+                direct, proxied, 100 * proxied / direct);
     }
 
     /** Requests per second that {@code connections} clients, each sending as soon as it has an answer, complete. */

@@ -16,9 +16,17 @@ import java.util.OptionalLong;
  * @param running requests running on the backend when this one started, itself included
  * @param serviceSeconds from the request's dispatch to its last byte
  * @param fingerprint the prompt's {@link PromptFingerprint}, when it has one
+ * @param byFallback true when the fallback estimator made {@code frozenTokens}: the answer then teaches
+ *     no length to the configured estimator's calibration, only the service time and the repeats
  */
 public record CompletedRequest(double frozenTokens, OptionalInt outputCap, double promptTokens, long actualTokens, int running,
-        double serviceSeconds, OptionalLong fingerprint) {
+        double serviceSeconds, OptionalLong fingerprint, boolean byFallback) {
+
+    /** A request the configured estimator sized. */
+    public CompletedRequest(double frozenTokens, OptionalInt outputCap, double promptTokens, long actualTokens, int running,
+            double serviceSeconds, OptionalLong fingerprint) {
+        this(frozenTokens, outputCap, promptTokens, actualTokens, running, serviceSeconds, fingerprint, false);
+    }
 
     /** A request whose prompt has no fingerprint (audio, or a replay that leaves repeats out). */
     public CompletedRequest(double frozenTokens, OptionalInt outputCap, double promptTokens, long actualTokens, int running,
@@ -32,11 +40,11 @@ public record CompletedRequest(double frozenTokens, OptionalInt outputCap, doubl
     }
 
     /**
-     * True when the answer's length says something about the estimate: neither the estimate nor the
-     * answer stopped at the request's own limit (an answer cut there is censored, an estimate held
-     * there does not show the estimator's score).
+     * True when the answer's length says something about the configured estimator's estimate: it made
+     * the estimate, and neither the estimate nor the answer stopped at the request's own limit (an
+     * answer cut there is censored, an estimate held there does not show the estimator's score).
      */
     boolean teachesLength() {
-        return answerWhole() && (outputCap.isEmpty() || frozenTokens < outputCap.getAsInt());
+        return !byFallback && answerWhole() && (outputCap.isEmpty() || frozenTokens < outputCap.getAsInt());
     }
 }

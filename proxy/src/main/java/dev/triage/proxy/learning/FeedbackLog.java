@@ -5,7 +5,7 @@ import dev.triage.features.Prompt;
 import dev.triage.features.RequestFeatures;
 import dev.triage.model.data.FeedbackAnswers;
 import dev.triage.proxy.api.Json;
-import dev.triage.proxy.concurrent.DaemonThreadFactory;
+import dev.triage.proxy.concurrent.BoundedWorker;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestObserver;
 import dev.triage.proxy.metrics.RequestRecord;
@@ -16,14 +16,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
@@ -65,7 +62,7 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
     private final Path file;
     private final boolean prompts;
     private final long rotateBytes;
-    private final ThreadPoolExecutor writer;
+    private final BoundedWorker writer;
     private final LongAdder dropped = new LongAdder();
     private final AtomicLong waitingPromptChars = new AtomicLong();
     // The writer's thread only.
@@ -79,8 +76,7 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
         this.rotateBytes = rotateBytes;
         this.out = openForAppend(file);
         this.size = Files.size(file);
-        this.writer = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(WAITING),
-                new DaemonThreadFactory("triage-feedback"));
+        this.writer = new BoundedWorker("triage-feedback", WAITING);
     }
 
     /**
@@ -102,7 +98,7 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
     @Override
     public void finished(RequestRecord record) {
         if (record.prompt().isEmpty() || record.outcome() != Outcome.OK || record.status() >= 400 || record.estimate() == null
-                || record.actualTokens().isEmpty() || record.queuedNanos() < 0 || writer.isShutdown()) {
+                || record.actualTokens().isEmpty() || record.queuedNanos() < 0 || writer.isClosed()) {
             return; // only a whole answer says how long this prompt's answer is
         }
         OptionalInt cap = record.outputCap();
@@ -120,9 +116,7 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
                 prompt.systemChars(), prompt.conversationChars(), text, record.fingerprint(), cap, record.estimate().expectedTokens(),
                 record.frozenTokens(), record.actualTokens().getAsLong(), (record.totalNanos() - record.queuedNanos()) / 1e9,
                 record.runningAtDispatch());
-        try {
-            writer.execute(() -> write(feedback));
-        } catch (RejectedExecutionException e) {
+        if (!writer.offer(() -> write(feedback))) {
             release(feedback); // the writer is behind, or closed meanwhile
             dropped.increment();
         }
@@ -206,13 +200,8 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
     /** Writes what it was given and closes the file. */
     @Override
     public void close() {
-        writer.shutdown();
-        try {
-            if (!writer.awaitTermination(10, TimeUnit.SECONDS)) {
-                log.warn("the feedback log {} was closed with lines still waiting", file);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (!writer.close(Duration.ofSeconds(10))) {
+            log.warn("the feedback log {} was closed with lines still waiting", file);
         }
         try {
             out.close();

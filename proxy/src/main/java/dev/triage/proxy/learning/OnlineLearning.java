@@ -1,6 +1,6 @@
 package dev.triage.proxy.learning;
 
-import dev.triage.proxy.concurrent.DaemonThreadFactory;
+import dev.triage.proxy.concurrent.BoundedWorker;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestObserver;
 import dev.triage.proxy.metrics.RequestRecord;
@@ -11,9 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
@@ -42,15 +41,14 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
 
     private final Map<String, BackendLearner> learners = new LinkedHashMap<>();
     private final LearnedStateFile stateFile;
-    private final ThreadPoolExecutor thread;
+    private final BoundedWorker thread;
     private final LongAdder dropped = new LongAdder();
     private long lastSaveNanos = System.nanoTime();
 
     private OnlineLearning(List<BackendLearner> backendLearners, LearnedStateFile stateFile) {
         backendLearners.forEach(learner -> learners.put(learner.key(), learner));
         this.stateFile = stateFile;
-        this.thread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(WAITING),
-                new DaemonThreadFactory("triage-learner"), (task, executor) -> dropped.increment());
+        this.thread = new BoundedWorker("triage-learner", WAITING);
     }
 
     /**
@@ -91,8 +89,8 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
      */
     public void modelChanged(String backend, String routeKind) {
         BackendLearner learner = learners.get(key(backend, routeKind));
-        if (learner != null && !thread.isShutdown()) {
-            thread.execute(learner::forgetCalibration);
+        if (learner != null && !thread.isClosed() && !thread.offer(learner::forgetCalibration)) {
+            dropped.increment();
         }
     }
 
@@ -101,13 +99,15 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
     public void finished(RequestRecord record) {
         BackendLearner learner = learners.get(key(record.backend(), record.routeKind()));
         if (learner == null || record.outcome() != Outcome.OK || record.status() >= 400 || record.estimate() == null
-                || record.actualTokens().isEmpty() || record.queuedNanos() < 0 || thread.isShutdown()) {
+                || record.actualTokens().isEmpty() || record.queuedNanos() < 0 || thread.isClosed()) {
             return; // an answer cut short, refused or unread tells neither its length nor its cost
         }
         CompletedRequest completed = new CompletedRequest(record.frozenTokens(), record.outputCap(), record.promptTokens(),
                 record.actualTokens().getAsLong(), record.runningAtDispatch(), (record.totalNanos() - record.queuedNanos()) / 1e9,
-                record.fingerprint());
-        thread.execute(() -> learn(learner, completed));
+                record.fingerprint(), record.byFallback());
+        if (!thread.offer(() -> learn(learner, completed))) {
+            dropped.increment();
+        }
     }
 
     private void learn(BackendLearner learner, CompletedRequest completed) {
@@ -121,7 +121,7 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
     public void flush() {
         try {
             thread.submit(this::save).get(10, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException e) {
+        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
             log.warn("the learned state was not saved: {}", e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -181,10 +181,10 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
     /** Learns what is waiting, saves, and stops the learner's thread. */
     @Override
     public void close() {
-        if (thread.isShutdown()) {
+        if (thread.isClosed()) {
             return;
         }
         flush();
-        thread.shutdown();
+        thread.close(Duration.ZERO);
     }
 }

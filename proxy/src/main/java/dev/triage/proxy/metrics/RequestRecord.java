@@ -23,6 +23,7 @@ public final class RequestRecord {
     private Estimate estimate;
     private int priority;
     private double frozenTokens = Double.NaN;
+    private boolean byFallback;
     private double promptTokens;
     private OptionalInt outputCap = OptionalInt.empty();
     private OptionalLong fingerprint = OptionalLong.empty();
@@ -48,13 +49,16 @@ public final class RequestRecord {
     /**
      * @param scheduledBy the estimate the request is scheduled by
      * @param estimatorTokens the estimator's own tokens before a learned calibration
+     * @param fallback true when the fallback estimator made them, not the configured one
      * @param prompt the prompt's length in tokens
      * @param cap the request's own output limit, when set
      */
-    public void sized(Estimate scheduledBy, int sizedPriority, double estimatorTokens, double prompt, OptionalInt cap) {
+    public void sized(Estimate scheduledBy, int sizedPriority, double estimatorTokens, boolean fallback, double prompt,
+            OptionalInt cap) {
         this.estimate = scheduledBy;
         this.priority = sizedPriority;
         this.frozenTokens = estimatorTokens;
+        this.byFallback = fallback;
         this.promptTokens = prompt;
         this.outputCap = cap;
     }
@@ -138,6 +142,14 @@ public final class RequestRecord {
     /** The estimator's own tokens before a learned calibration; NaN before an estimate. */
     public double frozenTokens() {
         return frozenTokens;
+    }
+
+    /**
+     * True when the fallback estimator made {@link #frozenTokens}, not the configured one: they say
+     * nothing of the configured estimator, whose calibration must not learn from them.
+     */
+    public boolean byFallback() {
+        return byFallback;
     }
 
     /** The prompt's length in tokens, approximately; 0 for audio. */

@@ -1,6 +1,7 @@
 package dev.triage.proxy.server;
 
 import io.netty.handler.codec.http.HttpRequest;
+import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -18,7 +19,7 @@ final class RequestIds {
         if (client != null && !client.isEmpty() && client.length() <= MAX_CLIENT_ID && isPlain(client)) {
             return client;
         }
-        return String.format("%016x", ThreadLocalRandom.current().nextLong());
+        return HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
     }
 
     /** Letters, digits and {@code -_.:} only, so an id cannot forge log fields. */

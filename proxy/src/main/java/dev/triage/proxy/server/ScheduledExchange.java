@@ -217,12 +217,13 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     /**
      * Relays the request in the slot it found free, and only then sizes it: a microsecond estimator
-     * runs while the backend works, an expensive one on its own thread.
+     * runs while the backend works, an expensive one on its own thread when it has nothing else to
+     * score (else the fallback sizes it).
      */
     private void sendBeforeSized(Slot idle, CheckedRequest checked) {
         sizingAfterSend = true;
         relay(idle);
-        size(checked::size, this::sizedAfterSend);
+        size(checked::sizeSent, this::sizedAfterSend);
     }
 
     private void sizedAfterSend(CompletableFuture<SizedJob> sizing) {
@@ -242,7 +243,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     private void recordSized(SizedJob sized) {
         double estimatorTokens = sized.estimate().expectedTokens();
         Estimate served = sized.estimate().withTokens(target.learner().tokens(estimatorTokens, sized.fingerprint(), sized.outputCap()));
-        record.sized(served, sized.priority(), estimatorTokens, sized.promptTokens(), sized.outputCap());
+        record.sized(served, sized.priority(), estimatorTokens, sized.byFallback(), sized.promptTokens(), sized.outputCap());
         record.prompt(sized.prompt(), sized.fingerprint());
     }
 

@@ -14,6 +14,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * at most one batch waits); otherwise the estimator is saturated and the caller sizes the request
  * another way. At most {@code maxWaiting} prompts wait in any case, so a slow estimator cannot pile
  * up memory. A prompt sized another way may still be {@link #tryRefine refined}: scored when no other
- * prompt waits, for a request that may still be waiting in the queue by then.
+ * prompt waits, for a request that may still be waiting in the queue by then. The prompt of a request
+ * already sent is scored only with time to spare ({@link #trySpare}), for its record and learning.
  *
  * <pre>{@code
  * BatchingEstimator batcher = new BatchingEstimator(ranker, 32, 1024, Duration.ofMillis(250), Clock.system());
@@ -41,6 +44,15 @@ public final class BatchingEstimator implements AutoCloseable {
 
     /** Weight of the latest batch in the running mean of the time per prompt. */
     private static final double SMOOTHING = 0.2;
+    /**
+     * The most of the estimator's time that goes to {@link #trySpare spare} prompts in the long run:
+     * its threads share the cores with the network threads and the backend, and those prompts'
+     * requests wait for nothing.
+     */
+    static final double SPARE_SHARE = 0.1;
+    /** The estimator's time that spare prompts may take at once after a quiet spell, beyond their share. */
+    static final Duration SPARE_BURST = Duration.ofSeconds(1);
+    private static final long SPARE_TOLERANCE_NANOS = Math.round(SPARE_BURST.toNanos() / SPARE_SHARE);
 
     private record Pending(Prompt prompt, CompletableFuture<Estimate> result) {}
 
@@ -52,9 +64,17 @@ public final class BatchingEstimator implements AutoCloseable {
     private final BlockingQueue<Pending> refinements;
     /** One permit per prompt in either queue, so that the worker sleeps only when both are empty. */
     private final Semaphore queued = new Semaphore(0);
+    /** Prompts taken and not yet scored, in either queue or in the batch being scored. */
+    private final AtomicInteger unscored = new AtomicInteger();
     private final Thread worker;
     /** Running mean of a batch's time over its prompts; 0 until the first batch has been timed. */
     private volatile double nanosPerPrompt;
+    /**
+     * The spare prompts' theoretical time (the generic cell rate algorithm): each one taken moves it on
+     * by its expected time over {@link #SPARE_SHARE}; one is taken while it runs less than
+     * {@link #SPARE_BURST} over the share ahead of the clock.
+     */
+    private final AtomicLong spareDue;
 
     /**
      * @param maxBatch the most prompts scored in one call
@@ -67,6 +87,7 @@ public final class BatchingEstimator implements AutoCloseable {
         this.maxBatch = maxBatch;
         this.maxWaitNanos = maxWait.toNanos();
         this.clock = clock;
+        this.spareDue = new AtomicLong(clock.nanoTime());
         this.waiting = new ArrayBlockingQueue<>(maxWaiting);
         this.refinements = new ArrayBlockingQueue<>(maxWaiting);
         this.worker = new DaemonThreadFactory("triage-estimator").newThread(this::work);
@@ -86,6 +107,7 @@ public final class BatchingEstimator implements AutoCloseable {
         if (saturated || !waiting.offer(new Pending(prompt, result))) {
             return Optional.empty();
         }
+        unscored.incrementAndGet();
         queued.release();
         return Optional.of(result);
     }
@@ -99,8 +121,28 @@ public final class BatchingEstimator implements AutoCloseable {
         if (!refinements.offer(new Pending(prompt, result))) {
             return Optional.empty();
         }
+        unscored.incrementAndGet();
         queued.release();
         return Optional.of(result);
+    }
+
+    /**
+     * The estimate of a prompt that no request waits for (its request was sent already), made only
+     * with time to spare: when no prompt waits and none is being scored, and within
+     * {@link #SPARE_SHARE} of the estimator's time (by the measured time per prompt). Completed as
+     * {@link #tryEstimate}'s; empty, at once, otherwise.
+     */
+    public Optional<CompletableFuture<Estimate>> trySpare(Prompt prompt) {
+        if (unscored.get() != 0) {
+            return Optional.empty();
+        }
+        long now = clock.nanoTime();
+        long due = spareDue.get();
+        long from = due - now > 0 ? due : now;
+        if (from - now > SPARE_TOLERANCE_NANOS || !spareDue.compareAndSet(due, from + Math.round(nanosPerPrompt / SPARE_SHARE))) {
+            return Optional.empty();
+        }
+        return tryEstimate(prompt);
     }
 
     private void work() {
@@ -131,6 +173,7 @@ public final class BatchingEstimator implements AutoCloseable {
         try {
             estimates = estimator.estimateAll(batch.stream().map(Pending::prompt).toList());
         } catch (RuntimeException e) {
+            unscored.addAndGet(-batch.size());
             log.warn("the {} estimator failed on a batch of {}", estimator.name(), batch.size(), e);
             batch.forEach(pending -> pending.result.completeExceptionally(e));
             return;
@@ -138,6 +181,7 @@ public final class BatchingEstimator implements AutoCloseable {
         double perPrompt = (double) (clock.nanoTime() - started) / batch.size();
         double before = nanosPerPrompt;
         nanosPerPrompt = before == 0 ? perPrompt : (1 - SMOOTHING) * before + SMOOTHING * perPrompt;
+        unscored.addAndGet(-batch.size()); // before the results: a caller that has one finds the estimator free
         for (int i = 0; i < batch.size(); i++) {
             batch.get(i).result.complete(estimates.get(i));
         }

@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * estimator, sizes the prompt on the calling thread instead, and the reason is counted. No request is
  * refused or held back for want of an estimate. For a prompt the fallback sized because the executor
  * was saturated, the configured estimator's own estimate can be asked for, made once it has caught up,
- * so that a request still waiting by then is placed by it ({@link Estimated#better}).
+ * so that a request still waiting by then is placed by it ({@link Estimated#better}). A request sent
+ * to a free slot before it was sized is sized by the expensive estimator only when it has time to
+ * spare ({@link #estimateSent}).
  *
  * <pre>{@code
  * ChatEstimation estimation = ChatEstimation.loading("ranker", lexical, metrics::estimatorTimer,
@@ -56,7 +58,9 @@ public final class ChatEstimation implements AutoCloseable {
         /** It failed on the prompt. */
         FAILED,
         /** Its model could not be loaded; a successful reload ends this. */
-        UNAVAILABLE;
+        UNAVAILABLE,
+        /** The request was sent already, to a free slot, and the estimator was busy with others. */
+        SENT;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT);
@@ -163,7 +167,7 @@ public final class ChatEstimation implements AutoCloseable {
     public CompletableFuture<Estimated> estimate(Prompt prompt) {
         Configured current = configured;
         if (current == null) {
-            return CompletableFuture.completedFuture(Estimated.of(fallBack(prompt, unavailable ? FallbackReason.UNAVAILABLE
+            return CompletableFuture.completedFuture(Estimated.ofFallback(fallBack(prompt, unavailable ? FallbackReason.UNAVAILABLE
                     : FallbackReason.LOADING)));
         }
         if (current.batcher() == null) {
@@ -181,9 +185,15 @@ public final class ChatEstimation implements AutoCloseable {
         Optional<CompletableFuture<Estimate>> scored = current.batcher().tryEstimate(prompt);
         if (scored.isEmpty()) {
             Estimate now = fallBack(prompt, FallbackReason.SATURATED);
-            return CompletableFuture.completedFuture(new Estimated(now, () -> current.batcher().tryRefine(prompt)));
+            return CompletableFuture.completedFuture(new Estimated(now, true, () -> current.batcher().tryRefine(prompt)));
         }
-        return scored.get().handle((estimate, error) -> {
+        return scoredOrFallen(current, prompt, started, scored.get());
+    }
+
+    /** The expensive estimator's estimate once scored, timed from {@code started}, or the fallback's if it failed. */
+    private CompletableFuture<Estimated> scoredOrFallen(Configured current, Prompt prompt, long started,
+            CompletableFuture<Estimate> scored) {
+        return scored.handle((estimate, error) -> {
             if (error == null) {
                 timers.apply(current.estimator().name()).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
                 return CompletableFuture.completedFuture(Estimated.of(estimate));
@@ -192,12 +202,29 @@ public final class ChatEstimation implements AutoCloseable {
         }).thenCompose(Function.identity());
     }
 
+    /**
+     * The estimate of a prompt whose request was sent already, for its record, metrics and learning
+     * only: the configured estimator's when it is cheap or has time to spare
+     * ({@link BatchingEstimator#trySpare}), the fallback's otherwise, at once on the calling thread.
+     * An expensive estimator's time goes to the prompts of requests that wait, and is never queued for
+     * one that no longer does.
+     */
+    public CompletableFuture<Estimated> estimateSent(Prompt prompt) {
+        Configured current = configured;
+        if (current == null || current.batcher() == null || fallback == null) {
+            return estimate(prompt);
+        }
+        long started = System.nanoTime();
+        return current.batcher().trySpare(prompt).map(scored -> scoredOrFallen(current, prompt, started, scored))
+                .orElseGet(() -> CompletableFuture.completedFuture(Estimated.ofFallback(fallBack(prompt, FallbackReason.SENT))));
+    }
+
     /** The configured estimator failed on the prompt: the fallback's estimate, or the failure when there is none. */
     private CompletableFuture<Estimated> failed(Prompt prompt, Throwable error) {
         if (fallback == null) {
             return CompletableFuture.failedFuture(error);
         }
-        return CompletableFuture.completedFuture(Estimated.of(fallBack(prompt, FallbackReason.FAILED)));
+        return CompletableFuture.completedFuture(Estimated.ofFallback(fallBack(prompt, FallbackReason.FAILED)));
     }
 
     private Estimate fallBack(Prompt prompt, FallbackReason reason) {

@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -44,14 +43,32 @@ public final class ChatSizer implements RequestSizer {
     public CheckedRequest check(HttpRequest head, ByteBuf body) {
         JsonNode json = parse(body);
         Prompt prompt = ChatBody.prompt(json);
-        OptionalInt cap = ChatBody.maxOutputTokens(json);
-        int priority = priority(json);
         // The backend prefills every message, system prompt and history included.
-        int promptTokens = PromptTokens.ofChars(prompt.conversationChars());
-        OptionalLong fingerprint = PromptFingerprint.of(prompt);
-        return () -> estimation.estimate(prompt).thenApply(estimated -> new SizedJob(capped(estimated.estimate(), cap), priority,
-                promptTokens, cap, fingerprint, Optional.of(prompt),
-                estimated.better().then(estimate -> capped(estimate, cap))));
+        return new CheckedChat(estimation, prompt, ChatBody.maxOutputTokens(json), priority(json),
+                PromptTokens.ofChars(prompt.conversationChars()));
+    }
+
+    /**
+     * A chat read and checked, to be estimated. Its fingerprint (a hash of the whole prompt) is taken
+     * with its estimate, after a request sent to a free slot has gone.
+     */
+    private record CheckedChat(ChatEstimation estimation, Prompt prompt, OptionalInt cap, int priority, int promptTokens)
+            implements CheckedRequest {
+
+        @Override
+        public CompletableFuture<SizedJob> size() {
+            return estimation.estimate(prompt).thenApply(this::sized);
+        }
+
+        @Override
+        public CompletableFuture<SizedJob> sizeSent() {
+            return estimation.estimateSent(prompt).thenApply(this::sized);
+        }
+
+        private SizedJob sized(Estimated estimated) {
+            return new SizedJob(capped(estimated.estimate(), cap), estimated.byFallback(), priority, promptTokens, cap,
+                    PromptFingerprint.of(prompt), Optional.of(prompt), estimated.better().then(estimate -> capped(estimate, cap)));
+        }
     }
 
     private static Estimate capped(Estimate estimate, OptionalInt cap) {

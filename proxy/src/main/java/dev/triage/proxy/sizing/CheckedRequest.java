@@ -7,7 +7,6 @@ import java.util.concurrent.CompletableFuture;
  * is queued, or after it was sent at once to a free slot, where its estimate serves the response
  * headers, the metrics, the request log and the ranking feedback.
  */
-@FunctionalInterface
 public interface CheckedRequest {
 
     /**
@@ -17,4 +16,10 @@ public interface CheckedRequest {
      * @return the job's size, or a future failed with {@link RequestRejectedException}
      */
     CompletableFuture<SizedJob> size();
+
+    /**
+     * Sizes the request once it was sent, for its record, metrics and learning: as {@link #size}, but
+     * an expensive estimator that is busy leaves it to the fallback, at once on the calling thread.
+     */
+    CompletableFuture<SizedJob> sizeSent();
 }

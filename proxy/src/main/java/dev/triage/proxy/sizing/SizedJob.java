@@ -10,6 +10,7 @@ import java.util.OptionalLong;
  * A scheduled request once read: what it is expected to cost and the client's priority.
  *
  * @param estimate expected output tokens, already capped by the request's own limit
+ * @param byFallback true when the fallback estimator made {@code estimate} ({@link Estimated#byFallback})
  * @param priority lower is sooner; 0 when the request names none
  * @param promptTokens the prompt the backend prefills, in tokens; 0 when there is none (audio)
  * @param outputCap the request's own limit on output tokens, when it sets one
@@ -18,16 +19,16 @@ import java.util.OptionalLong;
  * @param better the configured estimator's own estimate, already capped, to ask for when a fallback made
  *     {@code estimate} ({@link Estimated#better}); {@link BetterEstimate#NONE} otherwise
  */
-public record SizedJob(Estimate estimate, int priority, int promptTokens, OptionalInt outputCap, OptionalLong fingerprint,
+public record SizedJob(Estimate estimate, boolean byFallback, int priority, int promptTokens, OptionalInt outputCap, OptionalLong fingerprint,
         Optional<Prompt> prompt, BetterEstimate better) {
 
     /** A job that sets no limit on its output and has no prompt text: an audio upload. */
     public SizedJob(Estimate estimate, int priority, int promptTokens) {
-        this(estimate, priority, promptTokens, OptionalInt.empty(), OptionalLong.empty(), Optional.empty(), BetterEstimate.NONE);
+        this(estimate, false, priority, promptTokens, OptionalInt.empty(), OptionalLong.empty(), Optional.empty(), BetterEstimate.NONE);
     }
 
-    /** The job as the better estimate sizes it, which is final. */
+    /** The job as the configured estimator's better estimate sizes it, which is final. */
     public SizedJob withEstimate(Estimate better) {
-        return new SizedJob(better, priority, promptTokens, outputCap, fingerprint, prompt, BetterEstimate.NONE);
+        return new SizedJob(better, false, priority, promptTokens, outputCap, fingerprint, prompt, BetterEstimate.NONE);
     }
 }

@@ -114,6 +114,7 @@ class ErrorPathsTest {
             assertServes(triage, "after");
             assertFalse(backend.started().contains("late"));
             String requestId = late.headers().firstValue("x-triage-request-id").orElseThrow();
+            Await.until("the request's log line, written off the event loop", () -> log.text().contains("id=" + requestId));
             String line = log.text().lines().filter(l -> l.contains("id=" + requestId)).findFirst().orElseThrow();
             assertTrue(line.matches(".* queue_ms=\\d+\\.\\d .*outcome=rejected reason=queue_timeout.*"),
                     "the wait is in the log: " + line);

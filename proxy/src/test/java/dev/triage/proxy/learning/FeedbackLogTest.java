@@ -128,7 +128,7 @@ class FeedbackLogTest {
     private static RequestRecord record(String prompt, Outcome outcome, OptionalInt cap, long actual) {
         RequestRecord record = new RequestRecord("r", "/v1/chat/completions", "chat", "chat", 0);
         Prompt read = new Prompt(prompt);
-        record.sized(Estimate.ofTokens(80), 0, 80, 20, cap);
+        record.sized(Estimate.ofTokens(80), 0, 80, false, 20, cap);
         record.prompt(Optional.of(read), PromptFingerprint.of(read));
         record.dispatched(500_000_000, false, 1);
         record.responded(200);

@@ -1,6 +1,7 @@
 package dev.triage.proxy.learning;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.model.Estimate;
@@ -56,7 +57,7 @@ class OnlineLearningTest {
         try (OnlineLearning learning = OnlineLearning.start(Optional.of(stateDirectory), List.of(before))) {
             for (int round = 0; round < 4; round++) {
                 for (int prompt = 0; prompt < 30; prompt++) {
-                    learning.finished(record(100, 20 + 30 * prompt, Outcome.OK, OptionalLong.of(prompt)));
+                    learning.finished(record(100, 20 + 30 * prompt, Outcome.OK, OptionalLong.of(prompt), false));
                 }
             }
             learning.flush();
@@ -124,6 +125,19 @@ class OnlineLearningTest {
     }
 
     @Test
+    void theFallbacksEstimatesTeachTheServiceTimeButNotTheConfiguredEstimatorsCalibration() {
+        BackendLearner learner = chatLearner(LEARNED_FOR, true);
+        try (OnlineLearning learning = OnlineLearning.start(Optional.empty(), List.of(learner))) {
+            feed(learning, 300, Outcome.OK, true);
+            learning.flush();
+        }
+        assertEquals(300, learner.learned());
+        assertNotEquals(FLAGS, learner.serviceTime(), "the service time is learned from every answer");
+        assertEquals(100, learner.tokens(100, OptionalLong.empty(), OptionalInt.empty()), 1e-9);
+        assertTrue(Double.isNaN(learner.frozenLogError()), "the configured estimator is not scored by another's estimates");
+    }
+
+    @Test
     void frozenItServesTheConfiguredModelAndSavesNothing() {
         BackendLearner learner = chatLearner(LEARNED_FOR, false);
         try (OnlineLearning learning = OnlineLearning.start(Optional.of(stateDirectory), List.of(learner))) {
@@ -171,19 +185,25 @@ class OnlineLearningTest {
         return new BackendLearner(OnlineLearning.key("chat", "chat"), learnedFor, FLAGS, online);
     }
 
-    /** Completed requests whose answers run three times their estimate, at 10 ms per token. */
+    /** Completed requests whose answers run three times the configured estimator's estimate, at 10 ms per token. */
     private static void feed(OnlineLearning learning, int count, Outcome outcome) {
+        feed(learning, count, outcome, false);
+    }
+
+    /** The same, estimated by the fallback when {@code byFallback}. */
+    private static void feed(OnlineLearning learning, int count, Outcome outcome, boolean byFallback) {
         Random random = new Random(count);
         for (int i = 0; i < count; i++) {
             double estimate = Math.exp(3 + 3 * random.nextDouble());
-            learning.finished(record(estimate, Math.round(3 * estimate), outcome, OptionalLong.empty()));
+            learning.finished(record(estimate, Math.round(3 * estimate), outcome, OptionalLong.empty(), byFallback));
         }
     }
 
     /** A completed request's record: estimated at {@code estimate}, answered in {@code actual} tokens at 10 ms each. */
-    private static RequestRecord record(double estimate, long actual, Outcome outcome, OptionalLong fingerprint) {
+    private static RequestRecord record(double estimate, long actual, Outcome outcome, OptionalLong fingerprint,
+            boolean byFallback) {
         RequestRecord record = new RequestRecord("r", "/v1/chat/completions", "chat", "chat", 0);
-        record.sized(Estimate.ofTokens(estimate), 0, estimate, 40, OptionalInt.empty());
+        record.sized(Estimate.ofTokens(estimate), 0, estimate, byFallback, 40, OptionalInt.empty());
         record.prompt(Optional.empty(), fingerprint);
         record.dispatched(1_000_000, false, 1);
         record.responded(200);

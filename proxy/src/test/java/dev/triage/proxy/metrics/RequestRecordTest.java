@@ -14,11 +14,11 @@ class RequestRecordTest {
         RequestRecord record = new RequestRecord("id", "/v1/chat/completions", "chat", "chat", 0);
         assertEquals("unknown", record.classLabel());
         // Mostly short, but a long tail: the expectation lands in the long bucket, and that is what was scheduled.
-        record.sized(new Estimate(950, LengthClass.SHORT, 0.4), 0, 950, 40, OptionalInt.empty());
+        record.sized(new Estimate(950, LengthClass.SHORT, 0.4), 0, 950, false, 40, OptionalInt.empty());
         assertEquals("long", record.classLabel());
-        record.sized(new Estimate(199, LengthClass.LONG, 0.6), 0, 199, 40, OptionalInt.empty());
+        record.sized(new Estimate(199, LengthClass.LONG, 0.6), 0, 199, false, 40, OptionalInt.empty());
         assertEquals("short", record.classLabel());
-        record.sized(new Estimate(200, LengthClass.SHORT, 0.1), 0, 200, 40, OptionalInt.empty());
+        record.sized(new Estimate(200, LengthClass.SHORT, 0.1), 0, 200, false, 40, OptionalInt.empty());
         assertEquals("medium", record.classLabel());
     }
 }

@@ -34,7 +34,7 @@ class TriageMetricsTest {
 
     private static RequestRecord completed(String backend, double estimate, long actual) {
         RequestRecord record = new RequestRecord("id", "/v1/chat/completions", "chat", backend, 0);
-        record.sized(Estimate.ofTokens(estimate), 0, estimate, 40, OptionalInt.empty());
+        record.sized(Estimate.ofTokens(estimate), 0, estimate, false, 40, OptionalInt.empty());
         record.dispatched(2_000_000, false, 1);
         record.firstByte(5_000_000);
         record.responded(200);

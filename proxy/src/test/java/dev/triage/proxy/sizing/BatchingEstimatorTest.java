@@ -13,6 +13,7 @@ import dev.triage.proxy.scheduler.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -157,6 +158,36 @@ class BatchingEstimatorTest {
             assertEquals(List.of(1, 1, 2), estimator.batches);
             assertTrue(batcher.tryEstimate(new Prompt("d")).isPresent(), "taken again once the queue has drained");
             estimator.gate.release();
+        }
+    }
+
+    @Test
+    void aSparePromptIsTakenOnlyWhenNothingElseIsScoredAndWithinItsShareOfTheEstimatorsTime() throws Exception {
+        GatedBaseline estimator = new GatedBaseline(Duration.ofMillis(10));
+        try (BatchingEstimator batcher = batcher(estimator, 8, 100)) {
+            timeOneBatch(batcher, estimator);
+            CompletableFuture<Estimate> spare = batcher.trySpare(new Prompt("spare")).orElseThrow();
+            estimator.await(2);
+            assertTrue(batcher.trySpare(new Prompt("while busy")).isEmpty(), "never queued behind another prompt");
+            estimator.gate.release();
+            spare.get(10, TimeUnit.SECONDS);
+
+            // Back to back, each 10 ms prompt takes 100 ms of the spare share while the clock moves 10 ms:
+            // the 1 s burst lets about 10 s / 90 ms more through, then the share holds them back.
+            estimator.gate.release(1_000);
+            int taken = 0;
+            Optional<CompletableFuture<Estimate>> next;
+            while ((next = batcher.trySpare(new Prompt("spare " + taken))).isPresent()) {
+                next.get().get(10, TimeUnit.SECONDS);
+                taken++;
+                assertTrue(taken < 200, "the share holds spare prompts back");
+            }
+            assertTrue(taken >= 100, "a burst after a quiet spell: " + taken);
+            assertTrue(batcher.tryEstimate(new Prompt("waiting")).orElseThrow().get(10, TimeUnit.SECONDS) != null,
+                    "a prompt that waits is taken whatever the spare prompts took");
+            assertTrue(batcher.trySpare(new Prompt("too soon")).isEmpty());
+            estimator.now.addAndGet(Duration.ofMillis(200).toNanos());
+            assertTrue(batcher.trySpare(new Prompt("later")).isPresent(), "taken again as the share allows");
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.triage.proxy.sizing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -149,6 +150,37 @@ class ChatEstimationTest {
                         "each prompt the fallback sized is scored by the configured estimator once it has caught up");
             }
             assertEquals(surplus, fallbacks(FallbackReason.SATURATED), "a refined estimate is not a fallback");
+        }
+    }
+
+    @Test
+    void aSentRequestIsScoredByAnExpensiveEstimatorOnlyWhenItHasNothingElseToScore() throws Exception {
+        HeldEstimator<Prompt> gated = HeldEstimator.<Prompt>held("configured", CONFIGURED_TOKENS).markedExpensive();
+        try (ChatEstimation estimation = ready(gated, new BaselineEstimator())) {
+            CompletableFuture<Estimated> idle = estimation.estimateSent(PROMPT);
+            assertTrue(gated.entered.await(10, TimeUnit.SECONDS), "an idle estimator scores a sent request's prompt");
+
+            CompletableFuture<Estimated> busy = estimation.estimateSent(PROMPT);
+            assertTrue(busy.isDone(), "sized at once while the estimator is busy");
+            assertEquals(BASELINE_TOKENS, tokens(busy));
+            assertTrue(busy.join().byFallback());
+            assertTrue(busy.join().better().ask().isEmpty(), "nothing queued for a request that no longer waits");
+            assertEquals(1, fallbacks(FallbackReason.SENT));
+
+            gated.release.countDown();
+            assertEquals(CONFIGURED_TOKENS, tokens(idle));
+            assertFalse(idle.join().byFallback());
+            assertEquals(1, timed("configured"), "the estimator scored the one prompt it was free for");
+        }
+    }
+
+    @Test
+    void aCheapEstimatorSizesEverySentRequestItself() throws Exception {
+        try (ChatEstimation estimation = ready(HeldEstimator.free("configured", CONFIGURED_TOKENS), new BaselineEstimator())) {
+            CompletableFuture<Estimated> sent = estimation.estimateSent(PROMPT);
+            assertEquals(CONFIGURED_TOKENS, tokens(sent));
+            assertFalse(sent.join().byFallback());
+            assertEquals(0, estimation.fallbacks());
         }
     }
 
