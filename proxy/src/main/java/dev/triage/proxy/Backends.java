@@ -4,7 +4,10 @@ import dev.triage.proxy.config.BackendConfig;
 import dev.triage.proxy.config.TriageConfig;
 import dev.triage.proxy.metrics.TriageMetrics;
 import dev.triage.proxy.scheduler.BackendQueue;
+import dev.triage.proxy.scheduler.ConcurrencyLimiter;
 import dev.triage.proxy.scheduler.DispatchLoop;
+import dev.triage.proxy.scheduler.TenantLedger;
+import dev.triage.proxy.scheduler.TenantShares;
 import dev.triage.proxy.server.Backend;
 import dev.triage.proxy.upstream.BackendProbe;
 import dev.triage.proxy.upstream.UpstreamPool;
@@ -29,6 +32,9 @@ final class Backends implements AutoCloseable {
     /** How often readiness asks a backend whether it answers. */
     static final Duration PROBE_INTERVAL = Duration.ofSeconds(5);
 
+    /** Tenants, beyond those given a weight, whose served time has a metrics label of its own; the rest count as other. */
+    static final int TENANT_LABELS = 16;
+
     private final List<UpstreamPool> pools = new ArrayList<>();
     private final List<BackendProbe> probes = new ArrayList<>();
     private final Backend chat;
@@ -36,6 +42,7 @@ final class Backends implements AutoCloseable {
 
     Backends(TriageConfig config, DispatchLoop dispatchLoop, TriageMetrics metrics) {
         chat = open("chat", config.backend(), config, dispatchLoop, metrics);
+        config.adaptiveConcurrency().ifPresent(bounds -> chat.queue().adaptSlots(new ConcurrencyLimiter(bounds.min(), bounds.max())));
         audio = config.audio().backend().map(b -> open("audio", b, config, dispatchLoop, metrics)).orElse(chat);
         if (config.vllmMetrics()) {
             metrics.bindVllmNames(chat.queue());
@@ -48,8 +55,14 @@ final class Backends implements AutoCloseable {
         UpstreamPool pool = new UpstreamPool(backend, connectTimeout, UPSTREAM_IDLE);
         pools.add(pool);
         probes.add(BackendProbe.start(backend, config.healthPath(), PROBE_INTERVAL));
-        BackendQueue queue = dispatchLoop.addBackend(name, config.schedulerSettings(backend), config.ewsjf(), config.maxQueueWait());
+        TenantShares shares = config.tenants().fairShare() ? new TenantShares(config.tenants().weights(),
+                new TenantLedger(config.tenants().weights().named(), TENANT_LABELS)) : null;
+        BackendQueue queue = dispatchLoop.addBackend(name, config.schedulerSettings(backend), config.ewsjf(), config.maxQueueWait(),
+                shares);
         metrics.bindQueue(queue);
+        if (shares != null) {
+            metrics.bindTenants(name, shares.ledger());
+        }
         return new Backend(name, backend, pool, queue);
     }
 

@@ -14,6 +14,7 @@ import dev.triage.proxy.sizing.ChatEstimators;
 import dev.triage.proxy.sizing.ModelReloader;
 import dev.triage.proxy.sizing.ModelWatcher;
 import dev.triage.proxy.config.LearningConfig;
+import dev.triage.proxy.config.TenantConfig;
 import dev.triage.proxy.config.TriageConfig;
 import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.learning.FeedbackLog;
@@ -36,6 +37,7 @@ import dev.triage.proxy.server.RouteKind;
 import dev.triage.proxy.server.RouteTable;
 import dev.triage.proxy.server.ScheduledTarget;
 import dev.triage.proxy.server.ServerContext;
+import dev.triage.proxy.server.TenantKeys;
 import dev.triage.proxy.server.TriageServer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
@@ -146,7 +148,8 @@ public final class Triage implements AutoCloseable {
         ServerContext context = new ServerContext(routes.build(), Map.of(RouteKind.CHAT, chatTarget(), RouteKind.AUDIO, audioTarget()),
                 backends.chat(), config.policy(), config.upstreamTimeout(), config.clientLimits(),
                 observers(),
-                new AdminAccess(config.adminToken(), config.listen().getHostString()), openExchanges, clients);
+                new AdminAccess(config.adminToken(), config.listen().getHostString()), openExchanges, clients,
+                tenantKeys(config.tenants()));
         try {
             server = TriageServer.bind("listen", config.listen(), context, acceptors, workers);
             if (config.adminListen() != null) {
@@ -158,8 +161,9 @@ public final class Triage implements AutoCloseable {
             releaseResources();
             throw e;
         }
-        log.info("listening on {}, backend {} ({} slot{}), policy {}, starvation timeout {}, estimator {}, preemption {}",
-                server.address(), config.backend().url(), config.backend().maxConcurrency(),
+        log.info("listening on {}, backend {} ({}{} slot{}), policy {}, starvation timeout {}, estimator {}, preemption {}",
+                server.address(), config.backend().url(), config.adaptiveConcurrency().map(bounds -> "auto: " + bounds.min() + " to ")
+                        .orElse(""), config.backend().maxConcurrency(),
                 config.backend().maxConcurrency() == 1 ? "" : "s", config.policy().label(),
                 config.starvationTimeout().isZero() ? "off" : config.starvationTimeout(), chatEstimation.name(),
                 config.preemption().label());
@@ -232,6 +236,13 @@ public final class Triage implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("model-watch: cannot watch " + model.getParent(), e);
         }
+    }
+
+    private static TenantKeys tenantKeys(TenantConfig tenants) {
+        if (!tenants.fairShare()) {
+            return TenantKeys.NONE;
+        }
+        return tenants.header().map(TenantKeys::byHeader).orElseGet(TenantKeys::byApiKey);
     }
 
     /** What hears every finished request: the metrics, the request log, the learners and the feedback log, in that order. */

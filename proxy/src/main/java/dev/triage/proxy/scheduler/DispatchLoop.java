@@ -59,10 +59,30 @@ public final class DispatchLoop implements AutoCloseable {
      *     meta-optimizer run on a thread of their own, never on the dispatch thread
      * @param maxQueueWait how long a job may wait before it is refused; {@link Duration#ZERO} for no limit
      */
-    public synchronized BackendQueue addBackend(String name, SchedulerSettings settings, EwsjfSettings ewsjf, Duration maxQueueWait) {
-        EwsjfQueues<BackendQueue.Waiter> queues = settings.policy() == Policy.EWSJF
+    public BackendQueue addBackend(String name, SchedulerSettings settings, EwsjfSettings ewsjf, Duration maxQueueWait) {
+        return addBackend(name, settings, ewsjf, maxQueueWait, null);
+    }
+
+    /**
+     * Adds a backend queue whose time is shared among tenants, as {@link #addBackend(String,
+     * SchedulerSettings, EwsjfSettings, Duration)} adds one. Call before traffic starts.
+     *
+     * @param shares how the backend's time is shared among the tenants of its jobs ({@link JobTag#tenant});
+     *     null for no fair shares
+     */
+    public synchronized BackendQueue addBackend(String name, SchedulerSettings settings, EwsjfSettings ewsjf,
+            Duration maxQueueWait, TenantShares shares) {
+        EwsjfQueues<BackendQueue.Waiter> queues = settings.policy() == Policy.EWSJF && shares == null
                 ? new EwsjfQueues<>(ewsjf, clock, learning()) : null;
-        Scheduler<BackendQueue.Waiter> scheduler = queues == null ? new Scheduler<>(settings, clock) : new Scheduler<>(settings, clock, queues);
+        Scheduler<BackendQueue.Waiter> scheduler;
+        if (shares != null) {
+            scheduler = new Scheduler<>(settings, clock, new FairShareJobs<>(settings.policy(), waiter -> waiter.tag().tenant(),
+                    shares.weights(), settings.starvationTimeout().toNanos(), shares.ledger()));
+        } else if (queues != null) {
+            scheduler = new Scheduler<>(settings, clock, queues);
+        } else {
+            scheduler = new Scheduler<>(settings, clock);
+        }
         BackendQueue queue = new BackendQueue(this, clock, name, scheduler, queues, maxQueueWait);
         backends.add(queue);
         return queue;

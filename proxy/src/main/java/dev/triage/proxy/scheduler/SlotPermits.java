@@ -23,8 +23,12 @@ final class SlotPermits {
 
     private static final long QUEUED_MASK = 0xFFFF_FFFFL;
 
-    private final int slots;
-    /** Free slots in the high 32 bits, queued jobs in the low 32. */
+    /** How many slots there are; changed only by the dispatch loop ({@link #limit(int)}). */
+    private volatile int slots;
+    /**
+     * Free slots in the high 32 bits, queued jobs in the low 32. Free slots go below zero when the
+     * slots are cut while more than the new count are busy: none is granted until enough come back.
+     */
     private final AtomicLong state;
 
     SlotPermits(int slots) {
@@ -35,11 +39,36 @@ final class SlotPermits {
         this.state = new AtomicLong(pack(slots, 0));
     }
 
+    /** How many slots there are now. */
+    int limit() {
+        return slots;
+    }
+
+    /**
+     * Sets how many slots there are, from the one thread that changes it. Slots taken stay taken: a
+     * cut takes effect as they come back.
+     */
+    void limit(int newSlots) {
+        if (newSlots < 1) {
+            throw new IllegalArgumentException("slots: " + newSlots + " (expected: >= 1)");
+        }
+        int change = newSlots - slots;
+        // In the order that keeps release()'s check true while the two differ: the count before the
+        // free slots when it grows, after when it shrinks.
+        if (change > 0) {
+            slots = newSlots;
+            state.addAndGet((long) change << 32);
+        } else if (change < 0) {
+            state.addAndGet((long) change << 32);
+            slots = newSlots;
+        }
+    }
+
     /** Takes a slot when one is free and no job is queued; false otherwise, and nothing changes. */
     boolean takeIdle() {
         while (true) {
             long current = state.get();
-            if (queued(current) != 0 || free(current) == 0) {
+            if (queued(current) != 0 || free(current) <= 0) {
                 return false;
             }
             if (state.compareAndSet(current, current - pack(1, 0))) {
@@ -70,7 +99,7 @@ final class SlotPermits {
     boolean takeForQueued() {
         while (true) {
             long current = state.get();
-            if (free(current) == 0) {
+            if (free(current) <= 0) {
                 return false;
             }
             if (queued(current) == 0) {
@@ -86,7 +115,7 @@ final class SlotPermits {
     boolean release() {
         while (true) {
             long current = state.get();
-            if (free(current) == slots) {
+            if (free(current) >= slots) {
                 throw new IllegalStateException("more slots released than taken");
             }
             if (state.compareAndSet(current, current + pack(1, 0))) {

@@ -178,7 +178,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         state = State.QUEUED;
         admittedPosition = -1;
         submittedNanos = System.nanoTime();
-        ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), costs(job),
+        ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind(), context.tenants().of(head.headers())), job.priority(), costs(job),
                 resumable != null, ctx.executor(), this);
         // Only a request that waits can go by the configured estimator's estimate: ask for it now.
         job.better().ask().ifPresent(better -> better.thenAcceptAsync(this::resized, ctx.executor()));
@@ -516,12 +516,16 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         }
     }
 
-    /** Reports the ended record, and a completed answer's real length against its estimate. */
+    /**
+     * Reports the ended record, and a completed answer's real length against its estimate with about
+     * the time it held its slot: its time since arrival less its wait in the queue.
+     */
     private void report() {
         context.observer().finished(record);
         if (record.estimate() != null && record.status() < 400) {
+            double serviceSeconds = (record.totalNanos() - Math.max(0, record.queuedNanos())) / 1e9;
             record.actualTokens().ifPresent(actual ->
-                    target.backend().queue().feedback(record.estimate().expectedTokens(), actual));
+                    target.backend().queue().feedback(record.estimate().expectedTokens(), actual, serviceSeconds));
         }
     }
 }
