@@ -1,11 +1,9 @@
 package dev.triage.proxy.server;
 
+import dev.triage.proxy.learning.Sha256Prefix;
 import dev.triage.proxy.scheduler.JobTag;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.regex.Pattern;
 
@@ -70,11 +68,6 @@ public final class TenantKeys {
     }
 
     private static String hashed(String secret) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8));
-            return "key-" + HexFormat.of().formatHex(digest, 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime has SHA-256", e);
-        }
+        return "key-" + HexFormat.of().toHexDigits(Sha256Prefix.of(secret));
     }
 }
