@@ -4,8 +4,11 @@ import dev.triage.proxy.config.BackendConfig;
 import dev.triage.proxy.config.TriageConfig;
 import dev.triage.proxy.metrics.TriageMetrics;
 import dev.triage.proxy.scheduler.BackendQueue;
+import dev.triage.proxy.scheduler.ConcurrencyLimiter;
 import dev.triage.proxy.scheduler.DispatchLoop;
 import dev.triage.proxy.scheduler.PoolMember;
+import dev.triage.proxy.scheduler.TenantLedger;
+import dev.triage.proxy.scheduler.TenantShares;
 import dev.triage.proxy.server.Backend;
 import dev.triage.proxy.upstream.BackendProbe;
 import dev.triage.proxy.upstream.UpstreamPool;
@@ -37,6 +40,9 @@ final class Backends implements AutoCloseable {
     /** Backends sharing one queue, with the models they serve; empty models for every model. */
     record Group(BackendQueue queue, List<Backend> backends, Set<String> models) {}
 
+    /** Tenants, beyond those given a weight, whose served time has a metrics label of its own; the rest count as other. */
+    static final int TENANT_LABELS = 16;
+
     private final List<UpstreamPool> pools = new ArrayList<>();
     private final Map<Backend, BackendProbe> probes = new LinkedHashMap<>();
     private final List<Group> chat = new ArrayList<>();
@@ -56,7 +62,8 @@ final class Backends implements AutoCloseable {
         audio = config.audio().backend()
                 .map(b -> open("audio", List.of(b), Set.of(), config, dispatchLoop, metrics, only -> 0))
                 .orElse(chat.stream().filter(g -> g.models().isEmpty()).findFirst().orElse(chat.get(0)));
-
+        // One backend only (the configuration refuses auto with several): a shared queue's slots are its backends'.
+        config.adaptiveConcurrency().ifPresent(bounds -> chat.get(0).queue().adaptSlots(new ConcurrencyLimiter(bounds.min(), bounds.max())));
         if (config.vllmMetrics()) {
             metrics.bindVllmNames(chat.get(0).queue());
         }
@@ -72,9 +79,14 @@ final class Backends implements AutoCloseable {
             poolMembers.add(new PoolMember(memberName, member.maxConcurrency(), () -> expectedSeconds.applyAsDouble(memberName)));
             slots += member.maxConcurrency();
         }
+        TenantShares shares = config.tenants().fairShare() ? new TenantShares(config.tenants().weights(),
+                new TenantLedger(config.tenants().weights().named(), TENANT_LABELS)) : null;
         BackendQueue queue = dispatchLoop.addBackend(name, config.schedulerSettings(slots), config.ewsjf(), config.maxQueueWait(),
-                poolMembers);
+                shares, poolMembers);
         metrics.bindQueue(queue);
+        if (shares != null) {
+            metrics.bindTenants(name, shares.ledger());
+        }
         List<Backend> backends = new ArrayList<>();
         for (int i = 0; i < members.size(); i++) {
             BackendConfig member = members.get(i);

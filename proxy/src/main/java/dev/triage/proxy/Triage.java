@@ -14,6 +14,7 @@ import dev.triage.proxy.sizing.ChatEstimators;
 import dev.triage.proxy.sizing.ModelReloader;
 import dev.triage.proxy.sizing.ModelWatcher;
 import dev.triage.proxy.config.LearningConfig;
+import dev.triage.proxy.config.TenantConfig;
 import dev.triage.proxy.config.TriageConfig;
 import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.learning.FeedbackLog;
@@ -37,6 +38,7 @@ import dev.triage.proxy.server.ScheduledTarget;
 import dev.triage.proxy.server.BackendGroup;
 import dev.triage.proxy.config.BackendConfig;
 import dev.triage.proxy.server.ServerContext;
+import dev.triage.proxy.server.TenantKeys;
 import dev.triage.proxy.server.TriageServer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
@@ -149,7 +151,8 @@ public final class Triage implements AutoCloseable {
         ServerContext context = new ServerContext(routes.build(), Map.of(RouteKind.CHAT, chatTarget(), RouteKind.AUDIO, audioTarget()),
                 backends.passThrough(), config.policy(), config.upstreamTimeout(), config.clientLimits(),
                 observers(),
-                new AdminAccess(config.adminToken(), config.listen().getHostString()), openExchanges, clients);
+                new AdminAccess(config.adminToken(), config.listen().getHostString()), openExchanges, clients,
+                tenantKeys(config.tenants()));
         try {
             server = TriageServer.bind("listen", config.listen(), context, acceptors, workers);
             if (config.adminListen() != null) {
@@ -162,7 +165,7 @@ public final class Triage implements AutoCloseable {
             throw e;
         }
         log.info("listening on {}, {}, policy {}, starvation timeout {}, estimator {}, preemption {}",
-                server.address(), describe(config.backends()), config.policy().label(),
+                server.address(), describe(config), config.policy().label(),
                 config.starvationTimeout().isZero() ? "off" : config.starvationTimeout(), chatEstimation.name(),
                 config.preemption().label());
         if (adminServer != null) {
@@ -175,11 +178,13 @@ public final class Triage implements AutoCloseable {
     }
 
     /** The chat backends as the start-up line names them: where each is, and its slots. */
-    private static String describe(List<BackendConfig> backends) {
+    private static String describe(TriageConfig config) {
+        List<BackendConfig> backends = config.backends();
         List<String> described = new ArrayList<>();
         for (BackendConfig backend : backends) {
             int slots = backend.maxConcurrency();
-            described.add((backends.size() == 1 ? "backend " : backend.name() + " ") + backend.url() + " (" + slots + " slot"
+            String auto = config.adaptiveConcurrency().map(bounds -> "auto: " + bounds.min() + " to ").orElse("");
+            described.add((backends.size() == 1 ? "backend " : backend.name() + " ") + backend.url() + " (" + auto + slots + " slot"
                     + (slots == 1 ? "" : "s") + (backend.models().isEmpty() ? "" : ", models " + String.join("|", backend.models())) + ")");
         }
         return String.join(", ", described);
@@ -255,6 +260,13 @@ public final class Triage implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("model-watch: cannot watch " + model.getParent(), e);
         }
+    }
+
+    private static TenantKeys tenantKeys(TenantConfig tenants) {
+        if (!tenants.fairShare()) {
+            return TenantKeys.NONE;
+        }
+        return tenants.header().map(TenantKeys::byHeader).orElseGet(TenantKeys::byApiKey);
     }
 
     /** What hears every finished request: the metrics, the request log, the learners and the feedback log, in that order. */

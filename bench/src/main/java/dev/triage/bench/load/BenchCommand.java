@@ -37,6 +37,7 @@ import java.util.Set;
  * bench speech-workload --out FILE [--short 20] [--long 20]
  * bench burst    [load options] [--runs 5] [--out DIR]
  * bench poisson  [load options] [--rho 0.5,0.7,0.8,0.9] [--requests 200] [--seeds 2] [--backend URL] [--out DIR]
+ * bench tenants  [load options] [--seconds 60] [--steady-rho 0.8] [--tenant-weights W] [--seed 1] [--out DIR]
  * bench real-burst --backend URL [--workload FILE] [--estimator E,...] [--variants V,...] [--preemption DIALECT]
  *                  [--answer-scale 1] [--runs 3] [--out DIR]
  * bench pool     [--workload FILE] [--slowdown 2] [--kill-at 0.3] [--slots 1] [--runs 2] [speed options] [--out DIR]
@@ -55,6 +56,10 @@ public final class BenchCommand {
                    bench poisson  [load options] [--rho R,...] [--requests 200] [--seeds 2] [--out DIR]
                                   [--backend URL]   (a real server instead of the replay backend, through a relay that
                                                      sets each request's max_tokens to its recorded answer's length)
+                   bench tenants  [load options] [--seconds 60] [--steady-rho 0.8] [--tenant-weights W] [--seed 1] [--out DIR]
+                          (one tenant floods a serial backend with short requests, another sends a steady stream
+                          at --steady-rho for --seconds: each one's share of the backend, with and without
+                          --fair-share tenant)
                    bench real-burst --backend URL [--workload FILE] [--estimator E,...] [--variants V,...]
                                   [--preemption DIALECT] [--answer-scale 1] [--runs 3] [--out DIR]
                           (a burst at a real server that generates exactly max_tokens, through a relay that sets it;
@@ -141,6 +146,7 @@ public final class BenchCommand {
             case "speech-workload" -> speechWorkload(flags);
             case "burst" -> burst(flags);
             case "poisson" -> poisson(flags);
+            case "tenants" -> tenants(flags);
             case "real-burst" -> realBurst(flags);
             case "pool" -> pool(flags);
             default -> throw new IllegalArgumentException("unknown command " + words.get(0));
@@ -197,6 +203,30 @@ public final class BenchCommand {
         BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.Settings(options.workload(), options.variants(),
                 runs, options.speed(), options.slots(), options.triageFlags(), options.api()));
         return report(result, runs, options.out(), "burst");
+    }
+
+    private static String tenants(Flags flags) throws IOException, InterruptedException {
+        LoadOptions options = LoadOptions.read(flags);
+        double seconds = flags.number("seconds", 60);
+        double steadyRho = flags.number("steady-rho", 0.8);
+        String weights = flags.string("tenant-weights", "");
+        long seed = flags.integer("seed", 1);
+        flags.finish();
+        if (options.slots() != 1) {
+            throw new IllegalArgumentException("--slots: " + options.slots() + " (expected: 1; tenants share a serial backend)");
+        }
+        if (!(seconds > 0) || !(steadyRho > 0)) {
+            throw new IllegalArgumentException("--seconds and --steady-rho: " + seconds + ", " + steadyRho + " (expected: > 0)");
+        }
+        List<TenantShareBenchmark.TenantRow> rows = TenantShareBenchmark.run(new TenantShareBenchmark.Settings(options.workload(),
+                options.speed(), options.triageFlags(), seconds, steadyRho, weights, seed));
+        String report = "one tenant floods, one sends a steady stream at rho " + steadyRho + " for " + seconds
+                + " s; shares of the backend's time in that window\n" + TenantShareBenchmark.table(rows);
+        if (options.out() != null) {
+            Files.createDirectories(options.out());
+            Files.writeString(options.out().resolve("tenants.md"), report);
+        }
+        return report;
     }
 
     private static String realBurst(Flags flags) throws IOException, InterruptedException {

@@ -132,6 +132,7 @@ public final class LoadGenerator {
         HttpRequest.Builder http = HttpRequest.newBuilder(base.resolve(api.path()))
                 .header("content-type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(chatBody(request.entry(), lengthAsPriority).toString()));
+        request.apiKey().ifPresent(key -> http.header("authorization", "Bearer " + key));
         if (answerLengthHeader) {
             http.header(AnswerLengthRelay.ANSWER_TOKENS, Integer.toString(request.entry().answerTokens()))
                     .header(AnswerLengthRelay.REQUEST_ID, requestId);

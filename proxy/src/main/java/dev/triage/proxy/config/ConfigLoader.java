@@ -7,6 +7,7 @@ import dev.triage.proxy.preemption.PreemptionDialect;
 import dev.triage.proxy.scheduler.LapsSettings;
 import dev.triage.proxy.scheduler.Policy;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
+import dev.triage.proxy.scheduler.TenantWeights;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
 import dev.triage.proxy.scheduler.ewsjf.SizeFeature;
 import java.io.IOException;
@@ -19,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Builds the {@link TriageConfig} from defaults &lt; YAML file ({@code --config}) &lt; environment
@@ -37,10 +40,14 @@ public final class ConfigLoader {
             new ConfigOption("listen", "127.0.0.1:8080", "address clients connect to: host:port, :port for all interfaces"),
             new ConfigOption("backend", "http://127.0.0.1:11434", "the inference server's base URL (Ollama's default); repeat for "
                     + "several: URL[,max-concurrency=N][,models=a|b][,name=label]"),
-            new ConfigOption("max-concurrency", "1", "requests the backend runs at once: 1 serial, N batched"),
+            new ConfigOption("max-concurrency", "1",
+                    "requests the backend runs at once: 1 serial, N batched, or auto[:MIN..MAX] (1..64) to find it"),
             new ConfigOption("policy", "sjf", "order of waiting requests: fcfs, sjf, hrrn, laps or ewsjf"),
             new ConfigOption("laps", "", "laps settings over the defaults, e.g. levels=2,first-level=8s (see the README)"),
             new ConfigOption("preemption", "off", "how the backend continues a paused stream under laps: off, llama.cpp, vllm or ollama"),
+            new ConfigOption("fair-share", "off", "off, or tenant: share each backend's time among tenants by weight, the policy's order within each"),
+            new ConfigOption("tenant-header", "", "fair-share: the header that names a request's tenant, e.g. X-Team; unset, a hash of its API key"),
+            new ConfigOption("tenant-weights", "", "fair-share: tenant=weight pairs, e.g. team-a=3,team-b=1 (default weight 1)"),
             new ConfigOption("starvation-timeout", "60s", "a request waiting longer goes first, oldest first; off to disable"),
             new ConfigOption("max-queue", "512", "requests that may wait per backend; beyond, 429"),
             new ConfigOption("max-queue-wait", "off", "longest wait in the queue before a 504; off for no limit"),
@@ -93,6 +100,11 @@ public final class ConfigLoader {
 
     /** Keys whose values /triage/config must not show. */
     static final Set<String> SECRETS = Set.of("admin-token");
+
+    private static final Pattern AUTO_BOUNDS = Pattern.compile("auto(?::(\\d{1,6})\\.\\.(\\d{1,6}))?");
+
+    /** An HTTP header name: a token of RFC 9110. */
+    private static final Pattern HEADER_NAME = Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]+");
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
@@ -153,7 +165,8 @@ public final class ConfigLoader {
     }
 
     static TriageConfig build(Map<String, String> v) {
-        int maxConcurrency = ValueParsers.integer("max-concurrency", v.get("max-concurrency"));
+        Optional<AdaptiveConcurrency> adaptive = adaptiveConcurrency(v);
+        int maxConcurrency = adaptive.isPresent() ? adaptive.get().max() : ValueParsers.integer("max-concurrency", v.get("max-concurrency"));
         require(maxConcurrency >= 1, "max-concurrency", v, ">= 1");
         int maxQueue = ValueParsers.integer("max-queue", v.get("max-queue"));
         require(maxQueue >= 0, "max-queue", v, ">= 0");
@@ -188,9 +201,11 @@ public final class ConfigLoader {
         require(healthPath.startsWith("/"), "health-path", v, "a path starting with /");
         Duration shutdownGrace = ValueParsers.duration("shutdown-grace", v.get("shutdown-grace"));
         Duration probeInterval = positiveDuration(v, "probe-interval");
+        List<BackendConfig> backends = BackendSpecs.parse("backend", v.get("backend"), maxConcurrency);
+        require(adaptive.isEmpty() || backends.size() == 1, "max-concurrency", v, "a number when there are several backends");
         return new TriageConfig(
                 ValueParsers.listenAddress("listen", v.get("listen")),
-                BackendSpecs.parse("backend", v.get("backend"), maxConcurrency),
+                backends,
                 serviceTime,
                 audio(v),
                 policy,
@@ -212,7 +227,45 @@ public final class ConfigLoader {
                 shutdownGrace,
                 ValueParsers.bool("vllm-metrics", v.get("vllm-metrics")),
                 ValueParsers.bool("forward-priority", v.get("forward-priority")),
+                tenants(v, policy),
+                adaptive,
                 redacted(v));
+    }
+
+    /** {@code auto} or {@code auto:MIN..MAX}; empty for a number. */
+    private static Optional<AdaptiveConcurrency> adaptiveConcurrency(Map<String, String> v) {
+        String value = v.get("max-concurrency").trim();
+        if (!value.startsWith("auto")) {
+            return Optional.empty();
+        }
+        Matcher bounds = AUTO_BOUNDS.matcher(value);
+        require(bounds.matches(), "max-concurrency", v, "a number, auto, or auto:MIN..MAX");
+        if (bounds.group(1) == null) {
+            return Optional.of(AdaptiveConcurrency.DEFAULT);
+        }
+        int min = ValueParsers.integer("max-concurrency", bounds.group(1));
+        int max = ValueParsers.integer("max-concurrency", bounds.group(2));
+        require(min >= 1 && max >= min, "max-concurrency", v, "auto:MIN..MAX with 1 <= MIN <= MAX");
+        return Optional.of(new AdaptiveConcurrency(min, max));
+    }
+
+    private static TenantConfig tenants(Map<String, String> v, Policy policy) {
+        String mode = v.get("fair-share").trim();
+        require(mode.equals("off") || mode.equals("tenant"), "fair-share", v, "off or tenant");
+        boolean fairShare = mode.equals("tenant");
+        require(!fairShare || policy == Policy.FCFS || policy == Policy.SJF || policy == Policy.HRRN, "fair-share", v,
+                "off unless --policy is fcfs, sjf or hrrn");
+        String header = v.get("tenant-header").trim();
+        require(header.isEmpty() || HEADER_NAME.matcher(header).matches(), "tenant-header", v, "a header name");
+        TenantWeights weights;
+        try {
+            weights = TenantWeights.parse(v.get("tenant-weights"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("tenant-weights: " + e.getMessage());
+        }
+        require(fairShare || header.isEmpty(), "tenant-header", v, "unset unless --fair-share tenant");
+        require(fairShare || weights.named().isEmpty(), "tenant-weights", v, "unset unless --fair-share tenant");
+        return new TenantConfig(fairShare, header.isEmpty() ? Optional.empty() : Optional.of(header), weights);
     }
 
     private static ClientLimits clientLimits(Map<String, String> v) {

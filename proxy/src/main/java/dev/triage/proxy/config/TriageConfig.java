@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Triage's effective configuration: immutable and validated. Built by {@link ConfigLoader} from, in
@@ -40,6 +41,10 @@ import java.util.Map;
  * @param shutdownGrace how long in-flight requests may run on after a stop signal
  * @param vllmMetrics whether the chat queue is also exported under vLLM's metric names
  * @param forwardPriority whether forwarded chat bodies carry the scheduling rank in vLLM's {@code priority}
+ * @param tenants whether and how the backends' time is shared among tenants
+ * @param adaptiveConcurrency the bounds within which the chat backend's slots are found from its
+ *     speed ({@code --max-concurrency auto}); empty for the fixed {@code max-concurrency}, which is
+ *     otherwise the upper bound
  * @param settings every option's effective value, as text, secrets redacted
  */
 public record TriageConfig(
@@ -66,6 +71,8 @@ public record TriageConfig(
         Duration shutdownGrace,
         boolean vllmMetrics,
         boolean forwardPriority,
+        TenantConfig tenants,
+        Optional<AdaptiveConcurrency> adaptiveConcurrency,
         Map<String, String> settings) {
 
     public TriageConfig {

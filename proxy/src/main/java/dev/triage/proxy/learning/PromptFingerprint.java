@@ -2,9 +2,6 @@ package dev.triage.proxy.learning;
 
 import dev.triage.features.Prompt;
 import dev.triage.model.data.PromptText;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.OptionalLong;
 import java.util.regex.Pattern;
 
@@ -20,8 +17,6 @@ import java.util.regex.Pattern;
 public final class PromptFingerprint {
 
     private static final Pattern DIGITS = Pattern.compile("\\d+");
-    /** One digest per thread: looking one up by name is a third of a fingerprint's time. */
-    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(PromptFingerprint::sha256);
 
     private PromptFingerprint() {}
 
@@ -31,19 +26,6 @@ public final class PromptFingerprint {
             return OptionalLong.empty();
         }
         String key = DIGITS.matcher(PromptText.normalize(prompt.text())).replaceAll("0") + '\u0000' + prompt.userTurns();
-        byte[] digest = SHA_256.get().digest(key.getBytes(StandardCharsets.UTF_8));
-        long fingerprint = 0;
-        for (int i = 0; i < Long.BYTES; i++) {
-            fingerprint = (fingerprint << 8) | (digest[i] & 0xFF);
-        }
-        return OptionalLong.of(fingerprint);
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
-        }
+        return OptionalLong.of(Sha256Prefix.of(key));
     }
 }

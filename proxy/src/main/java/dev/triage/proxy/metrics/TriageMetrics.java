@@ -2,6 +2,7 @@ package dev.triage.proxy.metrics;
 
 import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.scheduler.BackendQueue;
+import dev.triage.proxy.scheduler.TenantLedger;
 import dev.triage.proxy.scheduler.ewsjf.EwsjfQueues;
 import dev.triage.proxy.scheduler.ewsjf.Theta;
 import io.micrometer.core.instrument.Counter;
@@ -31,8 +32,9 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Triage's Prometheus metrics, on one Micrometer registry. Labels are bounded: backend,
- * predicted class (short, medium, long, unknown), outcome, estimator, rejection reason — never a
- * prompt, a user or a request id. The names, as Prometheus sees them, are listed in the README.
+ * predicted class (short, medium, long, unknown), outcome, estimator, rejection reason, and the
+ * tenants of fair shares (those configured, a few more, the rest as other) — never a prompt, an API
+ * key or a request id. The names, as Prometheus sees them, are listed in the README.
  */
 public final class TriageMetrics implements RequestObserver, AutoCloseable {
 
@@ -86,8 +88,9 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
                 .description("Requests waiting in Triage's queue").register(registry);
         Gauge.builder("triage.inflight", queue, BackendQueue::busySlots).tags(backend)
                 .description("Requests running at the backend").register(registry);
-        Gauge.builder("triage.slots", queue, q -> q.settings().slots()).tags(backend)
-                .description("Requests the backend may run at once (max-concurrency)").register(registry);
+        Gauge.builder("triage.slots", queue, BackendQueue::slots).tags(backend)
+                .description("Requests the backend may run at once (max-concurrency, or the limit an adaptive one has found)")
+                .register(registry);
         Gauge.builder("triage.ranking.accuracy", queue, BackendQueue::rankingAccuracy).tags(backend)
                 .description("Share of (short, long) pairs of recent requests, by real length, whose estimates were in the right order")
                 .register(registry);
@@ -133,6 +136,22 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
                 .tags(backend.and("parameter", name)).description("The EWSJF parameters in force").register(registry));
     }
 
+    /**
+     * The backend time each tenant was served at one backend, and its jobs sent there, under the
+     * ledger's bounded labels.
+     */
+    public void bindTenants(String backend, TenantLedger ledger) {
+        ledger.onNewLabel(tenant -> {
+            TenantLedger.Account account = ledger.account(tenant);
+            Tags tags = Tags.of("backend", backend, "tenant", tenant);
+            FunctionCounter.builder("triage.tenant.served", account, TenantLedger.Account::servedSeconds).tags(tags)
+                    .baseUnit("seconds").description("Seconds a tenant's requests held a backend slot, counted as each ends")
+                    .register(registry);
+            FunctionCounter.builder("triage.tenant.dispatched", account, TenantLedger.Account::dispatched).tags(tags)
+                    .description("Requests of a tenant given a backend slot").register(registry);
+        });
+    }
+
     /** The gauges of what one backend's learner has learned, and how its estimates fare against the frozen ones. */
     public void bindLearner(BackendLearner learner) {
         String[] key = learner.key().split("/", 2);
@@ -176,7 +195,7 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
                 .description("Requests waiting in Triage's queue (vLLM's name)").register(registry);
         Gauge.builder("vllm:num_requests_running", queue, BackendQueue::busySlots)
                 .description("Requests running at the backend (vLLM's name)").register(registry);
-        Gauge.builder("vllm:kv_cache_usage_perc", queue, q -> (double) q.busySlots() / q.settings().slots())
+        Gauge.builder("vllm:kv_cache_usage_perc", queue, q -> (double) q.busySlots() / q.slots())
                 .description("Share of Triage's slots in use, 0 to 1, in place of the KV cache usage vLLM reports")
                 .register(registry);
     }

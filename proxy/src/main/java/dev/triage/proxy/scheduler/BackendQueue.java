@@ -51,6 +51,8 @@ public final class BackendQueue {
     /** The jobs the loop gave a slot, for the expected start of those waiting; loop thread only. */
     private final Set<Dispatch<Waiter>> running = new HashSet<>();
     private final EwsjfQueues<Waiter> ewsjf;
+    /** Sets the slots from how the backend's speed answers its batch; null for a fixed count. Loop thread only. */
+    private ConcurrencyLimiter limiter;
     /** Set on the loop when the queue stops; read by {@link #takeIdleSlot} on any thread. */
     private volatile boolean refusing;
     /** The pending wake-up at the oldest waiting job's wait deadline; null when none is set. */
@@ -84,6 +86,29 @@ public final class BackendQueue {
 
     public SchedulerSettings settings() {
         return scheduler.settings();
+    }
+
+    /**
+     * How many requests the backend may run at once now: {@code max-concurrency}, or the limit an
+     * adaptive one has found, never more than the settings' slots.
+     */
+    public int slots() {
+        return permits.limit();
+    }
+
+    /**
+     * Lets {@code limiter} set the slots from now on, within the settings' slots; call before traffic
+     * starts. It hears every completed request whose length is known ({@link #feedback}).
+     *
+     * @throws IllegalArgumentException when the limiter may go above the settings' slots
+     */
+    public void adaptSlots(ConcurrencyLimiter limiter) {
+        if (limiter.max() > scheduler.settings().slots()) {
+            throw new IllegalArgumentException("limiter up to " + limiter.max() + " (expected: at most the "
+                    + scheduler.settings().slots() + " slots of the settings)");
+        }
+        permits.limit(limiter.limit());
+        loop.execute(() -> this.limiter = limiter);
     }
 
     /** Jobs submitted that have neither a slot nor an answer yet. */
@@ -159,11 +184,11 @@ public final class BackendQueue {
     }
 
     /**
-     * Reports a completed job's real output length against the estimate it was scheduled by: the
-     * feedback that keeps the live ranking accuracy.
+     * Reports a completed job's real output length against the estimate it was scheduled by, and the
+     * time it held its slot: the feedback that keeps the live ranking accuracy and an adaptive limit.
      */
-    public void feedback(double expectedTokens, double actualTokens) {
-        completed.add(new double[] {expectedTokens, actualTokens});
+    public void feedback(double expectedTokens, double actualTokens, double serviceSeconds) {
+        completed.add(new double[] {expectedTokens, actualTokens, serviceSeconds});
         // One loop task, a moment later, takes all that came in meanwhile: under load the loop wakes
         // a hundred times a second for the feedback, not once per request.
         if (feedbackPosted.compareAndSet(false, true)) {
@@ -174,11 +199,19 @@ public final class BackendQueue {
     private void takeFeedback() {
         feedbackPosted.set(false);
         double[] lengths;
+        boolean limitChanged = false;
         while ((lengths = completed.poll()) != null) {
             rankingWindow.add(lengths[0], lengths[1]);
             scheduler.feedback(lengths[0], lengths[1]);
+            if (limiter != null && limiter.completed(lengths[1], lengths[2], scheduler.waitingCount() > 0)) {
+                limitChanged = true;
+            }
         }
         rankingAccuracy = rankingWindow.accuracy();
+        if (limitChanged) {
+            permits.limit(limiter.limit());
+            drain();
+        }
     }
 
     /**
@@ -212,12 +245,12 @@ public final class BackendQueue {
             Job<Waiter> job = expected.job();
             JobTag tag = job.payload().tag;
             JobProgress progress = job.progress();
-            entries.add(new QueueSnapshot.Waiting(entries.size() + 1, tag.id(), tag.routeKind(), job.expectedTokens(),
+            entries.add(new QueueSnapshot.Waiting(entries.size() + 1, tag.id(), tag.routeKind(), tag.tenant(), job.expectedTokens(),
                     job.expectedSeconds(), job.priority(), TimeUnit.NANOSECONDS.toMillis(job.waitedNanos(now)),
                     scheduler.isStarved(job, now), progress.level(), progress.attainedSeconds(now), progress.paused(),
                     expected.start(), expected.finish()));
         }
-        return new QueueSnapshot(name, scheduler.settings().policy().label(), scheduler.settings().slots(),
+        return new QueueSnapshot(name, scheduler.settings().policy().label(), permits.limit(),
                 permits.busy(), Double.isNaN(rankingAccuracy) ? null : rankingAccuracy, entries);
     }
 
@@ -248,7 +281,7 @@ public final class BackendQueue {
             slotsFree.add(Math.max(0, dispatch.job().expectedSeconds() - ran));
         }
         // A job that took an idle slot at once was never sized by the queue: its slot counts as free now.
-        while (slotsFree.size() < scheduler.settings().slots()) {
+        while (slotsFree.size() < permits.limit()) {
             slotsFree.add(0.0);
         }
         return slotsFree;
@@ -312,10 +345,10 @@ public final class BackendQueue {
      * its way to the queue); null otherwise, and the caller {@link #submit submits} the job instead. A
      * job that takes its slot this way is never seen by the scheduler: it overtakes no one, since
      * nobody waits, and it needs no estimate to go. Never under a policy that must see every job
-     * ({@link Policy#seesEveryJob}).
+     * ({@link Scheduler#seesEveryJob}).
      */
     public Slot takeIdleSlot() {
-        if (refusing || scheduler.settings().policy().seesEveryJob() || !permits.takeIdle()) {
+        if (refusing || scheduler.seesEveryJob() || !permits.takeIdle()) {
             return null;
         }
         int backend = pool.bind();
@@ -504,6 +537,10 @@ public final class BackendQueue {
         /** The slot of its latest dispatch. */
         private Slot slot;
         private boolean cancelled;
+
+        JobTag tag() {
+            return tag;
+        }
 
         private Waiter(JobTag tag, Executor callbacks, JobListener listener, CostSource costs) {
             this.tag = tag;

@@ -60,24 +60,45 @@ public final class DispatchLoop implements AutoCloseable {
      * @param maxQueueWait how long a job may wait before it is refused; {@link Duration#ZERO} for no limit
      */
     public BackendQueue addBackend(String name, SchedulerSettings settings, EwsjfSettings ewsjf, Duration maxQueueWait) {
-        return addBackend(name, settings, ewsjf, maxQueueWait, List.of(PoolMember.only(name, settings.slots())));
+        return addBackend(name, settings, ewsjf, maxQueueWait, null);
+    }
+
+    /**
+     * Adds a backend queue whose time is shared among tenants, as {@link #addBackend(String,
+     * SchedulerSettings, EwsjfSettings, Duration)} adds one. Call before traffic starts.
+     *
+     * @param shares how the backend's time is shared among the tenants of its jobs ({@link JobTag#tenant});
+     *     null for no fair shares
+     */
+    public BackendQueue addBackend(String name, SchedulerSettings settings, EwsjfSettings ewsjf,
+            Duration maxQueueWait, TenantShares shares) {
+        return addBackend(name, settings, ewsjf, maxQueueWait, shares, List.of(PoolMember.only(name, settings.slots())));
     }
 
     /**
      * Adds a queue whose jobs are bound, when a slot frees, to one of several backends (late binding,
-     * see {@link PoolSlots}). Call before traffic starts.
+     * see {@link PoolSlots}), as {@link #addBackend(String, SchedulerSettings, EwsjfSettings, Duration,
+     * TenantShares)} adds one. Call before traffic starts.
      *
      * @param members the backends serving the queue; the settings' slots are theirs together
      */
-    public synchronized BackendQueue addBackend(String name, SchedulerSettings settings, EwsjfSettings ewsjf, Duration maxQueueWait,
-            List<PoolMember> members) {
+    public synchronized BackendQueue addBackend(String name, SchedulerSettings settings, EwsjfSettings ewsjf,
+            Duration maxQueueWait, TenantShares shares, List<PoolMember> members) {
         int slots = members.stream().mapToInt(PoolMember::slots).sum();
         if (slots != settings.slots()) {
             throw new IllegalArgumentException("slots: " + settings.slots() + " (expected: the backends' " + slots + ")");
         }
-        EwsjfQueues<BackendQueue.Waiter> queues = settings.policy() == Policy.EWSJF
+        EwsjfQueues<BackendQueue.Waiter> queues = settings.policy() == Policy.EWSJF && shares == null
                 ? new EwsjfQueues<>(ewsjf, clock, learning()) : null;
-        Scheduler<BackendQueue.Waiter> scheduler = queues == null ? new Scheduler<>(settings, clock) : new Scheduler<>(settings, clock, queues);
+        Scheduler<BackendQueue.Waiter> scheduler;
+        if (shares != null) {
+            scheduler = new Scheduler<>(settings, clock, new FairShareJobs<>(settings.policy(), waiter -> waiter.tag().tenant(),
+                    shares.weights(), settings.starvationTimeout().toNanos(), shares.ledger()));
+        } else if (queues != null) {
+            scheduler = new Scheduler<>(settings, clock, queues);
+        } else {
+            scheduler = new Scheduler<>(settings, clock);
+        }
         BackendQueue queue = new BackendQueue(this, clock, name, scheduler, queues, maxQueueWait, new PoolSlots(members));
         backends.add(queue);
         return queue;

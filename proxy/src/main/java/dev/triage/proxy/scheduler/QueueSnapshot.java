@@ -14,6 +14,7 @@ public record QueueSnapshot(String backend, String policy, int slots, int busySl
      * A waiting job.
      *
      * @param position 1 for the job that goes next
+     * @param tenant whom it is served for ({@link JobTag#tenant}): {@code default} unless fair shares are on
      * @param waitedMillis time since it arrived (for a paused job, its runs included)
      * @param starved true when it has waited longer than the starvation timeout
      * @param level its level of attained service under {@code laps}; 1 otherwise
@@ -23,7 +24,7 @@ public record QueueSnapshot(String backend, String policy, int slots, int busySl
      *     it (running and waiting) take their expected service times and nothing overtakes it
      * @param expectedFinishSeconds seconds from now until it is expected to be done
      */
-    public record Waiting(int position, String id, String routeKind, double expectedTokens, double expectedSeconds,
+    public record Waiting(int position, String id, String routeKind, String tenant, double expectedTokens, double expectedSeconds,
             int priority, long waitedMillis, boolean starved, int level, double attainedSeconds, boolean paused,
             double expectedStartSeconds, double expectedFinishSeconds) {}
 }

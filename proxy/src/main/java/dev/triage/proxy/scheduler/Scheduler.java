@@ -173,7 +173,7 @@ public final class Scheduler<T> {
         }
         long now = clock.nanoTime();
         Job<T> head = waiting.best(now, settings.slots() - busySlots);
-        Job<T> starved = guard.starved(now);
+        Job<T> starved = waiting.ordersStarved() ? null : guard.starved(now);
         Job<T> job = starved != null ? starved : head;
         boolean promoted = starved != null && starved != head;
         if (promoted) {
@@ -181,6 +181,7 @@ public final class Scheduler<T> {
         }
         waiting.remove(job);
         guard.remove(job);
+        waiting.dispatched(job, now);
         busySlots++;
         Dispatch<T> dispatch = new Dispatch<>(job, now, promoted);
         if (dispatch.resumes()) {
@@ -320,6 +321,9 @@ public final class Scheduler<T> {
     /** The waiting jobs in the order they would be sent now: starved jobs oldest first, then the policy's order. */
     public List<Job<T>> waitingInDispatchOrder() {
         long now = clock.nanoTime();
+        if (waiting.ordersStarved()) {
+            return waiting.inOrder(now);
+        }
         List<Job<T>> ordered = guard.allStarved(now);
         Set<Job<T>> starved = new HashSet<>(ordered);
         for (Job<T> job : waiting.inOrder(now)) {
@@ -383,6 +387,11 @@ public final class Scheduler<T> {
 
     public int busySlots() {
         return busySlots;
+    }
+
+    /** True when no job may take a slot without this scheduler ({@link WaitingJobs#seesEveryJob}). */
+    public boolean seesEveryJob() {
+        return waiting.seesEveryJob();
     }
 
     public SchedulerSettings settings() {

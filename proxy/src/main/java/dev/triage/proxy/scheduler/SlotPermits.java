@@ -23,11 +23,14 @@ final class SlotPermits {
 
     private static final long QUEUED_MASK = 0xFFFF_FFFFL;
 
-    /** The slots of the backends that may be bound to; changed by {@link #withdraw} and {@link #restore} only. */
+    /**
+     * How many slots there are; changed only by the dispatch loop ({@link #limit(int)}), or, for a
+     * queue shared by several backends, as a backend leaves and rejoins ({@link #withdraw}, {@link #restore}).
+     */
     private volatile int slots;
     /**
-     * Free slots in the high 32 bits (signed: below 0 while a withdrawn backend's slots are still
-     * owed), queued jobs in the low 32.
+     * Free slots in the high 32 bits, queued jobs in the low 32. Free slots go below zero when the
+     * slots are cut while more than the new count are busy: none is granted until enough come back.
      */
     private final AtomicLong state;
 
@@ -37,6 +40,31 @@ final class SlotPermits {
         }
         this.slots = slots;
         this.state = new AtomicLong(pack(slots, 0));
+    }
+
+    /** How many slots there are now. */
+    int limit() {
+        return slots;
+    }
+
+    /**
+     * Sets how many slots there are, from the one thread that changes it. Slots taken stay taken: a
+     * cut takes effect as they come back.
+     */
+    void limit(int newSlots) {
+        if (newSlots < 1) {
+            throw new IllegalArgumentException("slots: " + newSlots + " (expected: >= 1)");
+        }
+        int change = newSlots - slots;
+        // In the order that keeps release()'s check true while the two differ: the count before the
+        // free slots when it grows, after when it shrinks.
+        if (change > 0) {
+            slots = newSlots;
+            state.addAndGet((long) change << 32);
+        } else if (change < 0) {
+            state.addAndGet((long) change << 32);
+            slots = newSlots;
+        }
     }
 
     /** Takes a slot when one is free and no job is queued; false otherwise, and nothing changes. */
@@ -104,14 +132,15 @@ final class SlotPermits {
      * that are no longer bound to. Its busy slots are not given back when they free.
      */
     void withdraw(int count, int free) {
+        // As in limit(int): the free slots first when they shrink, so release()'s check holds meanwhile.
+        state.addAndGet(-((long) free << 32));
         slots -= count;
-        state.addAndGet(-pack(free, 0));
     }
 
     /** Puts {@code count} slots back into the pool, of which {@code free} are free now. */
     void restore(int count, int free) {
         slots += count;
-        state.addAndGet(pack(free, 0));
+        state.addAndGet((long) free << 32);
     }
 
     /**

@@ -63,6 +63,25 @@ public abstract class WaitingJobs<T> {
         return ordered;
     }
 
+    /**
+     * True when no job may take a slot without the scheduler: the policy must see every job
+     * ({@link Policy#seesEveryJob}), or these waiting jobs charge every job to someone.
+     */
+    public boolean seesEveryJob() {
+        return policy.seesEveryJob();
+    }
+
+    /** Hears that {@code job}, just removed, took a slot at {@code nowNanos}; a policy that charges for it overrides this. */
+    public void dispatched(Job<T> job, long nowNanos) {}
+
+    /**
+     * True when {@link #best} and {@link #inOrder} apply the starvation timeout themselves, so that the
+     * scheduler does not send a job ahead of them for its age.
+     */
+    public boolean ordersStarved() {
+        return false;
+    }
+
     /** Hears that a dispatched job ended and freed its slot at {@code nowNanos}; a policy that learns from it overrides this. */
     public void released(Dispatch<T> dispatch, long nowNanos) {}
 

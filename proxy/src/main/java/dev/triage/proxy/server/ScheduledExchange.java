@@ -217,7 +217,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         state = State.QUEUED;
         admittedPosition = -1;
         submittedNanos = System.nanoTime();
-        ticket = group.queue().submit(new JobTag(record.id(), record.routeKind()), job.priority(), costs(job),
+        ticket = group.queue().submit(tag(), job.priority(), costs(job),
                 resumable != null, ctx.executor(), this);
         // Only a request that waits can go by the configured estimator's estimate: ask for it now.
         job.better().ask().ifPresent(better -> better.thenAcceptAsync(this::resized, ctx.executor()));
@@ -502,8 +502,12 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         failed.release();
         state = State.QUEUED;
         CostSource cost = job != null ? costs(job) : CostSource.fixed(JobCost.ofAnswer(0, UNSIZED_RETRY_SECONDS));
-        ticket = group.queue().submit(new JobTag(record.id(), record.routeKind()), job != null ? job.priority() : 0, cost,
-                resumable != null, ctx.executor(), this);
+        ticket = group.queue().submit(tag(), job != null ? job.priority() : 0, cost, resumable != null, ctx.executor(), this);
+    }
+
+    /** The request as its queue knows it: its id, its kind and its tenant. */
+    private JobTag tag() {
+        return new JobTag(record.id(), record.routeKind(), context.tenants().of(head.headers()));
     }
 
     @Override
@@ -585,12 +589,16 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         }
     }
 
-    /** Reports the ended record, and a completed answer's real length against its estimate. */
+    /**
+     * Reports the ended record, and a completed answer's real length against its estimate with about
+     * the time it held its slot: its time since arrival less its wait in the queue.
+     */
     private void report() {
         context.observer().finished(record);
         if (record.estimate() != null && record.status() < 400) {
+            double serviceSeconds = (record.totalNanos() - Math.max(0, record.queuedNanos())) / 1e9;
             record.actualTokens().ifPresent(actual ->
-                    group.queue().feedback(record.estimate().expectedTokens(), actual));
+                    group.queue().feedback(record.estimate().expectedTokens(), actual, serviceSeconds));
         }
     }
 }

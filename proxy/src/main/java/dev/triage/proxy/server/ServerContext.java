@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param openExchanges how many requests, of any route, are being served right now
  * @param clients every open client connection, so that stopping can close them before the event
  *     loops go (a loop that terminates does not reliably close what is still registered on it)
+ * @param tenants whom each scheduled request is served for, when the backends' time is shared among tenants
  */
 public record ServerContext(
         RouteTable routes,
@@ -31,7 +32,8 @@ public record ServerContext(
         RequestObserver observer,
         AdminAccess admin,
         AtomicInteger openExchanges,
-        ChannelGroup clients) {
+        ChannelGroup clients,
+        TenantKeys tenants) {
 
     public ServerContext {
         targets = Map.copyOf(targets);
@@ -40,7 +42,7 @@ public record ServerContext(
     /** The same, for connections to another listener: its own routes, and who may use the admin API there. */
     public ServerContext forListener(RouteTable listenerRoutes, AdminAccess listenerAdmin) {
         return new ServerContext(listenerRoutes, targets, passThrough, policy, upstreamTimeout, clientLimits, observer,
-                listenerAdmin, openExchanges, clients);
+                listenerAdmin, openExchanges, clients, tenants);
     }
 
     ScheduledTarget target(RouteKind kind) {

@@ -162,6 +162,50 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void maxConcurrencyIsANumberOrAutoWithinBounds() {
+        assertTrue(load(Map.of()).adaptiveConcurrency().isEmpty());
+        TriageConfig auto = load(Map.of(), "--max-concurrency", "auto");
+        assertEquals(AdaptiveConcurrency.DEFAULT, auto.adaptiveConcurrency().orElseThrow());
+        assertEquals(64, auto.backend().maxConcurrency());
+        TriageConfig bounded = load(Map.of(), "--max-concurrency", "auto:2..16");
+        assertEquals(new AdaptiveConcurrency(2, 16), bounded.adaptiveConcurrency().orElseThrow());
+        assertEquals(16, bounded.backend().maxConcurrency());
+        assertEquals("max-concurrency: auto:8..4 (expected: auto:MIN..MAX with 1 <= MIN <= MAX)",
+                failure(Map.of(), "--max-concurrency", "auto:8..4"));
+        assertEquals("max-concurrency: auto:0..4 (expected: auto:MIN..MAX with 1 <= MIN <= MAX)",
+                failure(Map.of(), "--max-concurrency", "auto:0..4"));
+        assertEquals("max-concurrency: automatic (expected: a number, auto, or auto:MIN..MAX)",
+                failure(Map.of(), "--max-concurrency", "automatic"));
+    }
+
+    @Test
+    void fairSharesAmongTenantsAreOffUnlessAskedFor() {
+        assertEquals(TenantConfig.OFF, load(Map.of()).tenants());
+        TenantConfig byKey = load(Map.of(), "--fair-share", "tenant").tenants();
+        assertTrue(byKey.fairShare());
+        assertTrue(byKey.header().isEmpty());
+        TenantConfig byHeader = load(Map.of("TRIAGE_TENANT_WEIGHTS", "team-a=3, team-b=0.5"), "--fair-share", "tenant",
+                "--tenant-header", "X-Team").tenants();
+        assertEquals("X-Team", byHeader.header().orElseThrow());
+        assertEquals(3.0, byHeader.weights().of("team-a"));
+        assertEquals(0.5, byHeader.weights().of("team-b"));
+        assertEquals(1.0, byHeader.weights().of("team-c"));
+    }
+
+    @Test
+    void badTenantSettingsAreNamed() {
+        assertEquals("fair-share: user (expected: off or tenant)", failure(Map.of(), "--fair-share", "user"));
+        assertEquals("fair-share: tenant (expected: off unless --policy is fcfs, sjf or hrrn)",
+                failure(Map.of(), "--fair-share", "tenant", "--policy", "laps"));
+        assertEquals("tenant-weights: team-a=0 (expected: tenant=weight, the weight a number > 0)",
+                failure(Map.of(), "--fair-share", "tenant", "--tenant-weights", "team-b=2,team-a=0"));
+        assertEquals("tenant-header: X Team (expected: a header name)",
+                failure(Map.of(), "--fair-share", "tenant", "--tenant-header", "X Team"));
+        assertEquals("tenant-weights: a=2 (expected: unset unless --fair-share tenant)",
+                failure(Map.of(), "--tenant-weights", "a=2"));
+    }
+
+    @Test
     void clientLimits() {
         assertEquals(Duration.ofSeconds(60), load(Map.of()).clientLimits().writeTimeout());
         assertEquals(Duration.ofSeconds(5), load(Map.of(), "--client-write-timeout", "5s").clientLimits().writeTimeout());

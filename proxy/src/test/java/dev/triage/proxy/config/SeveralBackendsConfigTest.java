@@ -89,5 +89,7 @@ class SeveralBackendsConfigTest {
         assertTrue(failure("--backend", "http://a:8081", "--backend", "http://b:8082/v1").startsWith("backend: http://b:8082/v1 (expected:"));
         assertTrue(failure("--backend", "http://a:8081,max-concurrency=two").startsWith("backend max-concurrency: two"));
         assertEquals("probe-interval: 0s (expected: a duration > 0)", failure("--probe-interval", "0s"));
+        assertEquals("max-concurrency: auto (expected: a number when there are several backends)",
+                failure("--backend", "http://a:8081", "--backend", "http://b:8082", "--max-concurrency", "auto"));
     }
 }

@@ -31,6 +31,31 @@ class SlotPermitsTest {
     }
 
     @Test
+    void slotsCutBelowThoseBusyAreGrantedAgainOnlyOnceEnoughCameBack() {
+        SlotPermits permits = new SlotPermits(4);
+        for (int i = 0; i < 4; i++) {
+            assertTrue(permits.takeIdle());
+        }
+        permits.limit(2);
+        assertEquals(2, permits.limit());
+        permits.enqueue();
+        permits.release();
+        permits.release();
+        assertFalse(permits.takeForQueued(), "two of the two slots are still busy");
+        permits.release();
+        assertTrue(permits.takeForQueued());
+        permits.limit(3);
+        assertTrue(permits.takeIdle(), "the slot added is free at once");
+        assertEquals(3, permits.busy());
+        assertFalse(permits.takeIdle());
+        permits.release();
+        permits.release();
+        permits.release();
+        assertThrows(IllegalStateException.class, permits::release, "more released than taken, whatever the count");
+        assertThrows(IllegalArgumentException.class, () -> permits.limit(0));
+    }
+
+    @Test
     void aQueuedJobKeepsAFreeSlotFromBeingTakenAtOnce() {
         SlotPermits permits = new SlotPermits(1);
         assertTrue(permits.takeIdle());

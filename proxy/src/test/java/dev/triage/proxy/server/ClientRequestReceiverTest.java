@@ -74,7 +74,7 @@ class ClientRequestReceiverTest {
                         PreemptionDialect.OFF, false)),
                 backend, Policy.SJF, Duration.ofSeconds(5), new ClientLimits(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5), 100), records::add,
                 new AdminAccess("s3cret", "127.0.0.1"), openExchanges,
-                new DefaultChannelGroup(GlobalEventExecutor.INSTANCE));
+                new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), TenantKeys.NONE);
         channel = new EmbeddedChannel(new HttpServerCodec(), new HttpServerKeepAliveHandler(), new ClientHttpVersion(),
                 new ClientRequestReceiver(context));
     }
