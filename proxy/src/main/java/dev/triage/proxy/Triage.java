@@ -22,7 +22,6 @@ import dev.triage.proxy.learning.LearnedServiceTime;
 import dev.triage.proxy.learning.OnlineLearning;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.server.Backend;
-import dev.triage.proxy.sizing.RequestSizer;
 import dev.triage.proxy.metrics.RequestLog;
 import dev.triage.proxy.metrics.RequestObserver;
 import dev.triage.proxy.metrics.TriageMetrics;
@@ -36,6 +35,8 @@ import dev.triage.proxy.server.LocalRoutes;
 import dev.triage.proxy.server.RouteKind;
 import dev.triage.proxy.server.RouteTable;
 import dev.triage.proxy.server.ScheduledTarget;
+import dev.triage.proxy.server.BackendGroup;
+import dev.triage.proxy.config.BackendConfig;
 import dev.triage.proxy.server.ServerContext;
 import dev.triage.proxy.server.TenantKeys;
 import dev.triage.proxy.server.TriageServer;
@@ -86,6 +87,8 @@ public final class Triage implements AutoCloseable {
     /** Uploads being read at once, and waiting to be read, before a new one is refused with a 429. */
     static final int AUDIO_READERS = Math.max(2, Runtime.getRuntime().availableProcessors());
     static final int AUDIO_READS_WAITING = 64;
+    /** The prompt and answer tokens of the request that backends of different speeds are compared by. */
+    private static final int TYPICAL_TOKENS = 200;
 
     private final TriageConfig config;
     private final TriageMetrics metrics;
@@ -129,7 +132,7 @@ public final class Triage implements AutoCloseable {
             modelWatcher = null;
         }
         dispatchLoop = new DispatchLoop(Clock.system());
-        backends = new Backends(config, dispatchLoop, metrics);
+        backends = new Backends(config, dispatchLoop, metrics, this::expectedChatSeconds);
         audioSizer = audioSizer(config.audio(), metrics);
         learning = learning(config, chatEstimation.name(), backends, DurationEstimator.NAME);
         learning.learners().forEach(metrics::bindLearner);
@@ -146,7 +149,7 @@ public final class Triage implements AutoCloseable {
         workers = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory("triage-io"), NioIoHandler.newFactory());
         metrics.bindEventLoops(workers);
         ServerContext context = new ServerContext(routes.build(), Map.of(RouteKind.CHAT, chatTarget(), RouteKind.AUDIO, audioTarget()),
-                backends.chat(), config.policy(), config.upstreamTimeout(), config.clientLimits(),
+                backends.passThrough(), config.policy(), config.upstreamTimeout(), config.clientLimits(),
                 observers(),
                 new AdminAccess(config.adminToken(), config.listen().getHostString()), openExchanges, clients,
                 tenantKeys(config.tenants()));
@@ -161,10 +164,8 @@ public final class Triage implements AutoCloseable {
             releaseResources();
             throw e;
         }
-        log.info("listening on {}, backend {} ({}{} slot{}), policy {}, starvation timeout {}, estimator {}, preemption {}",
-                server.address(), config.backend().url(), config.adaptiveConcurrency().map(bounds -> "auto: " + bounds.min() + " to ")
-                        .orElse(""), config.backend().maxConcurrency(),
-                config.backend().maxConcurrency() == 1 ? "" : "s", config.policy().label(),
+        log.info("listening on {}, {}, policy {}, starvation timeout {}, estimator {}, preemption {}",
+                server.address(), describe(config), config.policy().label(),
                 config.starvationTimeout().isZero() ? "off" : config.starvationTimeout(), chatEstimation.name(),
                 config.preemption().label());
         if (adminServer != null) {
@@ -174,6 +175,28 @@ public final class Triage implements AutoCloseable {
         if (modelReloader != null && chatEstimation.state() == ChatEstimation.State.LOADING) {
             loadInBackground(estimator);
         }
+    }
+
+    /** The chat backends as the start-up line names them: where each is, and its slots. */
+    private static String describe(TriageConfig config) {
+        List<BackendConfig> backends = config.backends();
+        List<String> described = new ArrayList<>();
+        for (BackendConfig backend : backends) {
+            int slots = backend.maxConcurrency();
+            String auto = config.adaptiveConcurrency().map(bounds -> "auto: " + bounds.min() + " to ").orElse("");
+            described.add((backends.size() == 1 ? "backend " : backend.name() + " ") + backend.url() + " (" + auto + slots + " slot"
+                    + (slots == 1 ? "" : "s") + (backend.models().isEmpty() ? "" : ", models " + String.join("|", backend.models())) + ")");
+        }
+        return String.join(", ", described);
+    }
+
+    /**
+     * What a typical chat request (200 prompt and 200 answer tokens) is expected to take at the chat
+     * backend of this name now, by what its learner has learned: of several backends with a free
+     * slot, the one with the least takes the next request.
+     */
+    private double expectedChatSeconds(String backend) {
+        return learning.learner(backend, RouteKind.CHAT.label()).serviceTime().seconds(TYPICAL_TOKENS, TYPICAL_TOKENS, 1);
     }
 
     /** Adds the routes that tell how the process fares: health, readiness and metrics. */
@@ -213,7 +236,8 @@ public final class Triage implements AutoCloseable {
         chatEstimation.install(model);
         OnlineLearning learners = learning;
         if (learners != null) {
-            learners.modelChanged(backends.chat().name(), RouteKind.CHAT.label());
+            backends.chat().forEach(group -> group.backends().forEach(
+                    backend -> learners.modelChanged(backend.name(), RouteKind.CHAT.label())));
         }
     }
 
@@ -266,8 +290,10 @@ public final class Triage implements AutoCloseable {
     private static OnlineLearning learning(TriageConfig config, String chatEstimator, Backends backends, String audioEstimator) {
         LearningConfig learning = config.learning();
         List<BackendLearner> learners = new ArrayList<>();
-        learners.add(learner(backends.chat(), RouteKind.CHAT, chatEstimator, config.serviceTime(), learning.online()));
-        learners.add(learner(backends.audio(), RouteKind.AUDIO, audioEstimator, config.audio().serviceTime(), learning.online()));
+        backends.chat().forEach(group -> group.backends().forEach(backend ->
+                learners.add(learner(backend, RouteKind.CHAT, chatEstimator, config.serviceTime(), learning.online()))));
+        backends.audio().backends().forEach(backend ->
+                learners.add(learner(backend, RouteKind.AUDIO, audioEstimator, config.audio().serviceTime(), learning.online())));
         return OnlineLearning.start(learning.stateDirectory(), learners);
     }
 
@@ -277,14 +303,15 @@ public final class Triage implements AutoCloseable {
                 LearnedServiceTime.of(configured), online);
     }
 
-    private ScheduledTarget target(Backend backend, RouteKind kind, RequestSizer sizer, long maxBody,
-            PreemptionDialect preemption, boolean forwardPriority) {
-        return new ScheduledTarget(backend, sizer, maxBody, learning.learner(backend.name(), kind.label()), preemption, forwardPriority);
+    /** A group of backends with the learners of this kind of request at each. */
+    private BackendGroup group(Backends.Group group, RouteKind kind) {
+        return new BackendGroup(group.queue(), group.backends(),
+                group.backends().stream().map(backend -> learning.learner(backend.name(), kind.label())).toList(), group.models());
     }
 
     private ScheduledTarget chatTarget() {
-        return target(backends.chat(), RouteKind.CHAT, new ChatSizer(chatEstimation), config.maxBody(), config.preemption(),
-                config.forwardPriority());
+        return new ScheduledTarget(backends.chat().stream().map(group -> group(group, RouteKind.CHAT)).toList(),
+                new ChatSizer(chatEstimation), config.maxBody(), config.preemption(), config.forwardPriority());
     }
 
     private static AudioSizer audioSizer(AudioConfig audio, TriageMetrics metrics) {
@@ -294,7 +321,8 @@ public final class Triage implements AutoCloseable {
     }
 
     private ScheduledTarget audioTarget() {
-        return target(backends.audio(), RouteKind.AUDIO, audioSizer, config.audio().maxBody(), PreemptionDialect.OFF, false);
+        return new ScheduledTarget(List.of(group(backends.audio(), RouteKind.AUDIO)), audioSizer, config.audio().maxBody(),
+                PreemptionDialect.OFF, false);
     }
 
     /**

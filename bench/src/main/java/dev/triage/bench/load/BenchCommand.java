@@ -40,6 +40,7 @@ import java.util.Set;
  * bench tenants  [load options] [--seconds 60] [--steady-rho 0.8] [--tenant-weights W] [--seed 1] [--out DIR]
  * bench real-burst --backend URL [--workload FILE] [--estimator E,...] [--variants V,...] [--preemption DIALECT]
  *                  [--answer-scale 1] [--runs 3] [--out DIR]
+ * bench pool     [--workload FILE] [--slowdown 2] [--kill-at 0.3] [--slots 1] [--runs 2] [speed options] [--out DIR]
  * load options: --workload FILE --variants V,... --tau 5 --slots 1 --prefill-seconds 0.01
  *               --seconds-per-prompt-token 0 --seconds-per-token 0.0005 --estimator NAME
  * </pre>
@@ -66,6 +67,10 @@ public final class BenchCommand {
                           variants fcfs, sjf:baseline, sjf:E for each estimator (default: Triage's), oracle-sjf, or
                           those of --variants (laps with --preemption llama.cpp, say);
                           --answer-scale multiplies every answer's length, classes kept, to fit a slow server)
+                   bench pool [--workload FILE] [--slowdown 2] [--kill-at 0.3] [--slots 1] [--runs 2] [--out DIR]
+                                  [--prefill-seconds 0.01 --seconds-per-prompt-token 0 --seconds-per-token 0.0005] [--estimator NAME]
+                          (two replay backends behind one Triage, the second --slowdown times slower per token: the burst
+                          on each alone, on both, and on both with the slow one killed at --kill-at of the fast one's burst)
             load options: --workload FILE (default: the held-out burst of 35 short and 35 long answers in the bench jar)
                    --variants V,... (direct, [oracle-]fcfs|sjf|hrrn|ewsjf|laps[-tau][:estimator][@frozen])   --tau SECONDS (5)
                           (@frozen: Triage with --online-learning false)
@@ -143,6 +148,7 @@ public final class BenchCommand {
             case "poisson" -> poisson(flags);
             case "tenants" -> tenants(flags);
             case "real-burst" -> realBurst(flags);
+            case "pool" -> pool(flags);
             default -> throw new IllegalArgumentException("unknown command " + words.get(0));
         };
     }
@@ -240,6 +246,30 @@ public final class BenchCommand {
         BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.ServerSettings(workload,
                 variants.stream().map(name -> LoadVariant.parse(name, Duration.ZERO)).toList(), runs, server, List.of(), preemption));
         return report(result, runs, out, "real-burst");
+    }
+
+    private static String pool(Flags flags) throws IOException, InterruptedException {
+        Path file = flags.optional("workload").map(Path::of).orElse(null);
+        List<WorkloadEntry> workload = answersScaled(file != null ? WorkloadFile.read(file) : WorkloadFile.readResource(DEFAULT_WORKLOAD),
+                flags);
+        double slowdown = flags.number("slowdown", 2);
+        double killAt = flags.number("kill-at", 0.3);
+        if (!(slowdown >= 1) || !(killAt > 0 && killAt < 1)) {
+            throw new IllegalArgumentException("--slowdown: " + slowdown + ", --kill-at: " + killAt + " (expected: >= 1, and between 0 and 1)");
+        }
+        int slots = flags.integer("slots", 1);
+        int runs = runs(flags, 2);
+        List<String> triageFlags = new ArrayList<>();
+        flags.optional("estimator").ifPresent(estimator -> triageFlags.addAll(List.of("--estimator", estimator)));
+        ServiceTimeModel speed = LoadOptions.speed(flags);
+        Path out = flags.optional("out").map(Path::of).orElse(null);
+        flags.finish();
+        String report = PoolBenchmark.run(new PoolBenchmark.Settings(workload, speed, slowdown, slots, runs, killAt, triageFlags));
+        if (out != null) {
+            Files.createDirectories(out);
+            Files.writeString(out.resolve("pool.md"), report);
+        }
+        return report;
     }
 
     /**

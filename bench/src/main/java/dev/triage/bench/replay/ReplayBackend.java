@@ -4,6 +4,9 @@ import dev.triage.bench.backend.GenerationEngine;
 import dev.triage.bench.backend.NettyTimers;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -43,14 +46,17 @@ public final class ReplayBackend implements AutoCloseable {
     private final GenerationEngine engine;
     private final ReplayCounters counters;
     private final Channel server;
+    /** The open client connections, closed with the server: a shut-down event loop does not close them itself. */
+    private final ChannelGroup connections;
 
     private ReplayBackend(ReplayBackendSettings settings, EventLoopGroup group, GenerationEngine engine,
-            ReplayCounters counters, Channel server) {
+            ReplayCounters counters, Channel server, ChannelGroup connections) {
         this.settings = settings;
         this.group = group;
         this.engine = engine;
         this.counters = counters;
         this.server = server;
+        this.connections = connections;
     }
 
     /** Binds and returns once the server accepts connections. */
@@ -65,14 +71,15 @@ public final class ReplayBackend implements AutoCloseable {
             GenerationEngine engine = new GenerationEngine(new NettyTimers(group.next()), settings.slots(),
                     settings.speed().secondsPerToken(), settings.batchSlowdown());
             ReplayCounters counters = new ReplayCounters();
+            ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
             Channel server = new ServerBootstrap()
                     .group(group)
                     .channel(NioServerSocketChannel.class)
-                    .childHandler(new ReplayServerInitializer(engine, settings, counters, listener))
+                    .childHandler(new ReplayServerInitializer(engine, settings, counters, listener, connections))
                     .bind(settings.host(), settings.port())
                     .sync()
                     .channel();
-            return new ReplayBackend(settings, group, engine, counters, server);
+            return new ReplayBackend(settings, group, engine, counters, server, connections);
         } catch (InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             throw e;
@@ -123,6 +130,7 @@ public final class ReplayBackend implements AutoCloseable {
     @Override
     public void close() {
         server.close().syncUninterruptibly();
+        connections.close().syncUninterruptibly();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 

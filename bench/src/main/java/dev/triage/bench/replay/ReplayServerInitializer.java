@@ -2,6 +2,7 @@ package dev.triage.bench.replay;
 
 import dev.triage.bench.backend.GenerationEngine;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
@@ -21,18 +22,21 @@ final class ReplayServerInitializer extends ChannelInitializer<SocketChannel> {
     private final AtomicLong ids = new AtomicLong();
     private final ReplayCounters counters;
     private final RequestListener listener;
+    private final ChannelGroup connections;
 
     ReplayServerInitializer(GenerationEngine engine, ReplayBackendSettings settings, ReplayCounters counters,
-            RequestListener listener) {
+            RequestListener listener, ChannelGroup connections) {
         this.engine = engine;
         this.settings = settings;
         this.reader = new RequestReader(settings);
         this.counters = counters;
         this.listener = listener;
+        this.connections = connections;
     }
 
     @Override
     protected void initChannel(SocketChannel channel) {
+        connections.add(channel);
         channel.pipeline()
                 .addLast("http", new HttpServerCodec())
                 .addLast("aggregator", new HttpObjectAggregator(settings.maxRequestBytes()));

@@ -16,6 +16,7 @@ public enum TriageError {
     MODEL_INVALID(HttpResponseStatus.UNPROCESSABLE_ENTITY, "invalid_request_error", "invalid_model", false),
     REQUEST_TIMEOUT(HttpResponseStatus.REQUEST_TIMEOUT, "invalid_request_error", "request_timeout", false),
     NOT_FOUND(HttpResponseStatus.NOT_FOUND, "invalid_request_error", "not_found", false),
+    MODEL_NOT_SERVED(HttpResponseStatus.NOT_FOUND, "invalid_request_error", "model_not_found", false),
     METHOD_NOT_ALLOWED(HttpResponseStatus.METHOD_NOT_ALLOWED, "invalid_request_error", "method_not_allowed", false),
     HTTP_VERSION_NOT_SUPPORTED(HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED, "invalid_request_error",
             "http_version_not_supported", false),

@@ -1,14 +1,31 @@
 package dev.triage.proxy.config;
 
 import java.net.URI;
+import java.util.Set;
 
 /**
- * One upstream server and how many requests it runs at once.
+ * One upstream server, how many requests it runs at once, and which models it serves.
  *
  * @param url where it listens: {@code http://host[:port][/path prefix]}
  * @param maxConcurrency how many requests it runs at once: 1 for a serial server, N for a batched one
+ * @param name its label in metrics, logs and the queue view; never its URL, which may hold credentials
+ * @param models the {@code model} names it serves; empty for every model
  */
-public record BackendConfig(URI url, int maxConcurrency) {
+public record BackendConfig(URI url, int maxConcurrency, String name, Set<String> models) {
+
+    public BackendConfig {
+        models = Set.copyOf(models);
+    }
+
+    /** A backend serving every model, named as the queue it serves ({@code chat}, {@code audio}). */
+    public BackendConfig(URI url, int maxConcurrency) {
+        this(url, maxConcurrency, "", Set.of());
+    }
+
+    /** True when it serves requests for {@code model}. */
+    public boolean serves(String model) {
+        return models.isEmpty() || models.contains(model);
+    }
 
     public String host() {
         return url.getHost();

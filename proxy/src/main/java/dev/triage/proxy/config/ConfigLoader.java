@@ -38,7 +38,8 @@ public final class ConfigLoader {
 
     static final List<ConfigOption> OPTIONS = List.of(
             new ConfigOption("listen", "127.0.0.1:8080", "address clients connect to: host:port, :port for all interfaces"),
-            new ConfigOption("backend", "http://127.0.0.1:11434", "the inference server's base URL (Ollama's default)"),
+            new ConfigOption("backend", "http://127.0.0.1:11434", "the inference server's base URL (Ollama's default); repeat for "
+                    + "several: URL[,max-concurrency=N][,models=a|b][,name=label]"),
             new ConfigOption("max-concurrency", "1",
                     "requests the backend runs at once: 1 serial, N batched, or auto[:MIN..MAX] (1..64) to find it"),
             new ConfigOption("policy", "sjf", "order of waiting requests: fcfs, sjf, hrrn, laps or ewsjf"),
@@ -83,11 +84,19 @@ public final class ConfigLoader {
             new ConfigOption("admin-token", "", "bearer token for /triage/...; unset, the admin API answers local clients only"),
             new ConfigOption("admin-listen", "", "a separate address for the admin API (/triage/...): host:port; unset, it is on --listen"),
             new ConfigOption("health-path", "/v1/models", "backend path the readiness probe asks; up when it answers 2xx"),
+            new ConfigOption("probe-interval", "5s", "how often the readiness probe asks each backend"),
             new ConfigOption("shutdown-grace", "30s", "on SIGTERM, how long in-flight requests may finish"),
             new ConfigOption("vllm-metrics", "false", "also export the chat queue under vLLM's metric names, for routers that read them (true/false)"),
             new ConfigOption("forward-priority", "false",
                     "write the scheduling rank into chat bodies' priority, for vLLM --scheduling-policy priority (true/false)"),
             new ConfigOption(CONFIG_KEY, "", "YAML file with any of these keys"));
+
+    /**
+     * Keys that may be given several times, as repeated flags or a YAML list: their values are kept
+     * together, separated by {@link #LIST_SEPARATOR} (the environment gives the list that way).
+     */
+    static final Set<String> LISTS = Set.of("backend");
+    static final String LIST_SEPARATOR = " ";
 
     /** Keys whose values /triage/config must not show. */
     static final Set<String> SECRETS = Set.of("admin-token");
@@ -191,10 +200,12 @@ public final class ConfigLoader {
         String healthPath = v.get("health-path").trim();
         require(healthPath.startsWith("/"), "health-path", v, "a path starting with /");
         Duration shutdownGrace = ValueParsers.duration("shutdown-grace", v.get("shutdown-grace"));
-        BackendConfig backend = new BackendConfig(ValueParsers.backendUrl("backend", v.get("backend")), maxConcurrency);
+        Duration probeInterval = positiveDuration(v, "probe-interval");
+        List<BackendConfig> backends = BackendSpecs.parse("backend", v.get("backend"), maxConcurrency);
+        require(adaptive.isEmpty() || backends.size() == 1, "max-concurrency", v, "a number when there are several backends");
         return new TriageConfig(
                 ValueParsers.listenAddress("listen", v.get("listen")),
-                backend,
+                backends,
                 serviceTime,
                 audio(v),
                 policy,
@@ -212,6 +223,7 @@ public final class ConfigLoader {
                 v.get("admin-token"),
                 v.get("admin-listen").isBlank() ? null : ValueParsers.listenAddress("admin-listen", v.get("admin-listen")),
                 healthPath,
+                probeInterval,
                 shutdownGrace,
                 ValueParsers.bool("vllm-metrics", v.get("vllm-metrics")),
                 ValueParsers.bool("forward-priority", v.get("forward-priority")),
@@ -367,7 +379,11 @@ public final class ConfigLoader {
                 value = args[++i];
             }
             option(key);
-            flags.put(key, value);
+            if (LISTS.contains(key)) {
+                flags.merge(key, value, (earlier, later) -> earlier + LIST_SEPARATOR + later);
+            } else {
+                flags.put(key, value);
+            }
         }
         return flags;
     }
@@ -392,12 +408,27 @@ public final class ConfigLoader {
                 throw new ConfigException("config: " + file + " (expected: no nested config key)");
             }
             option(field.getKey());
+            if (LISTS.contains(field.getKey()) && field.getValue().isArray()) {
+                values.put(field.getKey(), listValue(field.getKey(), field.getValue()));
+                continue;
+            }
             if (!field.getValue().isValueNode()) {
                 throw ConfigException.invalid(field.getKey(), field.getValue().toString(), "a single value");
             }
             values.put(field.getKey(), field.getValue().asText());
         }
         return values;
+    }
+
+    private static String listValue(String key, JsonNode list) {
+        StringBuilder joined = new StringBuilder();
+        for (JsonNode item : list) {
+            if (!item.isValueNode()) {
+                throw ConfigException.invalid(key, item.toString(), "a list of single values");
+            }
+            joined.append(joined.isEmpty() ? "" : LIST_SEPARATOR).append(item.asText());
+        }
+        return joined.toString();
     }
 
     private static ConfigOption option(String key) {

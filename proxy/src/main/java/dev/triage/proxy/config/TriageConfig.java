@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -18,7 +19,7 @@ import java.util.Optional;
  * rising precedence, defaults, a YAML file, environment variables and command-line flags.
  *
  * @param listen where the proxy accepts clients (unresolved; resolved when binding)
- * @param backend the chat/completions backend
+ * @param backends the chat/completions backends, at least one; requests for a model go to those serving it
  * @param serviceTime the chat backend's seconds per request, per prompt token and per output token
  * @param audio how speech-to-text requests are scheduled
  * @param policy the order of waiting requests
@@ -36,6 +37,7 @@ import java.util.Optional;
  * @param adminToken the bearer token of the admin API, or empty for local-only access
  * @param adminListen a separate address for the admin API, or null to serve it on {@code listen}
  * @param healthPath the backend path the readiness probe asks
+ * @param probeInterval how often the readiness probe asks each backend
  * @param shutdownGrace how long in-flight requests may run on after a stop signal
  * @param vllmMetrics whether the chat queue is also exported under vLLM's metric names
  * @param forwardPriority whether forwarded chat bodies carry the scheduling rank in vLLM's {@code priority}
@@ -47,7 +49,7 @@ import java.util.Optional;
  */
 public record TriageConfig(
         InetSocketAddress listen,
-        BackendConfig backend,
+        List<BackendConfig> backends,
         ServiceTimeModel serviceTime,
         AudioConfig audio,
         Policy policy,
@@ -65,6 +67,7 @@ public record TriageConfig(
         String adminToken,
         InetSocketAddress adminListen,
         String healthPath,
+        Duration probeInterval,
         Duration shutdownGrace,
         boolean vllmMetrics,
         boolean forwardPriority,
@@ -73,11 +76,25 @@ public record TriageConfig(
         Map<String, String> settings) {
 
     public TriageConfig {
+        backends = List.copyOf(backends);
+        if (backends.isEmpty()) {
+            throw new IllegalArgumentException("backends: none (expected: at least one)");
+        }
         settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
+    }
+
+    /** The first chat backend: the only one unless several are configured. */
+    public BackendConfig backend() {
+        return backends.get(0);
     }
 
     /** The scheduler settings of a backend under this configuration. */
     public SchedulerSettings schedulerSettings(BackendConfig target) {
-        return new SchedulerSettings(policy, starvationTimeout, maxQueue, target.maxConcurrency(), laps);
+        return schedulerSettings(target.maxConcurrency());
+    }
+
+    /** The scheduler settings of a queue whose backends run {@code slots} requests at once together. */
+    public SchedulerSettings schedulerSettings(int slots) {
+        return new SchedulerSettings(policy, starvationTimeout, maxQueue, slots, laps);
     }
 }

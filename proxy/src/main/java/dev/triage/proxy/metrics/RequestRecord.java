@@ -18,7 +18,7 @@ public final class RequestRecord {
     private final String id;
     private final String path;
     private final String routeKind;
-    private final String backend;
+    private String backend;
     private final long arrivalNanos;
     private Estimate estimate;
     private int priority;
@@ -44,6 +44,11 @@ public final class RequestRecord {
         this.routeKind = routeKind;
         this.backend = backend;
         this.arrivalNanos = arrivalNanos;
+    }
+
+    /** The request was sent to {@code bound}: of the backends sharing its queue, the one its slot was bound to. */
+    public void boundTo(String bound) {
+        this.backend = bound;
     }
 
     /**

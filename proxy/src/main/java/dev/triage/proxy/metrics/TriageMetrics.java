@@ -106,6 +106,21 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
         queue.ewsjf().ifPresent(ewsjf -> bindEwsjf(ewsjf, backend));
     }
 
+    /** Each backend's share of a queue shared by several: whether jobs are bound to it, and how many it runs. */
+    public void bindPoolBackends(BackendQueue queue) {
+        for (int i = 0; i < queue.backends().size(); i++) {
+            int index = i;
+            Tags tags = Tags.of("queue", queue.name(), "backend", queue.backends().get(i).name());
+            Gauge.builder("triage.backend.in.service", queue, q -> q.inService(index) ? 1 : 0).tags(tags)
+                    .description("1 while jobs are bound to the backend, 0 while it is ejected (its probe failed, or it refused a connection)")
+                    .register(registry);
+            Gauge.builder("triage.backend.inflight", queue, q -> q.busySlots(index)).tags(tags)
+                    .description("Requests running at the backend").register(registry);
+            Gauge.builder("triage.backend.slots", queue, q -> q.backends().get(index).slots()).tags(tags)
+                    .description("Requests the backend may run at once (its max-concurrency)").register(registry);
+        }
+    }
+
     /** EWSJF's learnt state: its queues, its trials, the latest reward and the parameters Θ in force. */
     private void bindEwsjf(EwsjfQueues<?> ewsjf, Tags backend) {
         Gauge.builder("triage.ewsjf.queues", ewsjf, EwsjfQueues::queueCount).tags(backend)

@@ -46,6 +46,7 @@ public final class BackendQueue {
     /** Completed requests' (estimated, actual) lengths on their way to the ranking window. */
     private final Queue<double[]> completed = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean feedbackPosted = new AtomicBoolean();
+    private final PoolSlots pool;
     private final SlotPermits permits;
     /** The jobs the loop gave a slot, for the expected start of those waiting; loop thread only. */
     private final Set<Dispatch<Waiter>> running = new HashSet<>();
@@ -68,14 +69,15 @@ public final class BackendQueue {
      * @param ewsjf the scheduler's waiting jobs when its policy is ewsjf, else null
      */
     BackendQueue(DispatchLoop loop, Clock clock, String name, Scheduler<Waiter> scheduler, EwsjfQueues<Waiter> ewsjf,
-            Duration maxQueueWait) {
+            Duration maxQueueWait, PoolSlots pool) {
         this.loop = loop;
         this.clock = clock;
         this.name = name;
         this.scheduler = scheduler;
         this.ewsjf = ewsjf;
         this.maxQueueWaitNanos = maxQueueWait.toNanos();
-        this.permits = new SlotPermits(scheduler.settings().slots());
+        this.pool = pool;
+        this.permits = pool.permits();
     }
 
     public String name() {
@@ -116,6 +118,39 @@ public final class BackendQueue {
 
     public int busySlots() {
         return permits.busy();
+    }
+
+    /** The backends this queue binds its jobs to, in the order {@link Slot#backend()} counts them. */
+    public List<PoolMember> backends() {
+        return pool.members();
+    }
+
+    /** Slots of backend {@code index} that jobs hold, ejected or not. */
+    public int busySlots(int index) {
+        return pool.busy(index);
+    }
+
+    /** False while backend {@code index} is ejected: no job is bound to it. */
+    public boolean inService(int index) {
+        return pool.up(index);
+    }
+
+    /**
+     * Stops binding jobs to backend {@code index} (its probe failed, or it refused a connection); its
+     * running jobs finish there. The last backend in service stays.
+     */
+    public void eject(int index) {
+        if (pool.eject(index)) {
+            log.warn("backend {} ejected from queue {}", pool.members().get(index).name(), name);
+        }
+    }
+
+    /** Binds jobs to backend {@code index} again, once its probe passes. */
+    public void readmit(int index) {
+        if (pool.readmit(index)) {
+            log.info("backend {} back in service in queue {}", pool.members().get(index).name(), name);
+            loop.execute(this::drain);
+        }
     }
 
     /** How many jobs the starvation timeout has sent ahead of the policy's choice. */
@@ -316,32 +351,33 @@ public final class BackendQueue {
         if (refusing || scheduler.seesEveryJob() || !permits.takeIdle()) {
             return null;
         }
-        return new Slot(this::releaseIdle, permits.busy());
+        int backend = pool.bind();
+        return new Slot(() -> releaseIdle(backend), pool.running(backend), backend);
     }
 
-    private void releaseIdle() {
-        if (permits.release()) {
+    private void releaseIdle(int backend) {
+        if (pool.unbind(backend)) {
             loop.execute(this::drain);
         }
     }
 
-    void release(Dispatch<Waiter> dispatch) {
+    void release(Dispatch<Waiter> dispatch, int backend) {
         loop.execute(() -> {
             scheduler.release(dispatch);
             running.remove(dispatch);
-            permits.release();
+            pool.unbind(backend);
             refuseOverdue();
             drain();
         });
     }
 
     /** The slot frees as in {@link #release}, and the job counts as queued again before it does. */
-    void pause(Dispatch<Waiter> dispatch, long tokensSoFar) {
+    void pause(Dispatch<Waiter> dispatch, long tokensSoFar, int backend) {
         loop.execute(() -> {
             scheduler.pause(dispatch, tokensSoFar);
             running.remove(dispatch);
             permits.enqueue();
-            permits.release();
+            pool.unbind(backend);
             drain();
         });
     }
@@ -462,7 +498,8 @@ public final class BackendQueue {
         while (scheduler.waitingCount() > 0 && permits.takeForQueued()) {
             Dispatch<Waiter> dispatch = scheduler.dispatchNext();
             running.add(dispatch);
-            dispatch.job().payload().dispatch(new Slot(this, dispatch, permits.busy()));
+            int backend = pool.bind();
+            dispatch.job().payload().dispatch(new Slot(this, dispatch, pool.running(backend), backend));
         }
         askForPause();
     }

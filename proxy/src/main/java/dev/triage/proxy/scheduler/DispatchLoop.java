@@ -70,8 +70,24 @@ public final class DispatchLoop implements AutoCloseable {
      * @param shares how the backend's time is shared among the tenants of its jobs ({@link JobTag#tenant});
      *     null for no fair shares
      */
-    public synchronized BackendQueue addBackend(String name, SchedulerSettings settings, EwsjfSettings ewsjf,
+    public BackendQueue addBackend(String name, SchedulerSettings settings, EwsjfSettings ewsjf,
             Duration maxQueueWait, TenantShares shares) {
+        return addBackend(name, settings, ewsjf, maxQueueWait, shares, List.of(PoolMember.only(name, settings.slots())));
+    }
+
+    /**
+     * Adds a queue whose jobs are bound, when a slot frees, to one of several backends (late binding,
+     * see {@link PoolSlots}), as {@link #addBackend(String, SchedulerSettings, EwsjfSettings, Duration,
+     * TenantShares)} adds one. Call before traffic starts.
+     *
+     * @param members the backends serving the queue; the settings' slots are theirs together
+     */
+    public synchronized BackendQueue addBackend(String name, SchedulerSettings settings, EwsjfSettings ewsjf,
+            Duration maxQueueWait, TenantShares shares, List<PoolMember> members) {
+        int slots = members.stream().mapToInt(PoolMember::slots).sum();
+        if (slots != settings.slots()) {
+            throw new IllegalArgumentException("slots: " + settings.slots() + " (expected: the backends' " + slots + ")");
+        }
         EwsjfQueues<BackendQueue.Waiter> queues = settings.policy() == Policy.EWSJF && shares == null
                 ? new EwsjfQueues<>(ewsjf, clock, learning()) : null;
         Scheduler<BackendQueue.Waiter> scheduler;
@@ -83,7 +99,7 @@ public final class DispatchLoop implements AutoCloseable {
         } else {
             scheduler = new Scheduler<>(settings, clock);
         }
-        BackendQueue queue = new BackendQueue(this, clock, name, scheduler, queues, maxQueueWait);
+        BackendQueue queue = new BackendQueue(this, clock, name, scheduler, queues, maxQueueWait, new PoolSlots(members));
         backends.add(queue);
         return queue;
     }

@@ -15,6 +15,7 @@ public final class Slot {
     private final BackendQueue queue;
     private final Dispatch<BackendQueue.Waiter> dispatch;
     private final int running;
+    private final int backend;
     private final AtomicBoolean released = new AtomicBoolean();
 
     /**
@@ -22,9 +23,11 @@ public final class Slot {
      *
      * @param free gives the slot back to its queue; run once
      * @param running the backend's busy slots once this one was taken, itself included
+     * @param backend the index of the backend it is bound to, among its queue's
      */
-    Slot(Runnable free, int running) {
+    Slot(Runnable free, int running, int backend) {
         this.free = free;
+        this.backend = backend;
         this.queue = null;
         this.dispatch = null;
         this.running = running;
@@ -34,9 +37,11 @@ public final class Slot {
      * A slot the dispatch loop granted to a queued job.
      *
      * @param running the backend's busy slots once this one was taken, itself included
+     * @param backend the index of the backend it is bound to, among its queue's
      */
-    Slot(BackendQueue queue, Dispatch<BackendQueue.Waiter> dispatch, int running) {
-        this.free = () -> queue.release(dispatch);
+    Slot(BackendQueue queue, Dispatch<BackendQueue.Waiter> dispatch, int running, int backend) {
+        this.free = () -> queue.release(dispatch, backend);
+        this.backend = backend;
         this.queue = queue;
         this.dispatch = dispatch;
         this.running = running;
@@ -60,7 +65,7 @@ public final class Slot {
             throw new IllegalStateException("a slot taken at once is never paused");
         }
         if (released.compareAndSet(false, true)) {
-            queue.pause(dispatch, tokensSoFar);
+            queue.pause(dispatch, tokensSoFar, backend);
         }
     }
 
@@ -79,6 +84,11 @@ public final class Slot {
         if (dispatch != null && !released.get()) {
             queue.progress(dispatch, tokensSoFar);
         }
+    }
+
+    /** The index of the backend the slot is bound to, among its queue's {@link BackendQueue#backends()}. */
+    public int backend() {
+        return backend;
     }
 
     /** True when this slot resumes a paused job. */

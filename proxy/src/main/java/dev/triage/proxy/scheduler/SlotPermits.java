@@ -23,7 +23,10 @@ final class SlotPermits {
 
     private static final long QUEUED_MASK = 0xFFFF_FFFFL;
 
-    /** How many slots there are; changed only by the dispatch loop ({@link #limit(int)}). */
+    /**
+     * How many slots there are; changed only by the dispatch loop ({@link #limit(int)}), or, for a
+     * queue shared by several backends, as a backend leaves and rejoins ({@link #withdraw}, {@link #restore}).
+     */
     private volatile int slots;
     /**
      * Free slots in the high 32 bits, queued jobs in the low 32. Free slots go below zero when the
@@ -122,6 +125,30 @@ final class SlotPermits {
                 return queued(current) != 0;
             }
         }
+    }
+
+    /**
+     * Takes {@code count} slots out of the pool, of which {@code free} are free now: a backend's slots
+     * that are no longer bound to. Its busy slots are not given back when they free.
+     */
+    void withdraw(int count, int free) {
+        // As in limit(int): the free slots first when they shrink, so release()'s check holds meanwhile.
+        state.addAndGet(-((long) free << 32));
+        slots -= count;
+    }
+
+    /** Puts {@code count} slots back into the pool, of which {@code free} are free now. */
+    void restore(int count, int free) {
+        slots += count;
+        state.addAndGet((long) free << 32);
+    }
+
+    /**
+     * Frees the slot a permit was taken for, when the permit was bound to a slot of a withdrawn
+     * backend instead (counted out of the pool already).
+     */
+    void returnUnbound() {
+        state.addAndGet(pack(1, 0));
     }
 
     int busy() {

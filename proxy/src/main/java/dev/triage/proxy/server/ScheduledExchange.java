@@ -38,6 +38,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -73,7 +74,21 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     private enum State { RECEIVING, SIZING, QUEUED, RELAYING, PAUSED, OVER }
 
+    /**
+     * The cost a request that was sent before it was sized waits again with, when its backend failed
+     * it before a byte was sent: next to nothing, since it had a slot before anyone now waiting.
+     */
+    private static final double UNSIZED_RETRY_SECONDS = 1e-3;
+    /** The backend label of a request answered before its model chose its backends. */
+    private static final String UNROUTED = "none";
+
     private final ScheduledTarget target;
+    /** The backends serving the request's model, and their queue; null until the body has been read. */
+    private BackendGroup group;
+    /** The backend of the latest run. */
+    private Backend sentTo;
+    /** A run failed before a byte reached its backend, and the request waited again for another. */
+    private boolean retriedElsewhere;
     private final ServerContext context;
     private final RequestRecord record;
     private final ResponseTokenCounter tokenCounter = new ResponseTokenCounter();
@@ -107,7 +122,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         this.target = context.target(kind);
         this.context = context;
         this.record = new RequestRecord(RequestIds.of(head), RouteTable.pathOf(head.uri()), kind.label(),
-                target.backend().name(), System.nanoTime());
+                target.routesByModel() ? UNROUTED : target.onlyGroup().queue().name(), System.nanoTime());
     }
 
     @Override
@@ -120,6 +135,10 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     @Override
     void bodyComplete() {
+        group = groupServing();
+        if (group == null) {
+            return;
+        }
         state = State.SIZING;
         CheckedRequest checked;
         try {
@@ -128,13 +147,33 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             sized(CompletableFuture.failedFuture(e));
             return;
         }
-        Slot idle = checked == null ? null : target.backend().queue().takeIdleSlot();
+        Slot idle = checked == null ? null : group.queue().takeIdleSlot();
         if (idle != null) {
             sendBeforeSized(idle, checked);
             return;
         }
         // A sizer that reads the body after returning holds its own reference to it.
         size(() -> checked != null ? checked.size() : target.sizer().size(head, body.bytes()), this::sized);
+    }
+
+    /**
+     * The backends that serve the request's model; null, with the client answered, when none does.
+     * Where every backend serves every model the body is not read for it.
+     */
+    private BackendGroup groupServing() {
+        if (!target.routesByModel()) {
+            return target.onlyGroup();
+        }
+        Optional<String> model = RequestedModel.of(body.bytes());
+        Optional<BackendGroup> serving = model.flatMap(target::group);
+        if (serving.isEmpty()) {
+            String message = model.map(name -> "no backend serves the model '" + name + "'")
+                    .orElse("the request names no model, and the backends serve different models");
+            reject(TriageError.MODEL_NOT_SERVED, errorResponse(TriageError.MODEL_NOT_SERVED, message, "model"));
+            return null;
+        }
+        record.boundTo(serving.get().queue().name());
+        return serving.get();
     }
 
     /** Starts a sizing and hands it to {@code then} on the event loop once done: at once if it already is. */
@@ -178,7 +217,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         state = State.QUEUED;
         admittedPosition = -1;
         submittedNanos = System.nanoTime();
-        ticket = target.backend().queue().submit(new JobTag(record.id(), record.routeKind(), context.tenants().of(head.headers())), job.priority(), costs(job),
+        ticket = group.queue().submit(tag(), job.priority(), costs(job),
                 resumable != null, ctx.executor(), this);
         // Only a request that waits can go by the configured estimator's estimate: ask for it now.
         job.better().ask().ifPresent(better -> better.thenAcceptAsync(this::resized, ctx.executor()));
@@ -199,8 +238,8 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
      * on admission, and again whenever the learner has moved while the job waits.
      */
     private CostSource costs(SizedJob sized) {
-        BackendLearner learner = target.learner();
-        BackendQueue queue = target.backend().queue();
+        BackendLearner learner = group.costLearner();
+        BackendQueue queue = group.queue();
         return new CostSource() {
             @Override
             public JobCost cost() {
@@ -242,7 +281,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     /** Records the job's estimate as this backend's learned calibration serves it. */
     private void recordSized(SizedJob sized) {
         double estimatorTokens = sized.estimate().expectedTokens();
-        Estimate served = sized.estimate().withTokens(target.learner().tokens(estimatorTokens, sized.fingerprint(), sized.outputCap()));
+        Estimate served = sized.estimate().withTokens(group.costLearner().tokens(estimatorTokens, sized.fingerprint(), sized.outputCap()));
         record.sized(served, sized.priority(), estimatorTokens, sized.byFallback(), sized.promptTokens(), sized.outputCap());
         record.prompt(sized.prompt(), sized.fingerprint());
     }
@@ -284,7 +323,9 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
                 target.forwardPriority() ? ForwardedPriority.write(requestBody, scheduledTokens()) : requestBody,
                 head.headers().copy(), EmptyHttpHeaders.INSTANCE);
         HttpUtil.setContentLength(forwarded, forwarded.content().readableBytes());
-        call = UpstreamCall.start(target.backend().pool(), target.backend().config(), ctx.channel(), forwarded,
+        sentTo = group.backend(granted);
+        record.boundTo(sentTo.name());
+        call = UpstreamCall.start(sentTo.pool(), sentTo.config(), ctx.channel(), forwarded,
                 context.upstreamTimeout(), this::relayToClient, this);
     }
 
@@ -366,7 +407,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     /** Tells the scheduler how far the answer has got: at a run's first token, then every window of tokens. */
     private void reportProgress() {
-        BackendQueue queue = target.backend().queue();
+        BackendQueue queue = group.queue();
         long tokens = splicer.tokens();
         if (!queue.reportsProgress() || tokens <= reportedTokens
                 || reportedThisRun && tokens < reportedTokens + queue.settings().laps().windowTokens()) {
@@ -438,6 +479,38 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     }
 
     @Override
+    public void finishedUnsent(UpstreamCall.Ending ending) {
+        if (!clientHeadSent && !retriedElsewhere && group.hasAlternatives()) {
+            upstreamDone = true;
+            waitForAnotherBackend();
+        } else {
+            finished(ending);
+        }
+    }
+
+    /**
+     * After a run that failed before a byte reached its backend: the backend is ejected (its probe
+     * readmits it), its slot freed, and the request waits again in its queue to be bound to another
+     * of its group. Only once: a second such failure is the client's.
+     */
+    private void waitForAnotherBackend() {
+        retriedElsewhere = true;
+        log.info("backend {} failed before a request was sent to it; the request waits for another", sentTo.name());
+        group.queue().eject(slot.backend()); // first, so that the freed slot is not bound again
+        Slot failed = slot;
+        slot = null;
+        failed.release();
+        state = State.QUEUED;
+        CostSource cost = job != null ? costs(job) : CostSource.fixed(JobCost.ofAnswer(0, UNSIZED_RETRY_SECONDS));
+        ticket = group.queue().submit(tag(), job != null ? job.priority() : 0, cost, resumable != null, ctx.executor(), this);
+    }
+
+    /** The request as its queue knows it: its id, its kind and its tenant. */
+    private JobTag tag() {
+        return new JobTag(record.id(), record.routeKind(), context.tenants().of(head.headers()));
+    }
+
+    @Override
     public void relayed() {
         if (state == State.OVER) {
             return;
@@ -467,7 +540,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             end(failure.outcome(), null);
             ctx.close();
         } else {
-            FullHttpResponse response = errorResponse(failure.error(), failure.message(target.backend().config()), null);
+            FullHttpResponse response = errorResponse(failure.error(), failure.message(sentTo.config()), null);
             record.responded(response.status().code());
             end(failure.outcome(), null);
             receiver.respond(this, response);
@@ -525,7 +598,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         if (record.estimate() != null && record.status() < 400) {
             double serviceSeconds = (record.totalNanos() - Math.max(0, record.queuedNanos())) / 1e9;
             record.actualTokens().ifPresent(actual ->
-                    target.backend().queue().feedback(record.estimate().expectedTokens(), actual, serviceSeconds));
+                    group.queue().feedback(record.estimate().expectedTokens(), actual, serviceSeconds));
         }
     }
 }

@@ -8,6 +8,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -27,21 +28,27 @@ public final class BackendProbe implements AutoCloseable {
     private final HttpClient client;
     private final ScheduledExecutorService timer;
     private final Duration timeout;
+    private final Consumer<Boolean> results;
     private volatile boolean up;
     private boolean probed;
 
-    private BackendProbe(URI target, Duration interval, Duration timeout) {
+    private BackendProbe(URI target, Duration interval, Duration timeout, Consumer<Boolean> results) {
         this.target = target;
         this.timeout = timeout;
+        this.results = results;
         this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
         this.timer = Executors.newSingleThreadScheduledExecutor(new DaemonThreadFactory("triage-probe"));
         timer.scheduleWithFixedDelay(this::probe, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** Starts probing {@code backend}'s {@code healthPath} every {@code interval}. */
-    public static BackendProbe start(BackendConfig backend, String healthPath, Duration interval) {
+    /**
+     * Starts probing {@code backend}'s {@code healthPath} every {@code interval}, telling {@code results}
+     * every probe's answer (true: up), on the probe's own thread.
+     */
+    public static BackendProbe start(BackendConfig backend, String healthPath, Duration interval, Consumer<Boolean> results) {
         URI target = URI.create("http://" + backend.authority() + backend.pathPrefix() + healthPath);
-        return new BackendProbe(target, interval, interval.compareTo(Duration.ofSeconds(2)) < 0 ? interval : Duration.ofSeconds(2));
+        return new BackendProbe(target, interval, interval.compareTo(Duration.ofSeconds(2)) < 0 ? interval : Duration.ofSeconds(2),
+                results);
     }
 
     /** True when the last probe got a 2xx. */
@@ -69,6 +76,7 @@ public final class BackendProbe implements AutoCloseable {
         }
         probed = true;
         up = nowUp;
+        results.accept(nowUp);
     }
 
     @Override

@@ -88,8 +88,16 @@ public final class UpstreamCall {
         /** The backend's response head arrived (its first byte). */
         default void responseStarted(HttpResponse head) {}
 
-        /** The backend is done with this request. Called exactly once. */
+        /** The backend is done with this request. Called exactly once, unless {@link #finishedUnsent} is. */
         void finished(Ending ending);
+
+        /**
+         * The call failed before a byte of the request went to the backend, which never saw it: another
+         * backend may be asked instead. Called, exactly once, instead of {@link #finished}; by default, is it.
+         */
+        default void finishedUnsent(Ending ending) {
+            finished(ending);
+        }
 
         /** After a {@link Ending#OK} ending: the client's socket took the response's last byte. */
         void relayed();
@@ -228,7 +236,7 @@ public final class UpstreamCall {
      */
     private void sentNothing(Ending ending) {
         if (ending == Ending.UNREACHABLE || retried) {
-            fail(ending);
+            fail(ending, true);
             return;
         }
         retried = true;
@@ -314,6 +322,11 @@ public final class UpstreamCall {
     }
 
     private void fail(Ending ending) {
+        fail(ending, false);
+    }
+
+    /** @param unsent true when not a byte of the request went to the backend */
+    private void fail(Ending ending, boolean unsent) {
         if (state == State.FINISHED) {
             return;
         }
@@ -330,7 +343,11 @@ public final class UpstreamCall {
             detachReceiver();
             pool.discard(upstream);
         }
-        listener.finished(ending);
+        if (unsent) {
+            listener.finishedUnsent(ending);
+        } else {
+            listener.finished(ending);
+        }
     }
 
     private void detachReceiver() {

@@ -41,8 +41,8 @@ import java.util.concurrent.TimeUnit;
  * are not HTTP, {@code [hangup]} gets a closed connection without a word (as when a server closes an
  * idle connection just as a request reaches it), {@code [reject]} gets the backend's own 422 error, {@code [bulky]} streams tokens of
  * 16 KB each (a few hundred fill the sockets between a backend and a client that does not read). Audio transcriptions take time in
- * proportion to the upload's size. {@code GET /v1/models} is answered at once, without a slot; any
- * other {@code GET}, 404.
+ * proportion to the upload's size. {@code GET /v1/models} is answered at once, without a slot (a 503
+ * while {@link #healthy(boolean) unhealthy}); any other {@code GET}, 404.
  */
 public final class FakeOpenAiBackend implements AutoCloseable {
 
@@ -64,6 +64,7 @@ public final class FakeOpenAiBackend implements AutoCloseable {
     private final List<Map<String, String>> headers = new CopyOnWriteArrayList<>();
     private final List<JsonNode> bodies = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
+    private volatile boolean healthy = true;
 
     private FakeOpenAiBackend(ServerSocket server, int slots, Duration perToken) {
         this.server = server;
@@ -166,7 +167,11 @@ public final class FakeOpenAiBackend implements AutoCloseable {
     /** Answers one request; false when the connection must close. */
     private boolean handle(Request request, InputStream in, OutputStream out) throws IOException {
         if (request.method.equals("GET") && request.path.startsWith("/v1/models")) {
-            writeJson(out, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"fake\",\"object\":\"model\"}]}");
+            if (healthy) {
+                writeJson(out, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"fake\",\"object\":\"model\"}]}");
+            } else {
+                writeJson(out, 503, "{\"error\":{\"message\":\"loading model\"}}");
+            }
             return true;
         }
         headers.add(request.headers);
@@ -325,6 +330,11 @@ public final class FakeOpenAiBackend implements AutoCloseable {
                 + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
         out.write(bytes);
         out.flush();
+    }
+
+    /** Whether {@code GET /v1/models}, a readiness probe's question, is answered 200 or 503; chat requests are served either way. */
+    public void healthy(boolean answers) {
+        healthy = answers;
     }
 
     @Override

@@ -1,0 +1,42 @@
+package dev.triage.proxy.server;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Optional;
+
+/**
+ * The {@code model} a JSON request body names (OpenAI's and Ollama's APIs alike put it at the top
+ * level): what decides which backends may serve it when they serve different models. Reads the body
+ * as a stream up to that field, skipping whatever comes before it, and leaves the buffer as it was.
+ */
+final class RequestedModel {
+
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private RequestedModel() {}
+
+    /** The body's top-level {@code model} string; empty when it has none or is not a JSON object. */
+    static Optional<String> of(ByteBuf body) {
+        try (JsonParser parser = JSON.createParser((InputStream) new ByteBufInputStream(body.duplicate()))) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return Optional.empty();
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                JsonToken value = parser.nextToken();
+                if (field.equals("model")) {
+                    return value == JsonToken.VALUE_STRING ? Optional.of(parser.getText()) : Optional.empty();
+                }
+                parser.skipChildren();
+            }
+            return Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+}

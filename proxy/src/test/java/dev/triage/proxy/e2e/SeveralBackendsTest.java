@@ -1,0 +1,172 @@
+package dev.triage.proxy.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.triage.proxy.scheduler.BackendQueue;
+import dev.triage.proxy.testing.Await;
+import dev.triage.proxy.testing.ChatRequests;
+import dev.triage.proxy.testing.FakeOpenAiBackend;
+import dev.triage.proxy.testing.PrometheusText;
+import dev.triage.proxy.testing.RunningTriage;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Several backends behind one Triage, on real sockets: requests go to the backends serving their
+ * model, wait in the queue those backends share and are bound to the fastest free one; a backend
+ * that dies or fails its probe is ejected, and a request it failed before a byte reached it is served
+ * by another.
+ */
+class SeveralBackendsTest {
+
+    private static String chat(String model, String prompt, int maxTokens, boolean stream) {
+        return ChatRequests.chat(prompt, maxTokens, stream).replace("\"model\":\"fake\"", "\"model\":\"" + model + "\"");
+    }
+
+    private static void assertNoSlotHeld(RunningTriage triage) {
+        for (BackendQueue queue : triage.triage().queues()) {
+            Await.until("queue " + queue.name() + "'s slots all free", () -> queue.busySlots() == 0);
+            for (int i = 0; i < queue.backends().size(); i++) {
+                int index = i;
+                Await.until("backend " + queue.backends().get(i).name() + "'s slots all free", () -> queue.busySlots(index) == 0);
+            }
+        }
+    }
+
+    @Test
+    void eachRequestGoesToTheBackendsServingItsModelAndAnUnservedModelIsA404() throws Exception {
+        try (FakeOpenAiBackend llama = FakeOpenAiBackend.start(1, Duration.ZERO);
+                FakeOpenAiBackend others = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", llama.url() + ",models=llama3,name=llama",
+                        "--backend", others.url() + ",models=qwen|mistral,name=others")) {
+            assertEquals(200, triage.post("/v1/chat/completions", chat("llama3", "for llama", 4, false)).statusCode());
+            assertEquals(200, triage.post("/v1/chat/completions", chat("mistral", "for mistral", 4, true)).statusCode());
+            assertEquals(List.of("for llama"), llama.started());
+            assertEquals(List.of("for mistral"), others.started());
+
+            HttpResponse<String> unserved = triage.post("/v1/chat/completions", chat("gpt-9", "for nobody", 4, false));
+            assertEquals(404, unserved.statusCode(), unserved.body());
+            assertTrue(unserved.body().contains("\"code\":\"model_not_found\""), unserved.body());
+            assertTrue(unserved.body().contains("no backend serves the model 'gpt-9'"), unserved.body());
+            HttpResponse<String> unnamed = triage.post("/v1/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+            assertEquals(404, unnamed.statusCode(), unnamed.body());
+            assertEquals(2, llama.started().size() + others.started().size(), "neither was sent anywhere");
+
+            String metrics = triage.metricsAfter(2);
+            assertEquals(1, PrometheusText.sum(metrics, "triage_request_seconds_count", Map.of("backend", "llama")), metrics);
+            assertEquals(1, PrometheusText.sum(metrics, "triage_request_seconds_count", Map.of("backend", "others")), metrics);
+            assertNoSlotHeld(triage);
+        }
+    }
+
+    @Test
+    void theFasterOfTwoBackendsTakesMoreOfABurst() throws Exception {
+        try (FakeOpenAiBackend fast = FakeOpenAiBackend.start(1, Duration.ofMillis(2));
+                FakeOpenAiBackend slow = FakeOpenAiBackend.start(1, Duration.ofMillis(25));
+                RunningTriage triage = RunningTriage.start("--backend", fast.url() + ",name=fast", "--backend", slow.url() + ",name=slow")) {
+            List<CompletableFuture<HttpResponse<String>>> burst = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                burst.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("job " + i, 20, false)));
+            }
+            for (CompletableFuture<HttpResponse<String>> response : burst) {
+                assertEquals(200, response.join().statusCode());
+            }
+            assertEquals(16, fast.finished().size() + slow.finished().size());
+            assertFalse(slow.finished().isEmpty(), "the slow one served too: " + slow.finished());
+            assertTrue(fast.finished().size() > 2 * slow.finished().size(),
+                    "fast " + fast.finished().size() + ", slow " + slow.finished().size());
+
+            String metrics = triage.metricsAfter(16);
+            assertEquals(1, PrometheusText.sum(metrics, "triage_backend_slots", Map.of("backend", "fast")), metrics);
+            assertNoSlotHeld(triage);
+        }
+    }
+
+    @Test
+    void aBackendKilledMidRunLosesNoRequestThatHadNotStartedStreaming() throws Exception {
+        FakeOpenAiBackend doomed = FakeOpenAiBackend.start(1, Duration.ofMillis(10));
+        try (FakeOpenAiBackend survivor = FakeOpenAiBackend.start(1, Duration.ofMillis(10));
+                RunningTriage triage = RunningTriage.start("--backend", survivor.url() + ",name=survivor",
+                        "--backend", doomed.url() + ",name=doomed", "--probe-interval", "10m")) {
+            List<CompletableFuture<HttpResponse<String>>> burst = new ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                burst.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("job " + i, 10, true)));
+            }
+            Await.until("the doomed backend done with one and streaming another",
+                    () -> doomed.finished().size() >= 1 && doomed.started().size() > doomed.finished().size());
+            doomed.close();
+
+            int served = 0;
+            int broken = 0;
+            for (CompletableFuture<HttpResponse<String>> response : burst) {
+                try {
+                    HttpResponse<String> answer = response.join();
+                    assertEquals(200, answer.statusCode(), answer.body());
+                    if (answer.body().contains("data: [DONE]")) {
+                        served++;
+                    } else {
+                        broken++;
+                    }
+                } catch (CompletionException e) {
+                    broken++; // its stream had started, and was cut off
+                }
+            }
+            assertTrue(broken <= 1, "only the one streaming on the doomed backend is lost: " + broken);
+            assertEquals(12, served + broken);
+            assertEquals(served, survivor.finished().size() + doomed.finished().size(), "every other one was served");
+            BackendQueue queue = triage.chatQueue();
+            assertFalse(queue.inService(1), "ejected when it refused a connection, long before its next probe");
+            assertTrue(queue.inService(0));
+            assertNoSlotHeld(triage);
+        }
+    }
+
+    @Test
+    void aBackendWhoseProbeFailsIsEjectedAndReadmittedWhenItPasses() throws Exception {
+        try (FakeOpenAiBackend steady = FakeOpenAiBackend.start(1, Duration.ofMillis(5));
+                FakeOpenAiBackend flaky = FakeOpenAiBackend.start(1, Duration.ofMillis(5));
+                RunningTriage triage = RunningTriage.start("--backend", steady.url() + ",name=steady",
+                        "--backend", flaky.url() + ",name=flaky", "--probe-interval", "50ms")) {
+            BackendQueue queue = triage.chatQueue();
+            flaky.healthy(false);
+            Await.until("the flaky backend ejected", () -> !queue.inService(1));
+            assertEquals(0, PrometheusText.sum(triage.get("/metrics").body(), "triage_backend_in_service", Map.of("backend", "flaky")));
+            assertEquals(200, triage.get("/readyz").statusCode(), "ready: every model has a backend up");
+            List<CompletableFuture<HttpResponse<String>>> whileOut = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                whileOut.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("while out " + i, 10, false)));
+            }
+            whileOut.forEach(response -> assertEquals(200, response.join().statusCode()));
+            assertEquals(List.of(), flaky.started(), "nothing bound to an ejected backend");
+
+            flaky.healthy(true);
+            Await.until("the flaky backend readmitted", () -> queue.inService(1));
+            List<CompletableFuture<HttpResponse<String>>> whileBack = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                whileBack.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("while back " + i, 10, false)));
+            }
+            whileBack.forEach(response -> assertEquals(200, response.join().statusCode()));
+            assertFalse(flaky.started().isEmpty(), "bound to again once back");
+
+            steady.healthy(false);
+            flaky.healthy(false);
+            Await.until("not ready with no backend up", () -> {
+                try {
+                    return triage.get("/readyz").statusCode() == 503;
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertTrue(queue.inService(0) || queue.inService(1), "the last backend in service stays");
+            assertNoSlotHeld(triage);
+        }
+    }
+}
