@@ -6,7 +6,6 @@ import dev.triage.bench.backend.GenerationListener;
 import dev.triage.proxy.scheduler.Dispatch;
 import dev.triage.proxy.scheduler.Scheduler;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -29,7 +28,7 @@ final class EnginePreemption {
     private final int windowTokens;
     private final Map<Dispatch<SimRequest>, Run> running = new HashMap<>();
     private final Map<SimRequest, FirstRun> firstRuns = new HashMap<>();
-    private final Map<SimRequest, Boolean> cachedPauses;
+    private final KeptCaches<SimRequest> cachedPauses;
 
     EnginePreemption(GenerationEngine engine, Scheduler<SimRequest> scheduler, SimulatedBackend backend, VirtualClock clock,
             List<CompletedRequest> completed, int windowTokens) {
@@ -39,13 +38,7 @@ final class EnginePreemption {
         this.clock = clock;
         this.completed = completed;
         this.windowTokens = windowTokens;
-        int spare = backend.spareSlots();
-        this.cachedPauses = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<SimRequest, Boolean> eldest) {
-                return size() > spare;
-            }
-        };
+        this.cachedPauses = new KeptCaches<>(backend.spareSlots());
     }
 
     /** The expected answer's tokens of a job the variant expects to take {@code expectedSeconds}: what the policy reads. */
@@ -58,7 +51,7 @@ final class EnginePreemption {
         SimRequest request = dispatch.job().payload();
         long before = Math.max(0, dispatch.resumedTokens());
         double prefill = dispatch.resumes()
-                ? backend.resumePrefillSeconds(request.size().prefillSeconds(), before, cachedPauses.remove(request) != null)
+                ? backend.resumePrefillSeconds(request.size().prefillSeconds(), before, cachedPauses.resumes(request))
                 : request.size().prefillSeconds();
         firstRuns.computeIfAbsent(request, r -> new FirstRun(clock.nanoTime() / 1e9));
         Run run = new Run(dispatch, before);
@@ -77,7 +70,7 @@ final class EnginePreemption {
             }
             engine.cancel(run.generation);
             scheduler.pause(victim, run.tokens());
-            cachedPauses.put(victim.job().payload(), Boolean.TRUE);
+            cachedPauses.paused(victim.job().payload());
             Dispatch<SimRequest> next;
             while ((next = scheduler.dispatchNext()) != null) {
                 start(next);

@@ -5,9 +5,7 @@ import dev.triage.proxy.scheduler.Scheduler;
 import dev.triage.proxy.scheduler.SchedulerSettings;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.PriorityQueue;
 
 /**
@@ -33,7 +31,7 @@ final class PreemptiveSimulation {
     private final int windowTokens;
     private final PriorityQueue<Run> running = new PriorityQueue<>(
             Comparator.comparingLong(Run::nextEventNanos).thenComparingInt(run -> run.job.request.id()));
-    private final Map<SimJob, Boolean> cachedPauses;
+    private final KeptCaches<SimJob> cachedPauses;
     private final List<CompletedRequest> completed;
 
     private PreemptiveSimulation(Workload workload, PolicyVariant variant, SimulatedBackend backend) {
@@ -48,13 +46,7 @@ final class PreemptiveSimulation {
                 Math.max(1, workload.size()), backend.slots(), variant.laps());
         this.scheduler = new Scheduler<>(settings, clock);
         this.windowTokens = variant.laps().windowTokens();
-        int spare = backend.spareSlots();
-        this.cachedPauses = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<SimJob, Boolean> eldest) {
-                return size() > spare;
-            }
-        };
+        this.cachedPauses = new KeptCaches<>(backend.spareSlots());
         this.completed = new ArrayList<>(workload.size());
     }
 
@@ -124,7 +116,7 @@ final class PreemptiveSimulation {
             return new Run(dispatch, job, 0, now + Simulation.nanos(prefill), tokenNanos, finish);
         }
         long before = dispatch.resumedTokens();
-        boolean cached = cachedPauses.remove(job) != null;
+        boolean cached = cachedPauses.resumes(job);
         long prefillEnd = now + Simulation.nanos(backend.resumePrefillSeconds(before, cached));
         double tokenNanos = job.tokenNanos;
         return new Run(dispatch, job, before, prefillEnd, tokenNanos,
@@ -144,7 +136,7 @@ final class PreemptiveSimulation {
         }
         running.remove(run);
         scheduler.pause(victim, run.tokensAt(now));
-        cachedPauses.put(run.job, Boolean.TRUE);
+        cachedPauses.paused(run.job);
     }
 
     /** One job of the workload as the simulator tracks it across its runs. */
