@@ -34,12 +34,12 @@ final class LearningScheduling {
             List<PolicyVariant> variants, double rho, List<Long> seeds) {
         double[] frozenTokens = stream.stream().mapToDouble(PrequentialReplay.Answered::frozenTokens).toArray();
         SimulatedBackend backend = new SimulatedBackend(1, speed.secondsPerToken(), 0);
+        List<Workload> workloads = seeds.stream().map(seed -> workload(stream, speed, flags, rho, seed)).toList();
         List<Row> rows = new ArrayList<>();
         for (PolicyVariant variant : variants) {
             List<SimulationRun> frozen = new ArrayList<>();
             List<SimulationRun> learning = new ArrayList<>();
-            for (long seed : seeds) {
-                Workload workload = workload(stream, speed, flags, rho, seed);
+            for (Workload workload : workloads) {
                 for (boolean learns : new boolean[] {false, true}) {
                     BackendLearner learner = new BackendLearner("simulated/chat", "simulation", LearnedServiceTime.of(flags), learns);
                     (learns ? learning : frozen).add(Simulation.run(workload, variant, backend, new LearnerCosting(learner, frozenTokens)));

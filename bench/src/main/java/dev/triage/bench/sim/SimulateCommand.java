@@ -254,11 +254,7 @@ public final class SimulateCommand {
     }
 
     private static List<PolicyVariant> variants(Flags flags) {
-        double tauSeconds = flags.number("tau", 0);
-        if (tauSeconds < 0) {
-            throw new IllegalArgumentException("--tau: " + tauSeconds + " (expected: >= 0 seconds)");
-        }
-        Duration tau = Duration.ofNanos(Math.round(tauSeconds * 1e9));
+        Duration tau = tau(flags);
         List<String> defaults = tau.isZero() ? List.of("fcfs", "sjf", "hrrn", "oracle-sjf")
                 : List.of("fcfs", "sjf", "sjf-tau", "hrrn", "hrrn-tau", "oracle-sjf");
         LapsSettings laps = LapsSettings.DEFAULTS.with(flags.string("laps", ""));
@@ -266,9 +262,18 @@ public final class SimulateCommand {
         return flags.words("policies", defaults).stream().map(spec -> PolicyVariant.parse(spec, tau, laps, ewsjf)).toList();
     }
 
+    /** {@code --tau} in seconds, 0 (none) by default. */
+    private static Duration tau(Flags flags) {
+        double tauSeconds = flags.number("tau", 0);
+        if (tauSeconds < 0) {
+            throw new IllegalArgumentException("--tau: " + tauSeconds + " (expected: >= 0 seconds)");
+        }
+        return Duration.ofNanos(Math.round(tauSeconds * 1e9));
+    }
+
     /** The policies a learner costs: by estimates, so neither an oracle nor one that pauses jobs. */
     private static List<PolicyVariant> learningVariants(Flags flags) {
-        Duration tau = Duration.ofNanos(Math.round(flags.number("tau", 0) * 1e9));
+        Duration tau = tau(flags);
         List<PolicyVariant> variants = flags.words("policies", List.of("sjf", "hrrn")).stream().map(spec -> PolicyVariant.parse(spec, tau)).toList();
         for (PolicyVariant variant : variants) {
             if (variant.oracle() || variant.policy() == Policy.LAPS || variant.policy() == Policy.EWSJF) {
