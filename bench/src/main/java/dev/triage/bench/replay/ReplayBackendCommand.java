@@ -45,7 +45,7 @@ public final class ReplayBackendCommand {
                 .slots(flags.integer("slots", 1))
                 .speed(new ServiceTimeModel(flags.number("prefill-seconds", 0.05), flags.number("seconds-per-prompt-token", 0),
                         flags.number("seconds-per-token", 0.02)))
-                .batchSlowdown(flags.number("batch-slowdown", 0.05))
+                .batchSlowdown(flags.number("batch-slowdown", ReplayBackendSettings.DEFAULT_BATCH_SLOWDOWN))
                 .defaultAnswerTokens(flags.integer("default-tokens", 128))
                 .audio(flags.number("audio-bytes-per-second", 32_000), flags.number("tokens-per-audio-second", 3))
                 .maxRequestBytes(flags.integer("max-request-bytes", 32 * 1024 * 1024))

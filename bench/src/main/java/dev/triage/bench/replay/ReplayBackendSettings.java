@@ -33,6 +33,9 @@ public record ReplayBackendSettings(String host, int port, AnswerBook answers, i
         ServiceTimeModel speed, double batchSlowdown, double audioBytesPerSecond, double tokensPerAudioSecond,
         int maxRequestBytes, String model, Duration keepAliveTimeout) {
 
+    /** How much each further generation slows a decoding step unless told otherwise: 5%. */
+    public static final double DEFAULT_BATCH_SLOWDOWN = 0.05;
+
     public ReplayBackendSettings {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(answers, "answers");
@@ -70,7 +73,7 @@ public record ReplayBackendSettings(String host, int port, AnswerBook answers, i
         private int defaultAnswerTokens = 128;
         private int slots = 1;
         private ServiceTimeModel speed = new ServiceTimeModel(0.05, 0.02);
-        private double batchSlowdown = 0.05;
+        private double batchSlowdown = DEFAULT_BATCH_SLOWDOWN;
         private double audioBytesPerSecond = 32_000;
         private double tokensPerAudioSecond = 3;
         private int maxRequestBytes = 32 * 1024 * 1024;
