@@ -1,7 +1,7 @@
 package dev.triage.bench.load;
 
+import dev.triage.bench.backend.BatchSlowdown;
 import dev.triage.bench.plot.LatencyVsLoadChart;
-import dev.triage.bench.replay.ReplayBackendSettings;
 import dev.triage.bench.sim.LoadSweep;
 import dev.triage.bench.sim.SummaryCsv;
 import dev.triage.bench.sim.SummaryTable;
@@ -43,7 +43,8 @@ import java.util.Set;
  *                  [--answer-scale 1] [--runs 3] [--out DIR]
  * bench pool     [--workload FILE] [--slowdown 2] [--kill-at 0.3] [--slots 1] [--runs 2] [speed options] [--out DIR]
  * load options: --workload FILE --variants V,... --tau 5 --slots 1 --backend-slots N --batch-slowdown 0.05
- *               --prefill-seconds 0.01 --seconds-per-prompt-token 0 --seconds-per-token 0.0005 --estimator NAME
+ *               --compute-bound-batch 0 --prefill-seconds 0.01 --seconds-per-prompt-token 0 --seconds-per-token 0.0005
+ *               --estimator NAME
  * </pre>
  */
 public final class BenchCommand {
@@ -80,6 +81,7 @@ public final class BenchCommand {
                           (--slots: Triage's --max-concurrency, the replay backend's slots, and what rho counts)
                    --backend-slots N (the replay backend's own slots, if not --slots: more than Triage sends, to give
                           it everything at once)   --batch-slowdown 0.05 (each further generation slows a decoding step)
+                   --compute-bound-batch K (past K generations a step lasts in proportion to the batch; 0: never)
                    --estimator NAME (Triage's default)
                    --api openai|ollama (the chat route: /v1/chat/completions or Ollama's /api/chat; openai)
             """;
@@ -97,7 +99,7 @@ public final class BenchCommand {
 
     /** What burst and Poisson runs share. */
     record LoadOptions(List<WorkloadEntry> workload, List<LoadVariant> variants, int slots, int backendSlots,
-            double batchSlowdown, ServiceTimeModel speed, List<String> triageFlags, ChatApi api, Path out) {
+            BatchSlowdown batchSlowdown, ServiceTimeModel speed, List<String> triageFlags, ChatApi api, Path out) {
 
         /** Flags for every Triage started: as many slots as the backend has, and the estimator asked for. */
         static List<String> triageFlags(Flags flags, int slots) {
@@ -117,7 +119,7 @@ public final class BenchCommand {
             Duration tau = Duration.ofMillis((long) (flags.number("tau", 5) * 1000));
             int slots = flags.integer("slots", 1);
             int backendSlots = flags.integer("backend-slots", slots);
-            double batchSlowdown = flags.number("batch-slowdown", ReplayBackendSettings.DEFAULT_BATCH_SLOWDOWN);
+            BatchSlowdown batchSlowdown = BatchSlowdown.read(flags);
             List<LoadVariant> variants = flags.words("variants", DEFAULT_VARIANTS).stream()
                     .map(name -> LoadVariant.parse(name, tau)).toList();
             return new LoadOptions(answersScaled(file != null ? WorkloadFile.read(file) : WorkloadFile.readResource(DEFAULT_WORKLOAD),

@@ -1,5 +1,6 @@
 package dev.triage.bench.load;
 
+import dev.triage.bench.backend.BatchSlowdown;
 import dev.triage.bench.relay.AnswerLengthRelay;
 import dev.triage.bench.replay.AnswerBook;
 import dev.triage.bench.replay.ReplayBackend;
@@ -36,17 +37,17 @@ public final class BurstBenchmark {
      * @param speed the replay backend's prefill and per-token time
      * @param slots Triage's {@code --max-concurrency} unless a variant sets its own
      * @param backendSlots how many generations the replay backend runs at once
-     * @param batchSlowdown how much each further generation in its batch slows a decoding step
+     * @param batchSlowdown how much longer the replay backend's decoding step takes as its batch grows
      * @param triageFlags extra flags for every Triage started (e.g. {@code --estimator baseline})
      * @param api the API chat requests use
      */
     public record Settings(List<WorkloadEntry> workload, List<LoadVariant> variants, int runs, ServiceTimeModel speed,
-            int slots, int backendSlots, double batchSlowdown, List<String> triageFlags, ChatApi api) {
+            int slots, int backendSlots, BatchSlowdown batchSlowdown, List<String> triageFlags, ChatApi api) {
 
         /** A backend with as many slots as Triage and the replay backend's batch slowdown. */
         public Settings(List<WorkloadEntry> workload, List<LoadVariant> variants, int runs, ServiceTimeModel speed, int slots,
                 List<String> triageFlags, ChatApi api) {
-            this(workload, variants, runs, speed, slots, slots, ReplayBackendSettings.DEFAULT_BATCH_SLOWDOWN, triageFlags, api);
+            this(workload, variants, runs, speed, slots, slots, BatchSlowdown.DEFAULT, triageFlags, api);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.triage.bench.load;
 
+import dev.triage.bench.backend.BatchSlowdown;
 import dev.triage.bench.relay.AnswerLengthRelay;
 import dev.triage.bench.replay.AnswerBook;
 import dev.triage.bench.replay.ReplayBackend;
@@ -35,10 +36,10 @@ public final class PoissonBenchmark {
     /**
      * @param slots Triage's {@code --max-concurrency} unless a variant sets its own, and the slots ρ counts
      * @param backendSlots how many generations the replay backend runs at once
-     * @param batchSlowdown how much each further generation in its batch slows a decoding step
+     * @param batchSlowdown how much longer the replay backend's decoding step takes as its batch grows
      */
     public record Settings(List<WorkloadEntry> workload, List<LoadVariant> variants, List<Double> rhos, int requests,
-            int seeds, ServiceTimeModel speed, int slots, int backendSlots, double batchSlowdown, List<String> triageFlags,
+            int seeds, ServiceTimeModel speed, int slots, int backendSlots, BatchSlowdown batchSlowdown, List<String> triageFlags,
             ChatApi api, URI realBackend) {}
 
     /**
