@@ -339,7 +339,7 @@ public final class BenchCommand {
         StringBuilder report = new StringBuilder();
         for (PoissonBenchmark.Point point : results) {
             report.append("rho ").append(point.latencies().rho()).append('\n').append(SummaryTable.markdown(point.latencies().rows()))
-                    .append(point.throughput()).append("\n\n");
+                    .append(point.figures()).append("\n\n");
         }
         return report.toString();
     }

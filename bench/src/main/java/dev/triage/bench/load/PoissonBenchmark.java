@@ -45,9 +45,10 @@ public final class PoissonBenchmark {
     /**
      * One load's results.
      *
-     * @param throughput each variant's completed requests per second, mean ± sd over seeds, as one line
+     * @param figures each variant's completed requests per second and Triage's slots at the end
+     *     of its runs, mean ± sd over seeds, a line each
      */
-    public record Point(LoadPoint latencies, String throughput) {}
+    public record Point(LoadPoint latencies, String figures) {}
 
     private PoissonBenchmark() {}
 
@@ -95,7 +96,8 @@ public final class PoissonBenchmark {
                         .toList());
             }
             points.add(new Point(new LoadPoint(rho, rows),
-                    RunSummaries.perVariant("throughput (requests/s)", variants, RunSummaries::throughputs, 2)));
+                    RunSummaries.perVariant("throughput (requests/s)", variants, RunSummaries::throughputs, 2) + "\n"
+                            + RunSummaries.perVariant("Triage's slots at the end", variants, RunSummaries::slotsAtEnd, 1)));
         }
         progress.done();
         return points;

@@ -28,6 +28,7 @@ final class RunSummaries {
     private final List<Long> promotions = new ArrayList<>();
     private final List<Double> burstLengths = new ArrayList<>();
     private final List<Double> throughputs = new ArrayList<>();
+    private final List<Double> slotsAtEnd = new ArrayList<>();
     private final List<Long> estimatorFallbacks = new ArrayList<>();
 
     RunSummaries(String variant) {
@@ -48,6 +49,7 @@ final class RunSummaries {
                 - run.results().stream().mapToDouble(LoadResult::sentSeconds).min().orElse(0);
         burstLengths.add(length);
         throughputs.add(run.results().size() / length);
+        slotsAtEnd.add((double) run.slotsAtEnd());
         estimatorFallbacks.add(run.estimatorFallbacks());
     }
 
@@ -81,6 +83,11 @@ final class RunSummaries {
     /** Each run's length, from its first request sent to its last answer's end: for a burst, the time its last answer ended. */
     double[] burstLengths() {
         return burstLengths.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /** How many requests Triage let the backend run at once at each run's end; 0 without Triage. */
+    double[] slotsAtEnd() {
+        return slotsAtEnd.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     /** Each run's throughput: its requests, all completed, over its length, per second. */
