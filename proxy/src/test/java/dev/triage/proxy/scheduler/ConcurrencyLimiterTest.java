@@ -43,6 +43,30 @@ class ConcurrencyLimiterTest {
         return limits;
     }
 
+    /** Completions, on the backend of {@link #run}, until the limit first reaches {@code target}. */
+    private static int completionsUntil(ConcurrencyLimiter limiter, IntToDoubleFunction stepSeconds, int target) {
+        SplittableRandom random = new SplittableRandom(7);
+        List<double[]> running = new ArrayList<>();
+        int completions = 0;
+        while (limiter.limit() < target) {
+            while (running.size() < limiter.limit()) {
+                int tokens = 20 + random.nextInt(200);
+                running.add(new double[] {tokens, tokens, 0});
+            }
+            double seconds = stepSeconds.applyAsDouble(running.size());
+            for (int i = running.size() - 1; i >= 0; i--) {
+                double[] job = running.get(i);
+                job[2] += seconds;
+                if (--job[0] == 0) {
+                    running.remove(i);
+                    limiter.completed(job[1], job[2], true);
+                    completions++;
+                }
+            }
+        }
+        return completions;
+    }
+
     private static double mean(List<Integer> limits) {
         return limits.stream().mapToInt(Integer::intValue).average().orElseThrow();
     }
@@ -54,6 +78,15 @@ class ConcurrencyLimiterTest {
         List<Integer> limits = run(limiter, n -> 0.02 * Math.max(1, n / 16.0), 400_000);
         assertTrue(mean(limits) >= 13 && mean(limits) <= 21, "mean limit " + mean(limits));
         assertTrue(limits.stream().allMatch(limit -> limit >= 10 && limit <= 25), "limits " + limits.stream().distinct().toList());
+    }
+
+    @Test
+    void climbsToTheKneeWithoutMeasuringTheWayBackAtEveryStep() {
+        // From 8 to a knee at 16 is three steps of a quarter: each a window to settle and one to
+        // measure, about 40 completions apiece, after the first window at 8.
+        ConcurrencyLimiter limiter = new ConcurrencyLimiter(1, 64);
+        int completions = completionsUntil(limiter, n -> 0.02 * Math.max(1, n / 16.0), 15);
+        assertTrue(completions <= 200, completions + " completions to reach 15");
     }
 
     @Test
