@@ -1,9 +1,11 @@
 package dev.triage.bench.jmh;
 
+import dev.triage.features.Prompt;
 import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.learning.CompletedRequest;
 import dev.triage.proxy.learning.LearnedServiceTime;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Random;
@@ -22,8 +24,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Learning from one completed request, as the learner's thread does after every answer: the shadow
- * evaluation, the calibration's window and map, the repeat memory and the service-time fit, on a
- * learner whose window and repeat memory are already full (every request has a fingerprint, a
+ * evaluations, the calibration's window and map, the repeat memory, the prompt's features, the
+ * ranking adaptation's pairs and ranking windows, and the service-time fit, on a learner whose
+ * windows and repeat memory are already full (every request has a prompt and a fingerprint, a
  * quarter of them repeats). The target is 50 µs on average.
  *
  * <pre>{@code
@@ -39,6 +42,8 @@ import org.openjdk.jmh.annotations.Warmup;
 public class LearnerBenchmark {
 
     private static final int REQUESTS = 4096;
+    private static final String[] WORDS = {"the", "history", "of", "write", "code", "list", "why", "essay", "compare", "steps",
+        "python", "function", "summary", "detailed", "short", "poem", "recipe", "and", "with", "examples"};
 
     private BackendLearner learner;
     private CompletedRequest[] requests;
@@ -53,7 +58,7 @@ public class LearnerBenchmark {
             long actual = Math.round(estimate * Math.exp(0.5 + 0.7 * random.nextGaussian()));
             long fingerprint = random.nextInt(4) == 0 ? random.nextInt(64) : random.nextLong();
             requests[i] = new CompletedRequest(estimate, OptionalInt.empty(), 200 * random.nextDouble(), actual,
-                    1 + random.nextInt(4), 0.05 + 0.02 * actual, OptionalLong.of(fingerprint));
+                    1 + random.nextInt(4), 0.05 + 0.02 * actual, OptionalLong.of(fingerprint), false, Optional.of(prompt(random)));
         }
         learner = new BackendLearner("chat/chat", "benchmark", LearnedServiceTime.of(new ServiceTimeModel(0.5, 0.02)), true);
         for (int round = 0; round < 2; round++) {
@@ -61,6 +66,15 @@ public class LearnerBenchmark {
                 learner.learn(request);
             }
         }
+    }
+
+    /** A prompt of 5 to 300 words: its features cost what a real prompt's do. */
+    private static Prompt prompt(Random random) {
+        StringBuilder text = new StringBuilder("Explain");
+        for (int word = 5 + random.nextInt(296); word > 0; word--) {
+            text.append(' ').append(WORDS[random.nextInt(WORDS.length)]);
+        }
+        return new Prompt(text.append('?').toString());
     }
 
     @Benchmark

@@ -2,6 +2,7 @@ package dev.triage.bench.sim;
 
 import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.scheduler.JobCost;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
@@ -25,7 +26,7 @@ final class LearnerCosting implements JobCosting {
 
     @Override
     public JobCost cost(SimRequest request, int running) {
-        return learner.cost(frozenTokens[request.id()], OptionalLong.empty(), OptionalInt.empty(), request.size().promptTokens(), running);
+        return learner.cost(frozenTokens[request.id()], Optional.empty(), OptionalLong.empty(), OptionalInt.empty(), request.size().promptTokens(), running);
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.triage.features.Prompt;
 import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.learning.LearnedServiceTime;
 import dev.triage.proxy.scheduler.JobCost;
@@ -97,7 +98,7 @@ class LearningSchedulingTest {
         for (int i = 0; i < count; i++) {
             long actual = Math.max(1, Math.round(Math.exp(5 + random.nextGaussian())));
             double frozen = 3 * actual * Math.exp(0.7 * random.nextGaussian());
-            stream.add(new PrequentialReplay.Answered(frozen, 50 + random.nextInt(500), actual));
+            stream.add(new PrequentialReplay.Answered(frozen, 50 + random.nextInt(500), actual, new Prompt("question " + i)));
         }
         return stream;
     }

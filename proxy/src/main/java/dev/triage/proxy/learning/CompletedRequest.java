@@ -1,5 +1,7 @@
 package dev.triage.proxy.learning;
 
+import dev.triage.features.Prompt;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
@@ -18,14 +20,15 @@ import java.util.OptionalLong;
  * @param fingerprint the prompt's {@link PromptFingerprint}, when it has one
  * @param byFallback true when the fallback estimator made {@code frozenTokens}: the answer then teaches
  *     no length to the configured estimator's calibration, only the service time and the repeats
+ * @param prompt what the estimator read, when the request has a prompt: its features teach the ranking adaptation
  */
 public record CompletedRequest(double frozenTokens, OptionalInt outputCap, double promptTokens, long actualTokens, int running,
-        double serviceSeconds, OptionalLong fingerprint, boolean byFallback) {
+        double serviceSeconds, OptionalLong fingerprint, boolean byFallback, Optional<Prompt> prompt) {
 
     /** A request the configured estimator sized. */
     public CompletedRequest(double frozenTokens, OptionalInt outputCap, double promptTokens, long actualTokens, int running,
             double serviceSeconds, OptionalLong fingerprint) {
-        this(frozenTokens, outputCap, promptTokens, actualTokens, running, serviceSeconds, fingerprint, false);
+        this(frozenTokens, outputCap, promptTokens, actualTokens, running, serviceSeconds, fingerprint, false, Optional.empty());
     }
 
     /** A request whose prompt has no fingerprint (audio, or a replay that leaves repeats out). */

@@ -104,7 +104,7 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
         }
         CompletedRequest completed = new CompletedRequest(record.frozenTokens(), record.outputCap(), record.promptTokens(),
                 record.actualTokens().getAsLong(), record.runningAtDispatch(), (record.totalNanos() - record.queuedNanos()) / 1e9,
-                record.fingerprint(), record.byFallback());
+                record.fingerprint(), record.byFallback(), record.prompt());
         if (!thread.offer(() -> learn(learner, completed))) {
             dropped.increment();
         }

@@ -17,6 +17,8 @@ public final class RankingWindow {
     private int next;
     private long pairs;
     private long correct;
+    private int shorts;
+    private int longs;
 
     public RankingWindow(int capacity) {
         this.estimates = new double[capacity];
@@ -39,9 +41,16 @@ public final class RankingWindow {
         return pairs == 0 ? Double.NaN : (double) correct / pairs;
     }
 
+    /** Requests in the window of the rarer of the two classes that pairs are made of (short and long). */
+    public int rarerClassCount() {
+        return Math.min(shorts, longs);
+    }
+
     /** Adds ({@code sign} +1) or removes (-1) the pairs slot {@code i} forms with the others in the window. */
     private void count(int i, int sign) {
         LengthClass mine = classes[i];
+        shorts += mine == LengthClass.SHORT ? sign : 0;
+        longs += mine == LengthClass.LONG ? sign : 0;
         if (mine == LengthClass.MEDIUM) {
             return;
         }
