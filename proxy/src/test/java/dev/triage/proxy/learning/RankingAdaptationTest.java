@@ -27,9 +27,7 @@ class RankingAdaptationTest {
     void itLearnsAnOrderThatTheFrozenEstimatesHaveBackwardsAndServesIt() {
         BackendLearner learner = learner(true);
         Random random = new Random(3);
-        // The frozen estimator says essays are short (100) and questions long (300); this backend writes
-        // 1,200 tokens for an essay and 60 for a question.
-        feed(learner, 1_500, random, 100, 1_200, 300, 60);
+        feedBackwards(learner, random);
 
         assertTrue(learner.adaptationServes(), learner.adaptedRankingAccuracy() + " vs " + learner.frozenRankingAccuracy());
         assertTrue(learner.adaptedRankingAccuracy() > 0.9 && learner.frozenRankingAccuracy() < 0.1,
@@ -43,7 +41,7 @@ class RankingAdaptationTest {
     void theGuardSwitchesBackWhenTheAdaptedOrderStopsHelping() {
         BackendLearner learner = learner(true);
         Random random = new Random(4);
-        feed(learner, 1_500, random, 100, 1_200, 300, 60);
+        feedBackwards(learner, random);
         assertTrue(learner.adaptationServes());
 
         // Now the frozen order is right: essays are answered briefly, questions at length.
@@ -57,7 +55,7 @@ class RankingAdaptationTest {
     void noOrderIsLearnedWhenOnlineLearningIsOff() {
         BackendLearner learner = learner(false);
         Random random = new Random(5);
-        feed(learner, 1_500, random, 100, 1_200, 300, 60);
+        feedBackwards(learner, random);
 
         assertFalse(learner.adaptationServes());
         assertEquals(100, served(learner, 100, essay(random)), 1e-9);
@@ -101,7 +99,15 @@ class RankingAdaptationTest {
         return new BackendLearner(OnlineLearning.key("chat", "chat"), "http://127.0.0.1:9/ lexical", FLAGS, online);
     }
 
-    /** Alternating essays and questions, each estimated and answered as given, with some spread in the answers. */
+    /**
+     * 1,500 answers in an order the frozen estimator has backwards: it says essays are short (100) and
+     * questions long (300); this backend writes 1,200 tokens for an essay and 60 for a question.
+     */
+    private static void feedBackwards(BackendLearner learner, Random random) {
+        feed(learner, 1_500, random, 100, 1_200, 300, 60);
+    }
+
+    /** Essays and questions at random, each estimated and answered as given, with some spread in the answers. */
     private static void feed(BackendLearner learner, int count, Random random, double essayEstimate, long essayAnswer,
             double questionEstimate, long questionAnswer) {
         for (int i = 0; i < count; i++) {
