@@ -1,6 +1,7 @@
 package dev.triage.bench.jmh;
 
 import dev.triage.features.Prompt;
+import dev.triage.features.RequestFeatures;
 import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.learning.CompletedRequest;
 import dev.triage.proxy.learning.LearnedServiceTime;
@@ -24,10 +25,11 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Learning from one completed request, as the learner's thread does after every answer: the shadow
- * evaluations, the calibration's window and map, the repeat memory, the prompt's features, the
- * ranking adaptation's pairs and ranking windows, and the service-time fit, on a learner whose
- * windows and repeat memory are already full (every request has a prompt and a fingerprint, a
- * quarter of them repeats). The target is 50 µs on average.
+ * evaluations, the calibration's window and map, the repeat memory, the ranking adaptation's pairs
+ * and ranking windows, and the service-time fit, on a learner whose windows and repeat memory are
+ * already full (every request has a prompt's features and a fingerprint, a quarter of them
+ * repeats). The target is 50 µs on average. The features themselves are taken as the request ends
+ * ({@link LexicalFeaturesBenchmark} has their cost).
  *
  * <pre>{@code
  * scripts/jmh LearnerBenchmark
@@ -42,8 +44,6 @@ import org.openjdk.jmh.annotations.Warmup;
 public class LearnerBenchmark {
 
     private static final int REQUESTS = 4096;
-    private static final String[] WORDS = {"the", "history", "of", "write", "code", "list", "why", "essay", "compare", "steps",
-        "python", "function", "summary", "detailed", "short", "poem", "recipe", "and", "with", "examples"};
 
     private BackendLearner learner;
     private CompletedRequest[] requests;
@@ -58,7 +58,8 @@ public class LearnerBenchmark {
             long actual = Math.round(estimate * Math.exp(0.5 + 0.7 * random.nextGaussian()));
             long fingerprint = random.nextInt(4) == 0 ? random.nextInt(64) : random.nextLong();
             requests[i] = new CompletedRequest(estimate, OptionalInt.empty(), 200 * random.nextDouble(), actual,
-                    1 + random.nextInt(4), 0.05 + 0.02 * actual, OptionalLong.of(fingerprint), false, Optional.of(prompt(random)));
+                    1 + random.nextInt(4), 0.05 + 0.02 * actual, OptionalLong.of(fingerprint), false, Optional.of(RequestFeatures.of(
+                    new Prompt(BenchmarkPrompts.of(200 + random.nextInt(4_000), random.nextLong())))));
         }
         learner = new BackendLearner("chat/chat", "benchmark", LearnedServiceTime.of(new ServiceTimeModel(0.5, 0.02)), true);
         for (int round = 0; round < 2; round++) {
@@ -66,15 +67,6 @@ public class LearnerBenchmark {
                 learner.learn(request);
             }
         }
-    }
-
-    /** A prompt of 5 to 300 words: its features cost what a real prompt's do. */
-    private static Prompt prompt(Random random) {
-        StringBuilder text = new StringBuilder("Explain");
-        for (int word = 5 + random.nextInt(296); word > 0; word--) {
-            text.append(' ').append(WORDS[random.nextInt(WORDS.length)]);
-        }
-        return new Prompt(text.append('?').toString());
     }
 
     @Benchmark

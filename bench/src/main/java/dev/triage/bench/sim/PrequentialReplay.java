@@ -2,6 +2,7 @@ package dev.triage.bench.sim;
 
 import dev.triage.bench.stats.LatencyStats;
 import dev.triage.features.Prompt;
+import dev.triage.features.RequestFeatures;
 import dev.triage.features.PromptTokens;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
@@ -129,7 +130,7 @@ public final class PrequentialReplay {
                 seconds *= STALL_FACTOR;
             }
             learner.learn(new CompletedRequest(request.frozenTokens(), OptionalInt.empty(), request.promptTokens(),
-                    request.actualTokens(), 1, seconds, OptionalLong.empty(), false, Optional.of(request.prompt())));
+                    request.actualTokens(), 1, seconds, OptionalLong.empty(), false, Optional.of(RequestFeatures.of(request.prompt()))));
             if (i + 1 == SERVICE_TIME_CHECKPOINT) {
                 atCheckpoint = learner.serviceTime();
             }

@@ -54,10 +54,9 @@ class LearningSchedulingTest {
     @Test
     void theLearnerLearnsTheBackendFromTheSimulatedAnswers() {
         List<PrequentialReplay.Answered> stream = stream(400, 1);
-        double[] frozen = stream.stream().mapToDouble(PrequentialReplay.Answered::frozenTokens).toArray();
         BackendLearner learner = new BackendLearner("simulated/chat", "test", LearnedServiceTime.of(FLAGS), true);
         Simulation.run(LearningScheduling.workload(stream, SPEED, FLAGS, 0.8, 3), PolicyVariant.parse("hrrn", Duration.ZERO), SERIAL,
-                new LearnerCosting(learner, frozen));
+                new LearnerCosting(learner, stream));
         assertEquals(400, learner.learned());
         assertEquals(SPEED.secondsPerToken(), learner.serviceTime().secondsPerToken(), 0.1 * SPEED.secondsPerToken());
     }

@@ -227,8 +227,8 @@ public final class BackendLearner {
         }
         double calibrated = servedCalibration.tokens(request.frozenTokens());
         double modelTokens = calibrated;
-        if (request.teachesLength() && request.prompt().isPresent()) {
-            modelTokens = judgeAdaptation(request, calibrated, RequestFeatures.of(request.prompt().get()));
+        if (request.teachesLength() && request.features().isPresent()) {
+            modelTokens = judgeAdaptation(request, calibrated, request.features().get());
         }
         if (request.teachesLength()) {
             calibration.learn(request.frozenTokens(), request.actualTokens());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.features.Prompt;
+import dev.triage.features.RequestFeatures;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -116,7 +117,7 @@ class RankingAdaptationTest {
             long actual = Math.round((essay ? essayAnswer : questionAnswer) * spread);
             Prompt prompt = essay ? essay(random) : question(random);
             learner.learn(new CompletedRequest(essay ? essayEstimate : questionEstimate, OptionalInt.empty(), 40, actual, 1,
-                    0.05 + 0.02 * actual, OptionalLong.empty(), false, Optional.of(prompt)));
+                    0.05 + 0.02 * actual, OptionalLong.empty(), false, Optional.of(RequestFeatures.of(prompt))));
         }
     }
 
