@@ -4,6 +4,7 @@ import dev.triage.features.Prompt;
 import dev.triage.features.RequestFeatures;
 import dev.triage.proxy.scheduler.JobCost;
 import dev.triage.proxy.scheduler.RankingWindow;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -317,7 +318,47 @@ public final class BackendLearner {
     /** What is saved: the service time's, the calibration's, the repeat memory's and the ranking adaptation's statistics. */
     LearnedState state() {
         return new LearnedState(serviceTime.state(), calibration.state(),
-                new double[] {learnedLogError, frozenLogError, calibrationServes() ? 1 : 0}, repeats.state(), adaptation.state());
+                new double[] {learnedLogError, frozenLogError, calibrationServes() ? 1 : 0}, repeats.state(), adaptation.state(),
+                rankingShadow());
+    }
+
+    /**
+     * The ranking adaptation's shadow evaluation: 1 when the adapted order serves, its running log
+     * error and the other's, the length of the frozen window's state, then both windows' states.
+     */
+    private double[] rankingShadow() {
+        double[] frozen = frozenRanking.state();
+        double[] adapted = adaptedRanking.state();
+        double[] shadow = new double[4 + frozen.length + adapted.length];
+        shadow[0] = adaptationServes ? 1 : 0;
+        shadow[1] = adaptedLogError;
+        shadow[2] = unadaptedLogError;
+        shadow[3] = frozen.length;
+        System.arraycopy(frozen, 0, shadow, 4, frozen.length);
+        System.arraycopy(adapted, 0, shadow, 4 + frozen.length, adapted.length);
+        return shadow;
+    }
+
+    /** Restores {@link #rankingShadow()}; false, changing nothing, when it does not fit. */
+    private boolean restoreRankingShadow(double[] shadow) {
+        if (shadow.length < 4 || shadow[0] != 0 && shadow[0] != 1 || !(shadow[3] >= 0 && shadow[3] <= shadow.length - 4)
+                || shadow[3] != Math.rint(shadow[3]) || shadow[1] < 0 || shadow[2] < 0) {
+            return false;
+        }
+        int frozenLength = (int) shadow[3];
+        Optional<RankingWindow> frozen = RankingWindow.restored(RANKING_WINDOW, Arrays.copyOfRange(shadow, 4, 4 + frozenLength));
+        Optional<RankingWindow> adapted = RankingWindow.restored(RANKING_WINDOW, Arrays.copyOfRange(shadow, 4 + frozenLength, shadow.length));
+        if (frozen.isEmpty() || adapted.isEmpty()) {
+            return false;
+        }
+        frozenRanking = frozen.get();
+        adaptedRanking = adapted.get();
+        frozenRankingAccuracy = frozenRanking.accuracy();
+        adaptedRankingAccuracy = adaptedRanking.accuracy();
+        adaptedLogError = shadow[1];
+        unadaptedLogError = shadow[2];
+        adaptationServes = shadow[0] == 1;
+        return true;
     }
 
     /** Restores saved statistics; false, changing nothing, when they do not fit this learner. */
@@ -339,11 +380,14 @@ public final class BackendLearner {
         }
         // A state saved before repeats were remembered has none, and one saved before the ranking adaptation none of it.
         double[] repeatsBefore = repeats.state();
+        double[] rankingBefore = adaptation.state();
         if (state.repeats().length > 0 && !repeats.restore(state.repeats())
-                || state.ranking().length > 0 && !adaptation.restore(state.ranking())) {
+                || state.ranking().length > 0 && !adaptation.restore(state.ranking())
+                || state.rankingShadow().length > 0 && !restoreRankingShadow(state.rankingShadow())) {
             serviceTime.restore(serviceBefore);
             calibration.restore(calibrationBefore);
             repeats.restore(repeatsBefore);
+            adaptation.restore(rankingBefore);
             return false;
         }
         learnedLogError = shadow[0];
@@ -375,6 +419,8 @@ public final class BackendLearner {
      * @param shadow the shadow evaluation: the learned and the frozen running errors, and 1 when the learned map serves
      * @param repeats the repeat memory's entries and its own shadow evaluation; empty when none was saved
      * @param ranking the ranking adaptation's weights and standardization; empty when none was saved
+     * @param rankingShadow the ranking adaptation's shadow evaluation; empty when none was saved
      */
-    record LearnedState(double[] serviceTime, double[] calibration, double[] shadow, double[] repeats, double[] ranking) {}
+    record LearnedState(double[] serviceTime, double[] calibration, double[] shadow, double[] repeats, double[] ranking,
+            double[] rankingShadow) {}
 }

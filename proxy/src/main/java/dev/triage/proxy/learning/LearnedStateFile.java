@@ -23,7 +23,8 @@ import java.util.Objects;
  * <p>Each learner is saved with what it learned for: the backend's URL and the estimator whose
  * tokens it calibrates. A learner whose backend or estimator has changed since starts from the
  * configured model. About 40 KB per learner once the calibration's window of answers is full, and up
- * to about 300 KB more once its repeat memory is; the ranking adaptation adds about 1.5 KB.
+ * to about 300 KB more once its repeat memory is; the ranking adaptation adds about 1.5 KB, and its
+ * shadow evaluation's two windows about 20 KB.
  *
  * <p>Format 2 adds the ranking adaptation; a format 1 file is read as a state without one.
  */
@@ -90,7 +91,8 @@ final class LearnedStateFile {
             entries.put(field.getKey(), new Entry(learner.get("learnedFor").asText(),
                     new BackendLearner.LearnedState(numbers(learner, "serviceTime"), numbers(learner, "calibration"),
                             numbers(learner, "shadow"), learner.has("repeats") ? numbers(learner, "repeats") : new double[0],
-                            FORMAT_1.equals(format) ? new double[0] : numbers(learner, "ranking"))));
+                            FORMAT_1.equals(format) ? new double[0] : numbers(learner, "ranking"),
+                            FORMAT_1.equals(format) ? new double[0] : numbers(learner, "rankingShadow"))));
         }
         return entries;
     }
@@ -106,6 +108,7 @@ final class LearnedStateFile {
             array(learner.putArray("shadow"), entry.state().shadow());
             array(learner.putArray("repeats"), entry.state().repeats());
             array(learner.putArray("ranking"), entry.state().ranking());
+            array(learner.putArray("rankingShadow"), entry.state().rankingShadow());
         });
         Files.createDirectories(file.getParent());
         Path temporary = Files.createTempFile(file.getParent(), FILE_NAME, ".tmp");

@@ -8,11 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.triage.features.Prompt;
 import dev.triage.features.RequestFeatures;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The ranking adaptation and its guard, on streams of two kinds of prompt that the frozen estimator
@@ -64,20 +69,47 @@ class RankingAdaptationTest {
     }
 
     @Test
-    void aRestoredLearnerServesTheSameCorrection() {
+    void aRestoredLearnerServesTheSameOrder() {
         BackendLearner before = learner(true);
-        feed(before, 800, new Random(6), 100, 1_200, 300, 60);
-        BackendLearner.LearnedState saved = before.state();
+        Random random = new Random(6);
+        feedBackwards(before, random);
+        assertTrue(before.adaptationServes());
 
         BackendLearner after = learner(true);
-        assertTrue(after.restore(saved));
-        assertArrayEquals(saved.ranking(), after.state().ranking());
-        double weights = 0;
-        for (int k = 0; k < RankingAdaptation.INPUTS; k++) {
-            weights += Math.abs(saved.ranking()[k]);
+        assertTrue(after.restore(before.state()));
+        assertTrue(after.adaptationServes());
+        assertEquals(before.adaptedRankingAccuracy(), after.adaptedRankingAccuracy(), 1e-12);
+        assertEquals(before.frozenRankingAccuracy(), after.frozenRankingAccuracy(), 1e-12);
+        // The same but for the calibration's last few answers, which the running learner had not yet rebuilt its map with.
+        for (int i = 0; i < 10; i++) {
+            Prompt essay = essay(random);
+            Prompt question = question(random);
+            assertEquals(served(before, 100, essay), served(after, 100, essay), 0.01 * served(before, 100, essay));
+            assertEquals(served(before, 300, question), served(after, 300, question), 0.01 * served(before, 300, question));
         }
-        assertTrue(weights > 0.1, "something was learned: " + weights);
-        assertEquals(800, after.learned());
+        assertTrue(served(after, 100, essay(random)) > served(after, 300, question(random)));
+    }
+
+    @Test
+    void theOrderIsSavedInTheStateFileAndAFormatOneFileStillLoads(@TempDir Path directory) throws IOException {
+        BackendLearner before = learner(true);
+        Random random = new Random(12);
+        feedBackwards(before, random);
+        LearnedStateFile file = new LearnedStateFile(directory);
+        file.write(Map.of(before.key(), new LearnedStateFile.Entry(before.learnedFor(), before.state())));
+
+        BackendLearner after = learner(true);
+        assertTrue(after.restore(file.read().get(before.key()).state()));
+        assertTrue(after.adaptationServes());
+        assertArrayEquals(before.state().ranking(), after.state().ranking());
+        assertArrayEquals(before.state().rankingShadow(), after.state().rankingShadow());
+
+        String formatOne = Files.readString(file.path()).replace(LearnedStateFile.FORMAT, LearnedStateFile.FORMAT_1);
+        Files.writeString(file.path(), formatOne);
+        BackendLearner older = learner(true);
+        assertTrue(older.restore(file.read().get(before.key()).state()));
+        assertFalse(older.adaptationServes(), "a format 1 file holds no ranking adaptation");
+        assertEquals(before.serviceTime(), older.serviceTime());
     }
 
     @Test
@@ -89,9 +121,13 @@ class RankingAdaptationTest {
         ranking[2 * RankingAdaptation.INPUTS] = -1; // a negative variance
         BackendLearner after = learner(true);
         assertFalse(after.restore(new BackendLearner.LearnedState(saved.serviceTime(), saved.calibration(), saved.shadow(),
-                saved.repeats(), ranking)));
+                saved.repeats(), ranking, saved.rankingShadow())));
         assertFalse(after.restore(new BackendLearner.LearnedState(saved.serviceTime(), saved.calibration(), saved.shadow(),
-                saved.repeats(), new double[] {1, 2, 3})));
+                saved.repeats(), new double[] {1, 2, 3}, saved.rankingShadow())));
+        double[] shadow = saved.rankingShadow().clone();
+        shadow[5] = 7; // a length class that does not exist
+        assertFalse(after.restore(new BackendLearner.LearnedState(saved.serviceTime(), saved.calibration(), saved.shadow(),
+                saved.repeats(), saved.ranking(), shadow)));
         assertEquals(0, after.learned());
         assertArrayEquals(new RankingAdaptation().state(), after.state().ranking());
     }
