@@ -15,7 +15,7 @@ import java.util.OptionalLong;
  * @param promptTokens the prompt's length in tokens (approximate: characters / 4); 0 for audio
  * @param actualTokens the tokens the backend wrote
  * @param running requests running on the backend when this one started, itself included
- * @param serviceSeconds from the request's dispatch to its last byte
+ * @param serviceSeconds the time it held its backend's slot: from its dispatch to the backend's last byte, over every run
  * @param fingerprint the prompt's {@link PromptFingerprint}, when it has one
  * @param byFallback true when the fallback estimator made {@code frozenTokens}: the answer then teaches
  *     no length to the configured estimator's calibration, only the service time and the repeats

@@ -108,7 +108,7 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
             return; // an answer cut short, refused or unread tells neither its length nor its cost
         }
         CompletedRequest completed = new CompletedRequest(record.frozenTokens(), record.outputCap(), record.promptTokens(),
-                record.actualTokens().getAsLong(), record.runningAtDispatch(), (record.totalNanos() - record.queuedNanos()) / 1e9,
+                record.actualTokens().getAsLong(), record.runningAtDispatch(), record.servedNanos() / 1e9,
                 record.fingerprint(), record.byFallback(), record.prompt().map(RequestFeatures::of));
         if (!thread.offer(() -> learn(learner, completed))) {
             dropped.increment();

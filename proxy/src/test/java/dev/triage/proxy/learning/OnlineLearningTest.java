@@ -133,6 +133,8 @@ class OnlineLearningTest {
         }
         assertEquals(300, learner.learned());
         assertNotEquals(FLAGS, learner.serviceTime(), "the service time is learned from every answer");
+        assertEquals(0.01, learner.serviceTime().secondsPerToken(), 0.001, "the backend's time, not the client's");
+        assertEquals(1.05, learner.serviceTime().seconds(40, 100, 1), 0.05);
         assertEquals(100, learner.tokens(100, Optional.empty(), OptionalLong.empty(), OptionalInt.empty()), 1e-9);
         assertTrue(Double.isNaN(learner.frozenLogError()), "the configured estimator is not scored by another's estimates");
     }
@@ -199,7 +201,10 @@ class OnlineLearningTest {
         }
     }
 
-    /** A completed request's record: estimated at {@code estimate}, answered in {@code actual} tokens at 10 ms each. */
+    /**
+     * A completed request's record: estimated at {@code estimate}, answered by the backend in 50 ms and
+     * {@code actual} tokens at 10 ms each, and read by a client that took up to 0.6 s more for the last bytes.
+     */
     private static RequestRecord record(double estimate, long actual, Outcome outcome, OptionalLong fingerprint,
             boolean byFallback) {
         RequestRecord record = new RequestRecord("r", "/v1/chat/completions", "chat", "chat", 0);
@@ -208,7 +213,9 @@ class OnlineLearningTest {
         record.dispatched(1_000_000, false, 1);
         record.responded(200);
         record.actualTokens(OptionalLong.of(actual));
-        record.end(outcome, null, 1_000_000 + Math.round((0.05 + 0.01 * actual) * 1e9));
+        long served = Math.round((0.05 + 0.01 * actual) * 1e9);
+        record.ran(served);
+        record.end(outcome, null, 1_000_000 + served + actual % 7 * 100_000_000);
         return record;
     }
 
