@@ -246,7 +246,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             @Override
             public JobCost cost() {
                 int running = Math.min(queue.settings().slots(), queue.busySlots() + 1);
-                return learner.cost(sized.estimate().expectedTokens(), sized.fingerprint(), sized.outputCap(), sized.promptTokens(), running);
+                return learner.cost(sized.estimate().expectedTokens(), sized.prompt(), sized.fingerprint(), sized.outputCap(), sized.promptTokens(), running);
             }
 
             @Override
@@ -283,7 +283,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     /** Records the job's estimate as this backend's learned calibration serves it. */
     private void recordSized(SizedJob sized) {
         double estimatorTokens = sized.estimate().expectedTokens();
-        Estimate served = sized.estimate().withTokens(group.costLearner().tokens(estimatorTokens, sized.fingerprint(), sized.outputCap()));
+        Estimate served = sized.estimate().withTokens(group.costLearner().tokens(estimatorTokens, sized.prompt(), sized.fingerprint(), sized.outputCap()));
         record.sized(served, sized.priority(), estimatorTokens, sized.byFallback(), sized.promptTokens(), sized.outputCap());
         record.prompt(sized.prompt(), sized.fingerprint());
     }
