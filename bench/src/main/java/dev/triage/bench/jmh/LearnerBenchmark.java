@@ -1,9 +1,12 @@
 package dev.triage.bench.jmh;
 
+import dev.triage.features.Prompt;
+import dev.triage.features.RequestFeatures;
 import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.learning.CompletedRequest;
 import dev.triage.proxy.learning.LearnedServiceTime;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Random;
@@ -22,9 +25,11 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Learning from one completed request, as the learner's thread does after every answer: the shadow
- * evaluation, the calibration's window and map, the repeat memory and the service-time fit, on a
- * learner whose window and repeat memory are already full (every request has a fingerprint, a
- * quarter of them repeats). The target is 50 µs on average.
+ * evaluations, the calibration's window and map, the repeat memory, the ranking adaptation's pairs
+ * and ranking windows, and the service-time fit, on a learner whose windows and repeat memory are
+ * already full (every request has a prompt's features and a fingerprint, a quarter of them
+ * repeats). The target is 50 µs on average. The features themselves are taken as the request ends
+ * ({@link LexicalFeaturesBenchmark} has their cost).
  *
  * <pre>{@code
  * scripts/jmh LearnerBenchmark
@@ -53,7 +58,8 @@ public class LearnerBenchmark {
             long actual = Math.round(estimate * Math.exp(0.5 + 0.7 * random.nextGaussian()));
             long fingerprint = random.nextInt(4) == 0 ? random.nextInt(64) : random.nextLong();
             requests[i] = new CompletedRequest(estimate, OptionalInt.empty(), 200 * random.nextDouble(), actual,
-                    1 + random.nextInt(4), 0.05 + 0.02 * actual, OptionalLong.of(fingerprint));
+                    1 + random.nextInt(4), 0.05 + 0.02 * actual, OptionalLong.of(fingerprint), false, Optional.of(RequestFeatures.of(
+                    new Prompt(BenchmarkPrompts.of(200 + random.nextInt(4_000), random.nextLong())))));
         }
         learner = new BackendLearner("chat/chat", "benchmark", LearnedServiceTime.of(new ServiceTimeModel(0.5, 0.02)), true);
         for (int round = 0; round < 2; round++) {

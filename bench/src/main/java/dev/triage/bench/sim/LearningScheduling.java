@@ -32,7 +32,6 @@ final class LearningScheduling {
      */
     static List<Row> run(List<PrequentialReplay.Answered> stream, ServiceTimeModel speed, ServiceTimeModel flags,
             List<PolicyVariant> variants, double rho, List<Long> seeds) {
-        double[] frozenTokens = stream.stream().mapToDouble(PrequentialReplay.Answered::frozenTokens).toArray();
         SimulatedBackend backend = new SimulatedBackend(1, speed.secondsPerToken(), 0);
         List<Workload> workloads = seeds.stream().map(seed -> workload(stream, speed, flags, rho, seed)).toList();
         List<Row> rows = new ArrayList<>();
@@ -42,7 +41,7 @@ final class LearningScheduling {
             for (Workload workload : workloads) {
                 for (boolean learns : new boolean[] {false, true}) {
                     BackendLearner learner = new BackendLearner("simulated/chat", "simulation", LearnedServiceTime.of(flags), learns);
-                    (learns ? learning : frozen).add(Simulation.run(workload, variant, backend, new LearnerCosting(learner, frozenTokens)));
+                    (learns ? learning : frozen).add(Simulation.run(workload, variant, backend, new LearnerCosting(learner, stream)));
                 }
             }
             rows.add(new Row(variant.name(), frozen, learning));

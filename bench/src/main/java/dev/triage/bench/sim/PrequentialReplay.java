@@ -2,6 +2,7 @@ package dev.triage.bench.sim;
 
 import dev.triage.bench.stats.LatencyStats;
 import dev.triage.features.Prompt;
+import dev.triage.features.RequestFeatures;
 import dev.triage.features.PromptTokens;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Random;
@@ -47,8 +49,9 @@ public final class PrequentialReplay {
      * @param frozenTokens the shipped estimator's estimate
      * @param promptTokens the prompt's length in tokens (approximately)
      * @param actualTokens the answer's length
+     * @param prompt what the estimator read
      */
-    public record Answered(double frozenTokens, double promptTokens, long actualTokens) {}
+    public record Answered(double frozenTokens, double promptTokens, long actualTokens, Prompt prompt) {}
 
     /**
      * What the replay found, over the last third of the stream for the estimates.
@@ -58,10 +61,12 @@ public final class PrequentialReplay {
      * @param learnedMedianLogError the same for the learned estimates
      * @param frozenRankingAccuracy ranking accuracy ((short, long) pairs) of the frozen estimates
      * @param learnedRankingAccuracy the same for the learned estimates
+     * @param unadaptedRankingAccuracy the same for the learned estimates without the ranking adaptation
      * @param serviceTime the learned service time after {@link #SERVICE_TIME_CHECKPOINT} requests
+     * @param adaptedShare the share of the estimates whose order the ranking adaptation served
      */
     public record Figures(int requests, double frozenMedianLogError, double learnedMedianLogError, double frozenRankingAccuracy,
-            double learnedRankingAccuracy, LearnedServiceTime serviceTime) {
+            double learnedRankingAccuracy, double unadaptedRankingAccuracy, LearnedServiceTime serviceTime, double adaptedShare) {
 
         public double logErrorRatio() {
             return learnedMedianLogError / frozenMedianLogError;
@@ -69,9 +74,10 @@ public final class PrequentialReplay {
 
         public String describe() {
             return String.format(Locale.ROOT, "%d requests; last third: median |ln(est/actual)| frozen %.3f, learned %.3f (%.2f×);"
-                    + " ranking accuracy frozen %.3f, learned %.3f; after %d: base %.4f s, %.5f s/token, %.6f s/prompt token",
+                    + " ranking accuracy frozen %.3f, learned %.3f, learned without the ranking adaptation %.3f (it served %.0f%%);"
+                    + " after %d: base %.4f s, %.5f s/token, %.6f s/prompt token",
                     requests, frozenMedianLogError, learnedMedianLogError, logErrorRatio(), frozenRankingAccuracy,
-                    learnedRankingAccuracy, SERVICE_TIME_CHECKPOINT, serviceTime.baseSeconds(), serviceTime.secondsPerToken(),
+                    learnedRankingAccuracy, unadaptedRankingAccuracy, 100 * adaptedShare, SERVICE_TIME_CHECKPOINT, serviceTime.baseSeconds(), serviceTime.secondsPerToken(),
                     serviceTime.secondsPerPromptToken());
         }
     }
@@ -96,7 +102,7 @@ public final class PrequentialReplay {
         for (int i = 0; i < chosen.size(); i++) {
             PromptAnswer answer = chosen.get(i);
             stream.add(new Answered(estimates.get(i).expectedTokens(),
-                    PromptTokens.ofChars(answer.request().conversationChars()), answer.answerTokens()));
+                    PromptTokens.ofChars(answer.request().conversationChars()), answer.answerTokens(), answer.request()));
         }
         return stream;
     }
@@ -111,16 +117,20 @@ public final class PrequentialReplay {
         Random random = new Random(seed);
         int n = stream.size();
         double[] learned = new double[n];
+        double[] unadapted = new double[n];
+        boolean[] adapted = new boolean[n];
         LearnedServiceTime atCheckpoint = learner.serviceTime();
         for (int i = 0; i < n; i++) {
             Answered request = stream.get(i);
-            learned[i] = learner.tokens(request.frozenTokens(), OptionalLong.empty(), OptionalInt.empty());
+            adapted[i] = learner.adaptationServes();
+            learned[i] = learner.tokens(request.frozenTokens(), Optional.of(request.prompt()), OptionalLong.empty(), OptionalInt.empty());
+            unadapted[i] = learner.tokens(request.frozenTokens(), Optional.empty(), OptionalLong.empty(), OptionalInt.empty());
             double seconds = backendSpeed.seconds(request.actualTokens()) - JITTER_SECONDS * Math.log(1 - random.nextDouble());
             if (i % STALL_EVERY == STALL_EVERY - 1) {
                 seconds *= STALL_FACTOR;
             }
             learner.learn(new CompletedRequest(request.frozenTokens(), OptionalInt.empty(), request.promptTokens(),
-                    request.actualTokens(), 1, seconds));
+                    request.actualTokens(), 1, seconds, OptionalLong.empty(), false, Optional.of(RequestFeatures.of(request.prompt()))));
             if (i + 1 == SERVICE_TIME_CHECKPOINT) {
                 atCheckpoint = learner.serviceTime();
             }
@@ -128,14 +138,19 @@ public final class PrequentialReplay {
         int from = n - n / 3;
         double[] frozen = new double[n - from];
         double[] served = new double[n - from];
+        double[] calibrated = new double[n - from];
         double[] actual = new double[n - from];
+        int adaptedCount = 0;
         for (int i = from; i < n; i++) {
+            adaptedCount += adapted[i] ? 1 : 0;
             frozen[i - from] = stream.get(i).frozenTokens();
             served[i - from] = learned[i];
+            calibrated[i - from] = unadapted[i];
             actual[i - from] = stream.get(i).actualTokens();
         }
         return new Figures(n, medianLogError(frozen, actual), medianLogError(served, actual),
-                RankingMetrics.rankingAccuracy(frozen, actual), RankingMetrics.rankingAccuracy(served, actual), atCheckpoint);
+                RankingMetrics.rankingAccuracy(frozen, actual), RankingMetrics.rankingAccuracy(served, actual), RankingMetrics.rankingAccuracy(calibrated, actual), atCheckpoint,
+                (double) adaptedCount / (n - from));
     }
 
     static double medianLogError(double[] estimates, double[] actual) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.triage.features.Prompt;
 import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.learning.LearnedServiceTime;
 import dev.triage.proxy.scheduler.JobCost;
@@ -53,10 +54,9 @@ class LearningSchedulingTest {
     @Test
     void theLearnerLearnsTheBackendFromTheSimulatedAnswers() {
         List<PrequentialReplay.Answered> stream = stream(400, 1);
-        double[] frozen = stream.stream().mapToDouble(PrequentialReplay.Answered::frozenTokens).toArray();
         BackendLearner learner = new BackendLearner("simulated/chat", "test", LearnedServiceTime.of(FLAGS), true);
         Simulation.run(LearningScheduling.workload(stream, SPEED, FLAGS, 0.8, 3), PolicyVariant.parse("hrrn", Duration.ZERO), SERIAL,
-                new LearnerCosting(learner, frozen));
+                new LearnerCosting(learner, stream));
         assertEquals(400, learner.learned());
         assertEquals(SPEED.secondsPerToken(), learner.serviceTime().secondsPerToken(), 0.1 * SPEED.secondsPerToken());
     }
@@ -97,7 +97,7 @@ class LearningSchedulingTest {
         for (int i = 0; i < count; i++) {
             long actual = Math.max(1, Math.round(Math.exp(5 + random.nextGaussian())));
             double frozen = 3 * actual * Math.exp(0.7 * random.nextGaussian());
-            stream.add(new PrequentialReplay.Answered(frozen, 50 + random.nextInt(500), actual));
+            stream.add(new PrequentialReplay.Answered(frozen, 50 + random.nextInt(500), actual, new Prompt("question " + i)));
         }
         return stream;
     }

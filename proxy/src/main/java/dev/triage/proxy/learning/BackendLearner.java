@@ -1,13 +1,19 @@
 package dev.triage.proxy.learning;
 
+import dev.triage.features.Prompt;
+import dev.triage.features.RequestFeatures;
 import dev.triage.proxy.scheduler.JobCost;
+import dev.triage.proxy.scheduler.RankingWindow;
+import java.util.Arrays;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
  * Everything Triage learns about one backend's kind of request from its completed requests: the
- * backend's {@link LearnedServiceTime}, its {@link LearnedCalibration} of the estimator's tokens, and
- * its {@link RepeatMemory} of what it answered to prompts that come back.
+ * backend's {@link LearnedServiceTime}, its {@link LearnedCalibration} of the estimator's tokens,
+ * its {@link RepeatMemory} of what it answered to prompts that come back, and its own order of
+ * prompts ({@link RankingAdaptation}).
  * Readers (the request path) take the last published model from any thread with no lock; one thread,
  * the learner's, feeds it. Frozen, it serves the configured model and learns nothing.
  *
@@ -16,6 +22,15 @@ import java.util.OptionalLong;
  * learned map serves only while its running mean |ln(estimate / actual)| is the lower one (it must
  * first beat the frozen one by {@value #SWITCH_MARGIN}, so that the two do not take turns on noise).
  * On a backend whose model answers as the training data did, the frozen estimates keep serving.
+ *
+ * <p>A second shadow evaluation guards the ranking adaptation. For every answer to a prompt, the
+ * estimate the adaptation would serve and the one that serves without it are computed by the same
+ * function that serves them, before the answer is learned from, and added to two ranking windows of
+ * the last {@value #RANKING_WINDOW} answers (Clairvoyant's accuracy over (short, long) pairs). The
+ * adapted estimates serve only while their accuracy beats the other's (by {@value #RANKING_MARGIN}
+ * to take over), over a window holding at least {@value #RANKING_MIN_CLASS} short and as many long
+ * answers, and their running log error is no higher. Without the adaptation the order is the frozen
+ * estimator's: the calibration is monotone.
  */
 public final class BackendLearner {
 
@@ -30,6 +45,15 @@ public final class BackendLearner {
     static final int REFRESH_EVERY = 16;
     /** How much lower the learned map's running error must be before it takes over from the frozen one. */
     static final double SWITCH_MARGIN = 0.1;
+    /** Answers over which the ranking accuracies of the adapted and the frozen order are compared. */
+    static final int RANKING_WINDOW = 500;
+    /** How much higher the adapted order's ranking accuracy must be before it takes over. */
+    static final double RANKING_MARGIN = 0.02;
+    /**
+     * Short and long answers the ranking window must each hold before the adapted order may serve: an
+     * accuracy over pairs made with a handful of short (or long) answers is the luck of those few.
+     */
+    static final int RANKING_MIN_CLASS = 40;
 
     private final String key;
     private final String learnedFor;
@@ -37,6 +61,14 @@ public final class BackendLearner {
     private final ServiceTimeLearner serviceTime;
     private final OnlineCalibration calibration = new OnlineCalibration();
     private final RepeatMemory repeats = new RepeatMemory();
+    private final RankingAdaptation adaptation = new RankingAdaptation();
+    private RankingWindow frozenRanking = new RankingWindow(RANKING_WINDOW);
+    private RankingWindow adaptedRanking = new RankingWindow(RANKING_WINDOW);
+    private volatile boolean adaptationServes;
+    private volatile double frozenRankingAccuracy = Double.NaN;
+    private volatile double adaptedRankingAccuracy = Double.NaN;
+    private double adaptedLogError = Double.NaN;
+    private double unadaptedLogError = Double.NaN;
     private volatile LearnedServiceTime servedServiceTime;
     private LearnedCalibration learnedCalibration = LearnedCalibration.IDENTITY;
     private volatile LearnedCalibration servedCalibration = LearnedCalibration.IDENTITY;
@@ -77,12 +109,17 @@ public final class BackendLearner {
 
     /**
      * The tokens to schedule by for an estimator's {@code frozenTokens}, within the request's own limit:
-     * the calibrated estimate, blended with the prompt's past answers when it is a repeat.
+     * the calibrated estimate, corrected by this backend's own order where the ranking adaptation
+     * serves, and blended with the prompt's past answers when it is a repeat.
      *
+     * @param prompt what the estimator read, when the request has a prompt
      * @param fingerprint the prompt's {@link PromptFingerprint}, when it has one
      */
-    public double tokens(double frozenTokens, OptionalLong fingerprint, OptionalInt outputCap) {
-        double model = capped(servedCalibration.tokens(frozenTokens), outputCap);
+    public double tokens(double frozenTokens, Optional<Prompt> prompt, OptionalLong fingerprint, OptionalInt outputCap) {
+        double calibrated = servedCalibration.tokens(frozenTokens);
+        // The features are read only while the adaptation serves: a few microseconds a prompt.
+        double model = capped(adaptationServes && prompt.isPresent()
+                ? adapted(calibrated, RequestFeatures.of(prompt.get()), adaptation.current()) : calibrated, outputCap);
         return fingerprint.isPresent() ? capped(repeats.tokens(fingerprint.getAsLong(), model), outputCap) : model;
     }
 
@@ -91,10 +128,17 @@ public final class BackendLearner {
      * {@link #tokens}, and its seconds by the served service time with {@code running} requests
      * decoding together.
      */
-    public JobCost cost(double frozenTokens, OptionalLong fingerprint, OptionalInt outputCap, int promptTokens, int running) {
-        double tokens = tokens(frozenTokens, fingerprint, outputCap);
+    public JobCost cost(double frozenTokens, Optional<Prompt> prompt, OptionalLong fingerprint, OptionalInt outputCap, int promptTokens,
+            int running) {
+        double tokens = tokens(frozenTokens, prompt, fingerprint, outputCap);
         LearnedServiceTime served = servedServiceTime;
         return new JobCost(promptTokens, tokens, served.prefillSeconds(promptTokens), served.seconds(promptTokens, tokens, running));
+    }
+
+    /** The adaptation's estimate for a request whose estimate is {@code calibrated} without it. */
+    private static double adapted(double calibrated, float[] features, RankingAdaptation.Correction correction) {
+        double logBase = Math.log(Math.max(calibrated, 1e-9));
+        return Math.exp(logBase + correction.score(RankingAdaptation.input(logBase, features)));
     }
 
     private static double capped(double tokens, OptionalInt outputCap) {
@@ -138,6 +182,25 @@ public final class BackendLearner {
         return repeats.serving();
     }
 
+    /**
+     * Clairvoyant's ranking accuracy of the estimates that serve without the ranking adaptation (the
+     * frozen estimator's order) over the last {@value #RANKING_WINDOW} answers to prompts, each
+     * estimate made before its answer was learned from; NaN before a (short, long) pair.
+     */
+    public double frozenRankingAccuracy() {
+        return frozenRankingAccuracy;
+    }
+
+    /** The same for the estimates the ranking adaptation would serve, served or not. */
+    public double adaptedRankingAccuracy() {
+        return adaptedRankingAccuracy;
+    }
+
+    /** Whether the ranking adaptation's estimates serve now. */
+    public boolean adaptationServes() {
+        return adaptationServes;
+    }
+
     /** Prompt fingerprints remembered, at most {@value RepeatMemory#CAPACITY}. */
     public int repeatsRemembered() {
         return repeats.size();
@@ -163,7 +226,11 @@ public final class BackendLearner {
         if (!learning) {
             return;
         }
-        double modelTokens = servedCalibration.tokens(request.frozenTokens());
+        double calibrated = servedCalibration.tokens(request.frozenTokens());
+        double modelTokens = calibrated;
+        if (request.teachesLength() && request.features().isPresent()) {
+            modelTokens = judgeAdaptation(request, calibrated, request.features().get());
+        }
         if (request.teachesLength()) {
             calibration.learn(request.frozenTokens(), request.actualTokens());
             long answers = calibration.observations();
@@ -189,8 +256,45 @@ public final class BackendLearner {
         return version;
     }
 
-    /** Drops the calibration and its shadow evaluation, for an estimator whose model changed; the service time stays. */
+    /**
+     * Scores the estimates with and without the ranking adaptation for a completed request, each as
+     * {@link #tokens} would serve it now, in their ranking windows; decides which serves; and teaches
+     * the adaptation the answer.
+     *
+     * @param calibrated what serves for the request without the adaptation
+     * @return what served for the request, as the repeat memory's shadow sees it
+     */
+    private double judgeAdaptation(CompletedRequest request, double calibrated, float[] features) {
+        double actual = Math.max(1, request.actualTokens());
+        double unadapted = capped(calibrated, request.outputCap());
+        double adapted = capped(adapted(calibrated, features, adaptation.current()), request.outputCap());
+        double served = adaptationServes ? adapted : unadapted;
+        frozenRanking.add(unadapted, actual);
+        adaptedRanking.add(adapted, actual);
+        frozenRankingAccuracy = frozenRanking.accuracy();
+        adaptedRankingAccuracy = adaptedRanking.accuracy();
+        adaptedLogError = running(adaptedLogError, logRatio(adapted, actual));
+        unadaptedLogError = running(unadaptedLogError, logRatio(unadapted, actual));
+        double margin = adaptationServes ? 0 : RANKING_MARGIN;
+        adaptationServes = frozenRanking.rarerClassCount() >= RANKING_MIN_CLASS
+                && adaptedRankingAccuracy > frozenRankingAccuracy + margin && adaptedLogError <= unadaptedLogError;
+        adaptation.learn(Math.log(Math.max(calibrated, 1e-9)), features, request.actualTokens());
+        return served;
+    }
+
+    /**
+     * Drops the calibration, the ranking adaptation and their shadow evaluations, for an estimator
+     * whose model changed; the service time stays.
+     */
     void forgetCalibration() {
+        adaptation.forget();
+        adaptationServes = false;
+        frozenRanking = new RankingWindow(RANKING_WINDOW);
+        adaptedRanking = new RankingWindow(RANKING_WINDOW);
+        frozenRankingAccuracy = Double.NaN;
+        adaptedRankingAccuracy = Double.NaN;
+        adaptedLogError = Double.NaN;
+        unadaptedLogError = Double.NaN;
         calibration.forget();
         learnedCalibration = LearnedCalibration.IDENTITY;
         servedCalibration = LearnedCalibration.IDENTITY;
@@ -211,10 +315,50 @@ public final class BackendLearner {
         return servedCalibration != LearnedCalibration.IDENTITY;
     }
 
-    /** What is saved: the service time's, the calibration's and the repeat memory's statistics. */
+    /** What is saved: the service time's, the calibration's, the repeat memory's and the ranking adaptation's statistics. */
     LearnedState state() {
         return new LearnedState(serviceTime.state(), calibration.state(),
-                new double[] {learnedLogError, frozenLogError, calibrationServes() ? 1 : 0}, repeats.state());
+                new double[] {learnedLogError, frozenLogError, calibrationServes() ? 1 : 0}, repeats.state(), adaptation.state(),
+                rankingShadow());
+    }
+
+    /**
+     * The ranking adaptation's shadow evaluation: 1 when the adapted order serves, its running log
+     * error and the other's, the length of the frozen window's state, then both windows' states.
+     */
+    private double[] rankingShadow() {
+        double[] frozen = frozenRanking.state();
+        double[] adapted = adaptedRanking.state();
+        double[] shadow = new double[4 + frozen.length + adapted.length];
+        shadow[0] = adaptationServes ? 1 : 0;
+        shadow[1] = adaptedLogError;
+        shadow[2] = unadaptedLogError;
+        shadow[3] = frozen.length;
+        System.arraycopy(frozen, 0, shadow, 4, frozen.length);
+        System.arraycopy(adapted, 0, shadow, 4 + frozen.length, adapted.length);
+        return shadow;
+    }
+
+    /** Restores {@link #rankingShadow()}; false, changing nothing, when it does not fit. */
+    private boolean restoreRankingShadow(double[] shadow) {
+        if (shadow.length < 4 || shadow[0] != 0 && shadow[0] != 1 || !(shadow[3] >= 0 && shadow[3] <= shadow.length - 4)
+                || shadow[3] != Math.rint(shadow[3]) || shadow[1] < 0 || shadow[2] < 0) {
+            return false;
+        }
+        int frozenLength = (int) shadow[3];
+        Optional<RankingWindow> frozen = RankingWindow.restored(RANKING_WINDOW, Arrays.copyOfRange(shadow, 4, 4 + frozenLength));
+        Optional<RankingWindow> adapted = RankingWindow.restored(RANKING_WINDOW, Arrays.copyOfRange(shadow, 4 + frozenLength, shadow.length));
+        if (frozen.isEmpty() || adapted.isEmpty()) {
+            return false;
+        }
+        frozenRanking = frozen.get();
+        adaptedRanking = adapted.get();
+        frozenRankingAccuracy = frozenRanking.accuracy();
+        adaptedRankingAccuracy = adaptedRanking.accuracy();
+        adaptedLogError = shadow[1];
+        unadaptedLogError = shadow[2];
+        adaptationServes = shadow[0] == 1;
+        return true;
     }
 
     /** Restores saved statistics; false, changing nothing, when they do not fit this learner. */
@@ -234,10 +378,16 @@ public final class BackendLearner {
             serviceTime.restore(serviceBefore);
             return false;
         }
-        // A state saved before repeats were remembered has none.
-        if (state.repeats().length > 0 && !repeats.restore(state.repeats())) {
+        // A state saved before repeats were remembered has none, and one saved before the ranking adaptation none of it.
+        double[] repeatsBefore = repeats.state();
+        double[] rankingBefore = adaptation.state();
+        if (state.repeats().length > 0 && !repeats.restore(state.repeats())
+                || state.ranking().length > 0 && !adaptation.restore(state.ranking())
+                || state.rankingShadow().length > 0 && !restoreRankingShadow(state.rankingShadow())) {
             serviceTime.restore(serviceBefore);
             calibration.restore(calibrationBefore);
+            repeats.restore(repeatsBefore);
+            adaptation.restore(rankingBefore);
             return false;
         }
         learnedLogError = shadow[0];
@@ -268,6 +418,9 @@ public final class BackendLearner {
      * @param calibration the calibration's window of answers
      * @param shadow the shadow evaluation: the learned and the frozen running errors, and 1 when the learned map serves
      * @param repeats the repeat memory's entries and its own shadow evaluation; empty when none was saved
+     * @param ranking the ranking adaptation's weights and standardization; empty when none was saved
+     * @param rankingShadow the ranking adaptation's shadow evaluation; empty when none was saved
      */
-    record LearnedState(double[] serviceTime, double[] calibration, double[] shadow, double[] repeats) {}
+    record LearnedState(double[] serviceTime, double[] calibration, double[] shadow, double[] repeats, double[] ranking,
+            double[] rankingShadow) {}
 }

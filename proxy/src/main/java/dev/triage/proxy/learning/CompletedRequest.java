@@ -1,5 +1,6 @@
 package dev.triage.proxy.learning;
 
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
@@ -14,18 +15,20 @@ import java.util.OptionalLong;
  * @param promptTokens the prompt's length in tokens (approximate: characters / 4); 0 for audio
  * @param actualTokens the tokens the backend wrote
  * @param running requests running on the backend when this one started, itself included
- * @param serviceSeconds from the request's dispatch to its last byte
+ * @param serviceSeconds the time it held its backend's slot: from its dispatch to the backend's last byte, over every run
  * @param fingerprint the prompt's {@link PromptFingerprint}, when it has one
  * @param byFallback true when the fallback estimator made {@code frozenTokens}: the answer then teaches
  *     no length to the configured estimator's calibration, only the service time and the repeats
+ * @param features the prompt's {@link dev.triage.features.RequestFeatures}, when the request has a prompt: they
+ *     teach the ranking adaptation (taken when the request ends, so that no prompt's text waits for the learner)
  */
 public record CompletedRequest(double frozenTokens, OptionalInt outputCap, double promptTokens, long actualTokens, int running,
-        double serviceSeconds, OptionalLong fingerprint, boolean byFallback) {
+        double serviceSeconds, OptionalLong fingerprint, boolean byFallback, Optional<float[]> features) {
 
     /** A request the configured estimator sized. */
     public CompletedRequest(double frozenTokens, OptionalInt outputCap, double promptTokens, long actualTokens, int running,
             double serviceSeconds, OptionalLong fingerprint) {
-        this(frozenTokens, outputCap, promptTokens, actualTokens, running, serviceSeconds, fingerprint, false);
+        this(frozenTokens, outputCap, promptTokens, actualTokens, running, serviceSeconds, fingerprint, false, Optional.empty());
     }
 
     /** A request whose prompt has no fingerprint (audio, or a replay that leaves repeats out). */

@@ -114,7 +114,7 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
         }
         Feedback feedback = new Feedback(Instant.now(), record.backend(), RequestFeatures.of(prompt), prompt.userTurns(),
                 prompt.systemChars(), prompt.conversationChars(), text, record.fingerprint(), cap, record.estimate().expectedTokens(),
-                record.frozenTokens(), record.actualTokens().getAsLong(), (record.totalNanos() - record.queuedNanos()) / 1e9,
+                record.frozenTokens(), record.actualTokens().getAsLong(), record.servedNanos() / 1e9,
                 record.runningAtDispatch());
         if (!writer.offer(() -> write(feedback))) {
             release(feedback); // the writer is behind, or closed meanwhile

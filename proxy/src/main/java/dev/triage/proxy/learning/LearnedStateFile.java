@@ -23,12 +23,17 @@ import java.util.Objects;
  * <p>Each learner is saved with what it learned for: the backend's URL and the estimator whose
  * tokens it calibrates. A learner whose backend or estimator has changed since starts from the
  * configured model. About 40 KB per learner once the calibration's window of answers is full, and up
- * to about 300 KB more once its repeat memory is.
+ * to about 300 KB more once its repeat memory is; the ranking adaptation adds about 1.5 KB, and its
+ * shadow evaluation's two windows about 20 KB.
+ *
+ * <p>Format 2 adds the ranking adaptation; a format 1 file is read as a state without one.
  */
 final class LearnedStateFile {
 
     static final String FILE_NAME = "learned-state.json";
-    static final String FORMAT = "triage-learned-state/1";
+    static final String FORMAT = "triage-learned-state/2";
+    /** The format before the ranking adaptation: read, never written. */
+    static final String FORMAT_1 = "triage-learned-state/1";
 
     private final Path file;
 
@@ -69,7 +74,8 @@ final class LearnedStateFile {
         } catch (JacksonException e) {
             throw new IOException("not JSON: " + e.getOriginalMessage(), e);
         }
-        if (root == null || !root.isObject() || !FORMAT.equals(root.path("format").asText())) {
+        String format = root == null ? "" : root.path("format").asText();
+        if (root == null || !root.isObject() || !FORMAT.equals(format) && !FORMAT_1.equals(format)) {
             throw new IOException("not a " + FORMAT + " file");
         }
         JsonNode learners = root.path("learners");
@@ -84,7 +90,9 @@ final class LearnedStateFile {
             }
             entries.put(field.getKey(), new Entry(learner.get("learnedFor").asText(),
                     new BackendLearner.LearnedState(numbers(learner, "serviceTime"), numbers(learner, "calibration"),
-                            numbers(learner, "shadow"), learner.has("repeats") ? numbers(learner, "repeats") : new double[0])));
+                            numbers(learner, "shadow"), learner.has("repeats") ? numbers(learner, "repeats") : new double[0],
+                            FORMAT_1.equals(format) ? new double[0] : numbers(learner, "ranking"),
+                            FORMAT_1.equals(format) ? new double[0] : numbers(learner, "rankingShadow"))));
         }
         return entries;
     }
@@ -99,6 +107,8 @@ final class LearnedStateFile {
             array(learner.putArray("calibration"), entry.state().calibration());
             array(learner.putArray("shadow"), entry.state().shadow());
             array(learner.putArray("repeats"), entry.state().repeats());
+            array(learner.putArray("ranking"), entry.state().ranking());
+            array(learner.putArray("rankingShadow"), entry.state().rankingShadow());
         });
         Files.createDirectories(file.getParent());
         Path temporary = Files.createTempFile(file.getParent(), FILE_NAME, ".tmp");

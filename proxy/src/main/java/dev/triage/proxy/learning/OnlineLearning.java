@@ -1,5 +1,6 @@
 package dev.triage.proxy.learning;
 
+import dev.triage.features.RequestFeatures;
 import dev.triage.proxy.concurrent.BoundedWorker;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestObserver;
@@ -94,7 +95,11 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
         }
     }
 
-    /** Takes a finished request's record; cheap, and safe on any thread. */
+    /**
+     * Takes a finished request's record; cheap, and safe on any thread. The prompt's features are
+     * taken here (microseconds: they read a bounded window of the text), so that no prompt's text
+     * waits in the learner's queue.
+     */
     @Override
     public void finished(RequestRecord record) {
         BackendLearner learner = learners.get(key(record.backend(), record.routeKind()));
@@ -103,8 +108,8 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
             return; // an answer cut short, refused or unread tells neither its length nor its cost
         }
         CompletedRequest completed = new CompletedRequest(record.frozenTokens(), record.outputCap(), record.promptTokens(),
-                record.actualTokens().getAsLong(), record.runningAtDispatch(), (record.totalNanos() - record.queuedNanos()) / 1e9,
-                record.fingerprint(), record.byFallback());
+                record.actualTokens().getAsLong(), record.runningAtDispatch(), record.servedNanos() / 1e9,
+                record.fingerprint(), record.byFallback(), record.prompt().map(RequestFeatures::of));
         if (!thread.offer(() -> learn(learner, completed))) {
             dropped.increment();
         }

@@ -18,7 +18,8 @@ import dev.triage.proxy.scheduler.ServiceTimeModel;
  *       the fit follows a backend that changes speed; the prior never decays.
  * </ul>
  *
- * <p>Four terms: each update solves a 4 × 4 system, well under a microsecond. Not thread-safe: one
+ * <p>Four terms, none negative: each update solves a 4 × 4 system, and when a term would fall below 0
+ * the smaller systems of the others, a few microseconds at most. Not thread-safe: one
  * thread feeds it.
  */
 final class ServiceTimeLearner {
@@ -90,13 +91,13 @@ final class ServiceTimeLearner {
     }
 
     LearnedServiceTime current() {
-        double base = Math.max(0, fit[0]);
-        double perToken = Math.max(0, fit[2]);
-        double growth = perToken > 0 ? Math.max(0, fit[3]) / perToken : 0;
+        double base = fit[0];
+        double perToken = fit[2];
+        double growth = perToken > 0 ? fit[3] / perToken : 0;
         if (base + perToken == 0) {
             base = ServiceTimeModel.MIN_SECONDS;
         }
-        return new LearnedServiceTime(base, Math.max(0, fit[1]), perToken, growth);
+        return new LearnedServiceTime(base, fit[1], perToken, growth);
     }
 
     /** The statistics, for saving: the gram matrix row by row, the moments, the residual scale and the count. */
@@ -136,45 +137,103 @@ final class ServiceTimeLearner {
         return true;
     }
 
-    /** Solves (gram + prior precision) fit = moment + prior precision × prior by Gaussian elimination. */
+    /**
+     * Fits the terms, none below 0, to the statistics and the prior: minimises {@code fᵀ A f − 2 fᵀ c}
+     * with A = gram + prior precision and c = moments + prior precision × prior. A term that the
+     * unconstrained solution puts below 0 is not simply set to 0 afterwards, which would leave the
+     * others fitted to a model that no longer holds (a negative fixed cost paid back by an inflated
+     * cost per prompt token): every set of terms left free is solved with the rest at 0, and the best
+     * solution that is nowhere negative is kept. Sixteen 4 × 4 solves at most.
+     */
     private void solve() {
-        double[][] a = new double[TERMS][TERMS + 1];
+        double[][] a = new double[TERMS][TERMS];
+        double[] c = new double[TERMS];
         for (int i = 0; i < TERMS; i++) {
             System.arraycopy(gram[i], 0, a[i], 0, TERMS);
             a[i][i] += priorPrecision[i];
-            a[i][TERMS] = moment[i] + priorPrecision[i] * prior[i];
+            c[i] = moment[i] + priorPrecision[i] * prior[i];
         }
-        for (int column = 0; column < TERMS; column++) {
+        int all = (1 << TERMS) - 1;
+        double[] best = solveFree(a, c, all);
+        if (best != null && isNonNegative(best)) {
+            System.arraycopy(best, 0, fit, 0, TERMS);
+            return;
+        }
+        best = new double[TERMS]; // every term 0: always allowed, objective 0
+        double bestObjective = 0;
+        for (int free = 1; free < all; free++) {
+            double[] solution = solveFree(a, c, free);
+            if (solution == null || !isNonNegative(solution)) {
+                continue;
+            }
+            // At a stationary point of the free terms, fᵀ A f = fᵀ c, so the objective is −fᵀ c.
+            double objective = -dot(solution, c);
+            if (objective < bestObjective) {
+                bestObjective = objective;
+                best = solution;
+            }
+        }
+        System.arraycopy(best, 0, fit, 0, TERMS);
+    }
+
+    /**
+     * The minimiser over the terms in the bit set {@code free}, the others held at 0, by Gaussian
+     * elimination with partial pivoting; null when the system is singular.
+     */
+    private static double[] solveFree(double[][] a, double[] c, int free) {
+        int[] terms = new int[Integer.bitCount(free)];
+        for (int i = 0, k = 0; i < TERMS; i++) {
+            if ((free & (1 << i)) != 0) {
+                terms[k++] = i;
+            }
+        }
+        int n = terms.length;
+        double[][] m = new double[n][n + 1];
+        for (int row = 0; row < n; row++) {
+            for (int col = 0; col < n; col++) {
+                m[row][col] = a[terms[row]][terms[col]];
+            }
+            m[row][n] = c[terms[row]];
+        }
+        for (int column = 0; column < n; column++) {
             int pivot = column;
-            for (int row = column + 1; row < TERMS; row++) {
-                if (Math.abs(a[row][column]) > Math.abs(a[pivot][column])) {
+            for (int row = column + 1; row < n; row++) {
+                if (Math.abs(m[row][column]) > Math.abs(m[pivot][column])) {
                     pivot = row;
                 }
             }
-            double[] swap = a[column];
-            a[column] = a[pivot];
-            a[pivot] = swap;
-            for (int row = column + 1; row < TERMS; row++) {
-                double factor = a[row][column] / a[column][column];
-                for (int k = column; k <= TERMS; k++) {
-                    a[row][k] -= factor * a[column][k];
+            double[] swap = m[column];
+            m[column] = m[pivot];
+            m[pivot] = swap;
+            for (int row = column + 1; row < n; row++) {
+                double factor = m[row][column] / m[column][column];
+                for (int k = column; k <= n; k++) {
+                    m[row][k] -= factor * m[column][k];
                 }
             }
         }
         double[] solution = new double[TERMS];
-        for (int row = TERMS - 1; row >= 0; row--) {
-            double sum = a[row][TERMS];
-            for (int k = row + 1; k < TERMS; k++) {
-                sum -= a[row][k] * solution[k];
+        for (int row = n - 1; row >= 0; row--) {
+            double sum = m[row][n];
+            for (int k = row + 1; k < n; k++) {
+                sum -= m[row][k] * solution[terms[k]];
             }
-            solution[row] = sum / a[row][row];
-        }
-        for (double value : solution) {
+            double value = sum / m[row][row];
             if (!Double.isFinite(value)) {
-                return; // keeps the last good fit
+                return null;
+            }
+            solution[terms[row]] = value;
+        }
+        return solution;
+    }
+
+    private static boolean isNonNegative(double[] values) {
+        for (double value : values) {
+            if (value < 0) {
+                return false;
             }
         }
-        System.arraycopy(solution, 0, fit, 0, TERMS);
+        return true;
     }
 
     private static double dot(double[] x, double[] y) {

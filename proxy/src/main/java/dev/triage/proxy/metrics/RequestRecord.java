@@ -31,6 +31,7 @@ public final class RequestRecord {
     private long queuedNanos = -1;
     private boolean starvationPromoted;
     private int runningAtDispatch;
+    private long servedNanos;
     private long firstByteNanos = -1;
     private long endNanos = -1;
     private OptionalLong actualTokens = OptionalLong.empty();
@@ -82,6 +83,14 @@ public final class RequestRecord {
         this.queuedNanos = waitedNanos;
         this.starvationPromoted = promoted;
         this.runningAtDispatch = running;
+    }
+
+    /**
+     * A run of the request on its backend ended, its answer whole or paused, after {@code nanos} in its
+     * slot: the backend's time, which a client slow to read the last bytes does not lengthen.
+     */
+    public void ran(long nanos) {
+        this.servedNanos += nanos;
     }
 
     /** The request left the queue without a slot (timed out, refused at shutdown) after this wait. */
@@ -180,6 +189,11 @@ public final class RequestRecord {
     /** Jobs holding a slot of the backend once this one took its own, itself included; 0 before. */
     public int runningAtDispatch() {
         return runningAtDispatch;
+    }
+
+    /** Nanoseconds its runs held a backend's slot, from each dispatch to the backend's last byte; 0 before. */
+    public long servedNanos() {
+        return servedNanos;
     }
 
     /** Nanoseconds it waited in the queue (until its slot, or until it left without one), or -1 when never queued. */

@@ -175,6 +175,13 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
                 BackendLearner::repeatModelLogError).forEach((estimates, error) -> Gauge.builder("triage.learned.repeat.log.error",
                 learner, error).tags(tags).tag("estimates", estimates).description(logError + ", over repeated prompts only")
                 .register(registry));
+        Map.<String, ToDoubleFunction<BackendLearner>>of("frozen", BackendLearner::frozenRankingAccuracy, "adapted",
+                BackendLearner::adaptedRankingAccuracy).forEach((estimates, accuracy) -> Gauge.builder(
+                "triage.learned.ranking.accuracy", learner, accuracy).tags(tags).tag("estimates", estimates)
+                .description("Ranking accuracy over the last 500 answers to prompts, each estimate made before its answer")
+                .register(registry));
+        Gauge.builder("triage.learned.ranking.adapted.serving", learner, l -> l.adaptationServes() ? 1 : 0).tags(tags)
+                .description("1 while the order learned from this backend's answers serves the estimates").register(registry);
         Gauge.builder("triage.learned.repeats", learner, BackendLearner::repeatsRemembered).tags(tags)
                 .description("Prompt fingerprints whose answers are remembered").register(registry);
         Gauge.builder("triage.learned.repeats.serving", learner, l -> l.repeatsServe() ? 1 : 0).tags(tags)

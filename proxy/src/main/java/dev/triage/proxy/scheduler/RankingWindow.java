@@ -1,6 +1,7 @@
 package dev.triage.proxy.scheduler;
 
 import dev.triage.model.LengthClass;
+import java.util.Optional;
 
 /**
  * Clairvoyant's ranking accuracy, live: over the last {@code capacity} completed requests whose real
@@ -17,6 +18,8 @@ public final class RankingWindow {
     private int next;
     private long pairs;
     private long correct;
+    private int shorts;
+    private int longs;
 
     public RankingWindow(int capacity) {
         this.estimates = new double[capacity];
@@ -25,13 +28,56 @@ public final class RankingWindow {
 
     /** Adds a completed request, evicting the oldest when full. */
     public void add(double estimatedTokens, double actualTokens) {
+        add(estimatedTokens, LengthClass.of(actualTokens));
+    }
+
+    private void add(double estimatedTokens, LengthClass actual) {
         if (classes[next] != null) {
             count(next, -1);
         }
         estimates[next] = estimatedTokens;
-        classes[next] = LengthClass.of(actualTokens);
+        classes[next] = actual;
         count(next, +1);
         next = (next + 1) % estimates.length;
+    }
+
+    /** The window's requests, oldest first, as pairs of the estimate and the real length's class ordinal: what is saved. */
+    public double[] state() {
+        double[] state = new double[2 * size()];
+        int at = 0;
+        for (int k = 0; k < estimates.length; k++) {
+            int i = (next + k) % estimates.length;
+            if (classes[i] != null) {
+                state[at++] = estimates[i];
+                state[at++] = classes[i].ordinal();
+            }
+        }
+        return state;
+    }
+
+    /** A window of {@code capacity} holding what {@link #state()} saved; empty when the state does not fit. */
+    public static Optional<RankingWindow> restored(int capacity, double[] state) {
+        if (state.length % 2 != 0 || state.length > 2 * capacity) {
+            return Optional.empty();
+        }
+        RankingWindow window = new RankingWindow(capacity);
+        LengthClass[] values = LengthClass.values();
+        for (int at = 0; at < state.length; at += 2) {
+            double ordinal = state[at + 1];
+            if (!(state[at] >= 0) || !Double.isFinite(state[at]) || ordinal != Math.rint(ordinal) || ordinal < 0 || ordinal >= values.length) {
+                return Optional.empty();
+            }
+            window.add(state[at], values[(int) ordinal]);
+        }
+        return Optional.of(window);
+    }
+
+    private int size() {
+        int size = 0;
+        for (LengthClass lengthClass : classes) {
+            size += lengthClass == null ? 0 : 1;
+        }
+        return size;
     }
 
     /** The accuracy over the window, or NaN while it holds no (short, long) pair. */
@@ -39,9 +85,16 @@ public final class RankingWindow {
         return pairs == 0 ? Double.NaN : (double) correct / pairs;
     }
 
+    /** Requests in the window of the rarer of the two classes that pairs are made of (short and long). */
+    public int rarerClassCount() {
+        return Math.min(shorts, longs);
+    }
+
     /** Adds ({@code sign} +1) or removes (-1) the pairs slot {@code i} forms with the others in the window. */
     private void count(int i, int sign) {
         LengthClass mine = classes[i];
+        shorts += mine == LengthClass.SHORT ? sign : 0;
+        longs += mine == LengthClass.LONG ? sign : 0;
         if (mine == LengthClass.MEDIUM) {
             return;
         }

@@ -95,6 +95,8 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     private State state = State.RECEIVING;
     private SizedJob job;
     private long submittedNanos;
+    /** When the run in progress was sent to its backend. */
+    private long runStartedNanos;
     private Ticket ticket;
     private Slot slot;
     private UpstreamCall call;
@@ -244,7 +246,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             @Override
             public JobCost cost() {
                 int running = Math.min(queue.settings().slots(), queue.busySlots() + 1);
-                return learner.cost(sized.estimate().expectedTokens(), sized.fingerprint(), sized.outputCap(), sized.promptTokens(), running);
+                return learner.cost(sized.estimate().expectedTokens(), sized.prompt(), sized.fingerprint(), sized.outputCap(), sized.promptTokens(), running);
             }
 
             @Override
@@ -281,7 +283,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     /** Records the job's estimate as this backend's learned calibration serves it. */
     private void recordSized(SizedJob sized) {
         double estimatorTokens = sized.estimate().expectedTokens();
-        Estimate served = sized.estimate().withTokens(group.costLearner().tokens(estimatorTokens, sized.fingerprint(), sized.outputCap()));
+        Estimate served = sized.estimate().withTokens(group.costLearner().tokens(estimatorTokens, sized.prompt(), sized.fingerprint(), sized.outputCap()));
         record.sized(served, sized.priority(), estimatorTokens, sized.byFallback(), sized.promptTokens(), sized.outputCap());
         record.prompt(sized.prompt(), sized.fingerprint());
     }
@@ -315,6 +317,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     /** Starts a run of the request in {@code granted}, with {@code requestBody} as what the backend is asked. */
     private void send(Slot granted, ByteBuf requestBody) {
         slot = granted;
+        runStartedNanos = System.nanoTime();
         state = State.RELAYING;
         upstreamDone = false;
         resumeFailed = false;
@@ -457,6 +460,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     @Override
     public void finished(UpstreamCall.Ending ending) {
         upstreamDone = true;
+        record.ran(System.nanoTime() - runStartedNanos);
         if (pausing) {
             pausing = false;
             state = State.PAUSED;
@@ -589,16 +593,12 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         }
     }
 
-    /**
-     * Reports the ended record, and a completed answer's real length against its estimate with about
-     * the time it held its slot: its time since arrival less its wait in the queue.
-     */
+    /** Reports the ended record, and a completed answer's real length against its estimate with the time it held its slots. */
     private void report() {
         context.observer().finished(record);
         if (record.estimate() != null && record.status() < 400) {
-            double serviceSeconds = (record.totalNanos() - Math.max(0, record.queuedNanos())) / 1e9;
             record.actualTokens().ifPresent(actual ->
-                    group.queue().feedback(record.estimate().expectedTokens(), actual, serviceSeconds));
+                    group.queue().feedback(record.estimate().expectedTokens(), actual, record.servedNanos() / 1e9));
         }
     }
 }

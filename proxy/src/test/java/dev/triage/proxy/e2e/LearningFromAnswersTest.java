@@ -48,6 +48,13 @@ class LearningFromAnswersTest {
             assertEquals(1, PrometheusText.sum(metrics, "triage_learned_repeats", chat), metrics);
             assertEquals(1, PrometheusText.sum(metrics, "triage_learned_repeats_serving", chat),
                     "answers of one length beat an estimate that is not that length");
+            // Three answers of one length make no (short, long) pair: both orders are unjudged, the frozen one serves.
+            Map<String, List<Map<String, String>>> series = PrometheusText.series(metrics);
+            assertEquals(List.of("adapted", "frozen"), series.get("triage_learned_ranking_accuracy").stream()
+                    .filter(labels -> labels.entrySet().containsAll(chat.entrySet())).map(labels -> labels.get("estimates")).sorted().toList(),
+                    metrics);
+            assertEquals(0, PrometheusText.sum(metrics, "triage_learned_ranking_adapted_serving", chat), metrics);
+            assertTrue(series.containsKey("triage_learned_ranking_adapted_serving"), metrics);
         }
         List<String> lines = Files.readAllLines(feedback);
         assertEquals(3, lines.size(), String.join("\n", lines));

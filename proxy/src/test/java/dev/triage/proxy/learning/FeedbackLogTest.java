@@ -45,7 +45,7 @@ class FeedbackLogTest {
         assertEquals(FeedbackLog.FORMAT, line.get("format").asText());
         assertEquals(321, line.get("actualTokens").asLong());
         assertEquals(80, line.get("estimatorTokens").asDouble(), 1e-9);
-        assertEquals(2.5, line.get("serviceSeconds").asDouble(), 1e-9);
+        assertEquals(2.0, line.get("serviceSeconds").asDouble(), 1e-9, "the time in the slot, not until the client had the last byte");
         long fingerprint = PromptFingerprint.of(new Prompt(SECRET)).getAsLong();
         assertEquals(fingerprint, Long.parseUnsignedLong(line.get("fingerprint").asText(), 16));
         float[] features = RequestFeatures.of(new Prompt(SECRET));
@@ -131,6 +131,7 @@ class FeedbackLogTest {
         record.sized(Estimate.ofTokens(80), 0, 80, false, 20, cap);
         record.prompt(Optional.of(read), PromptFingerprint.of(read));
         record.dispatched(500_000_000, false, 1);
+        record.ran(2_000_000_000L);
         record.responded(200);
         record.actualTokens(OptionalLong.of(actual));
         record.end(outcome, null, 3_000_000_000L);

@@ -53,6 +53,26 @@ class ServiceTimeLearnerTest {
         assertEquals(growth, learned.growthPerRunning(), 0.2 * growth, learned.toString());
     }
 
+    /**
+     * Answers whose fixed cost the unconstrained fit puts at −0.3 s, paid back by 0.02 s per prompt
+     * token: a fit that only sets the fixed cost to 0 afterwards overshoots every request by 0.3 s.
+     */
+    @Test
+    void aTermHeldAtZeroLeavesTheOthersFittedToWhatWasSeen() {
+        ServiceTimeLearner learner = new ServiceTimeLearner(FLAGS);
+        double[][] seen = {{10, 100, 0.9}, {20, 100, 1.1}, {15, 200, 2.0}};
+        for (int i = 0; i < 300; i++) {
+            double[] request = seen[i % seen.length];
+            learner.learn(request[0], request[1], 1, request[2]);
+        }
+        LearnedServiceTime learned = learner.current();
+        for (double[] request : seen) {
+            double predicted = learned.seconds(request[0], request[1], 1);
+            assertEquals(request[2], predicted, 0.12 * request[2], learned.toString());
+        }
+        assertTrue(learned.baseSeconds() >= 0 && learned.secondsPerPromptToken() >= 0, learned.toString());
+    }
+
     @Test
     void followsABackendThatSlowsDown() {
         ServiceTimeLearner learner = new ServiceTimeLearner(FLAGS);

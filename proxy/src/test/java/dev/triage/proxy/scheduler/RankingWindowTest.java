@@ -59,4 +59,26 @@ class RankingWindowTest {
             }
         }
     }
+
+    @Test
+    void aRestoredWindowCountsAndEvictsAsTheSavedOne() {
+        SplittableRandom random = new SplittableRandom(11);
+        RankingWindow saved = new RankingWindow(40);
+        for (int i = 0; i < 100; i++) {
+            double actual = random.nextDouble(0, 2000);
+            saved.add(Math.max(1, actual + random.nextDouble(-600, 600)), actual);
+        }
+        RankingWindow restored = RankingWindow.restored(40, saved.state()).orElseThrow();
+        assertEquals(saved.accuracy(), restored.accuracy());
+        assertEquals(saved.rarerClassCount(), restored.rarerClassCount());
+        for (int i = 0; i < 30; i++) {
+            double actual = random.nextDouble(0, 2000);
+            double estimate = Math.max(1, actual + random.nextDouble(-600, 600));
+            saved.add(estimate, actual);
+            restored.add(estimate, actual);
+            assertEquals(saved.accuracy(), restored.accuracy(), "the oldest go first in both");
+        }
+        assertTrue(RankingWindow.restored(40, new double[] {100, 3}).isEmpty(), "no fourth length class");
+        assertTrue(RankingWindow.restored(1, new double[] {100, 0, 900, 2}).isEmpty(), "more than the window holds");
+    }
 }
