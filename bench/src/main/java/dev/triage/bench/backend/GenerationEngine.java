@@ -3,6 +3,7 @@ package dev.triage.bench.backend;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedDeque;
 
 /**
@@ -13,7 +14,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  * <p>The timing model: a generation that gets a slot first spends its prefill time (the backend's
  * {@code ServiceTimeModel.prefillSeconds} of its prompt) on its own, then joins the decoding batch at
  * the next step boundary. Each decoding step produces one token for every generation in the batch and
- * lasts {@code secondsPerToken × (1 + batchSlowdown × (n − 1))} for a batch of n: with one slot a
+ * lasts {@code secondsPerToken × batchSlowdown.factor(n)} for a batch of n ({@link BatchSlowdown}): with one slot a
  * request takes exactly {@code prefill + perToken × tokens}; with more, every request slows down as
  * the batch grows, which is how continuous batching trades latency for throughput. A generation
  * leaves the batch with its last token, and its slot goes to the oldest waiting request.
@@ -29,7 +30,7 @@ public final class GenerationEngine {
     private final EngineTimers timers;
     private final int slots;
     private final double secondsPerToken;
-    private final double batchSlowdown;
+    private final BatchSlowdown batchSlowdown;
     private final ArrayDeque<Generation> waiting = new ArrayDeque<>();
     private final List<Generation> decoding = new ArrayList<>();
     private final List<Generation> joining = new ArrayList<>();
@@ -42,22 +43,19 @@ public final class GenerationEngine {
 
     /**
      * @param secondsPerToken the duration of a decoding step for a batch of one
-     * @param batchSlowdown how much each further generation in the batch slows a step (0.05: 5%)
+     * @param batchSlowdown how much longer a step takes as the batch grows
      */
-    public GenerationEngine(EngineTimers timers, int slots, double secondsPerToken, double batchSlowdown) {
+    public GenerationEngine(EngineTimers timers, int slots, double secondsPerToken, BatchSlowdown batchSlowdown) {
         if (slots < 1) {
             throw new IllegalArgumentException("slots: " + slots + " (expected: >= 1)");
         }
         if (!(secondsPerToken >= 0) || Double.isInfinite(secondsPerToken)) {
             throw new IllegalArgumentException("seconds per token: " + secondsPerToken + " (expected: >= 0)");
         }
-        if (!(batchSlowdown >= 0) || Double.isInfinite(batchSlowdown)) {
-            throw new IllegalArgumentException("batch slowdown: " + batchSlowdown + " (expected: >= 0)");
-        }
         this.timers = timers;
         this.slots = slots;
         this.secondsPerToken = secondsPerToken;
-        this.batchSlowdown = batchSlowdown;
+        this.batchSlowdown = Objects.requireNonNull(batchSlowdown, "batchSlowdown");
     }
 
     public void submit(Generation generation) {
@@ -128,7 +126,7 @@ public final class GenerationEngine {
     }
 
     private void startStep(long startNanos) {
-        long duration = nanos(secondsPerToken * (1 + batchSlowdown * (decoding.size() - 1)));
+        long duration = nanos(secondsPerToken * batchSlowdown.factor(decoding.size()));
         stepEndNanos = startNanos + duration;
         // From the planned end, not from now: a late timer does not slow the generation down.
         long delay = Math.max(0, stepEndNanos - timers.nanoTime());

@@ -1,5 +1,6 @@
 package dev.triage.bench.load;
 
+import dev.triage.bench.backend.BatchSlowdown;
 import dev.triage.bench.plot.LatencyVsLoadChart;
 import dev.triage.bench.sim.LoadSweep;
 import dev.triage.bench.sim.SummaryCsv;
@@ -41,8 +42,9 @@ import java.util.Set;
  * bench real-burst --backend URL [--workload FILE] [--estimator E,...] [--variants V,...] [--preemption DIALECT]
  *                  [--answer-scale 1] [--runs 3] [--out DIR]
  * bench pool     [--workload FILE] [--slowdown 2] [--kill-at 0.3] [--slots 1] [--runs 2] [speed options] [--out DIR]
- * load options: --workload FILE --variants V,... --tau 5 --slots 1 --prefill-seconds 0.01
- *               --seconds-per-prompt-token 0 --seconds-per-token 0.0005 --estimator NAME
+ * load options: --workload FILE --variants V,... --tau 5 --slots 1 --backend-slots N --batch-slowdown 0.05
+ *               --compute-bound-batch 0 --prefill-seconds 0.01 --seconds-per-prompt-token 0 --seconds-per-token 0.0005
+ *               --estimator NAME
  * </pre>
  */
 public final class BenchCommand {
@@ -72,10 +74,14 @@ public final class BenchCommand {
                           (two replay backends behind one Triage, the second --slowdown times slower per token: the burst
                           on each alone, on both, and on both with the slow one killed at --kill-at of the fast one's burst)
             load options: --workload FILE (default: the held-out burst of 35 short and 35 long answers in the bench jar)
-                   --variants V,... (direct, [oracle-]fcfs|sjf|hrrn|ewsjf|laps[-tau][:estimator][@frozen])   --tau SECONDS (5)
-                          (@frozen: Triage with --online-learning false)
+                   --variants V,... (direct, [oracle-]fcfs|sjf|hrrn|ewsjf|laps[-tau][:estimator][@frozen][@slots=N|auto])
+                          (@frozen: Triage with --online-learning false; @slots: its own --max-concurrency)   --tau SECONDS (5)
                    --answer-scale 1 (every answer's length times this, classes kept: for a slow server)
                    --slots 1  --prefill-seconds 0.01  --seconds-per-prompt-token 0  --seconds-per-token 0.0005
+                          (--slots: Triage's --max-concurrency, the replay backend's slots, and what rho counts)
+                   --backend-slots N (the replay backend's own slots, if not --slots: more than Triage sends, to give
+                          it everything at once)   --batch-slowdown 0.05 (each further generation slows a decoding step)
+                   --compute-bound-batch K (past K generations a step lasts in proportion to the batch; 0: never)
                    --estimator NAME (Triage's default)
                    --api openai|ollama (the chat route: /v1/chat/completions or Ollama's /api/chat; openai)
             """;
@@ -92,8 +98,8 @@ public final class BenchCommand {
     static final String LENGTH_MATCHED_WORKLOAD = "/workloads/length-matched.jsonl";
 
     /** What burst and Poisson runs share. */
-    record LoadOptions(List<WorkloadEntry> workload, List<LoadVariant> variants, int slots, ServiceTimeModel speed,
-            List<String> triageFlags, ChatApi api, Path out) {
+    record LoadOptions(List<WorkloadEntry> workload, List<LoadVariant> variants, int slots, int backendSlots,
+            BatchSlowdown batchSlowdown, ServiceTimeModel speed, List<String> triageFlags, ChatApi api, Path out) {
 
         /** Flags for every Triage started: as many slots as the backend has, and the estimator asked for. */
         static List<String> triageFlags(Flags flags, int slots) {
@@ -112,10 +118,12 @@ public final class BenchCommand {
             Path file = flags.optional("workload").map(Path::of).orElse(null);
             Duration tau = Duration.ofMillis((long) (flags.number("tau", 5) * 1000));
             int slots = flags.integer("slots", 1);
+            int backendSlots = flags.integer("backend-slots", slots);
+            BatchSlowdown batchSlowdown = BatchSlowdown.read(flags);
             List<LoadVariant> variants = flags.words("variants", DEFAULT_VARIANTS).stream()
                     .map(name -> LoadVariant.parse(name, tau)).toList();
             return new LoadOptions(answersScaled(file != null ? WorkloadFile.read(file) : WorkloadFile.readResource(DEFAULT_WORKLOAD),
-                    flags), variants, slots, speed(flags),
+                    flags), variants, slots, backendSlots, batchSlowdown, speed(flags),
                     triageFlags(flags, slots),
                     ChatApi.parse(flags.string("api", "openai")), flags.optional("out").map(Path::of).orElse(null));
         }
@@ -201,7 +209,8 @@ public final class BenchCommand {
         int runs = runs(flags, 5);
         flags.finish();
         BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.Settings(options.workload(), options.variants(),
-                runs, options.speed(), options.slots(), options.triageFlags(), options.api()));
+                runs, options.speed(), options.slots(), options.backendSlots(), options.batchSlowdown(), options.triageFlags(),
+                options.api()));
         return report(result, runs, options.out(), "burst");
     }
 
@@ -314,9 +323,11 @@ public final class BenchCommand {
         int seeds = flags.integer("seeds", 2);
         URI realBackend = flags.optional("backend").map(URI::create).orElse(null);
         flags.finish();
-        List<LoadPoint> points = PoissonBenchmark.run(new PoissonBenchmark.Settings(options.workload(),
-                options.variants(), rhos, requests, seeds, options.speed(), options.slots(), options.triageFlags(), options.api(),
+        List<PoissonBenchmark.Point> results = PoissonBenchmark.run(new PoissonBenchmark.Settings(options.workload(),
+                options.variants(), rhos, requests, seeds, options.speed(), options.slots(), options.backendSlots(),
+                options.batchSlowdown(), options.triageFlags(), options.api(),
                 realBackend));
+        List<LoadPoint> points = results.stream().map(PoissonBenchmark.Point::latencies).toList();
         if (options.out() != null) {
             Files.createDirectories(options.out());
             LoadSweep.writeCsv(options.out().resolve("poisson.csv"), points);
@@ -326,8 +337,9 @@ public final class BenchCommand {
                     points, options.variants().stream().map(LoadVariant::name).toList());
         }
         StringBuilder report = new StringBuilder();
-        for (LoadPoint point : points) {
-            report.append("rho ").append(point.rho()).append('\n').append(SummaryTable.markdown(point.rows())).append('\n');
+        for (PoissonBenchmark.Point point : results) {
+            report.append("rho ").append(point.latencies().rho()).append('\n').append(SummaryTable.markdown(point.latencies().rows()))
+                    .append(point.figures()).append("\n\n");
         }
         return report.toString();
     }

@@ -1,11 +1,11 @@
 package dev.triage.bench.load;
 
+import dev.triage.bench.backend.BatchSlowdown;
 import dev.triage.bench.relay.AnswerLengthRelay;
 import dev.triage.bench.replay.AnswerBook;
 import dev.triage.bench.replay.ReplayBackend;
 import dev.triage.bench.replay.ReplayBackendSettings;
 import dev.triage.bench.stats.LatencyStats.Statistic;
-import dev.triage.bench.stats.MeanSd;
 import dev.triage.bench.stats.SummaryRow;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.model.cli.Progress;
@@ -35,11 +35,21 @@ public final class BurstBenchmark {
 
     /**
      * @param speed the replay backend's prefill and per-token time
+     * @param slots Triage's {@code --max-concurrency} unless a variant sets its own
+     * @param backendSlots how many generations the replay backend runs at once
+     * @param batchSlowdown how much longer the replay backend's decoding step takes as its batch grows
      * @param triageFlags extra flags for every Triage started (e.g. {@code --estimator baseline})
      * @param api the API chat requests use
      */
     public record Settings(List<WorkloadEntry> workload, List<LoadVariant> variants, int runs, ServiceTimeModel speed,
-            int slots, List<String> triageFlags, ChatApi api) {}
+            int slots, int backendSlots, BatchSlowdown batchSlowdown, List<String> triageFlags, ChatApi api) {
+
+        /** A backend with as many slots as Triage and the replay backend's batch slowdown. */
+        public Settings(List<WorkloadEntry> workload, List<LoadVariant> variants, int runs, ServiceTimeModel speed, int slots,
+                List<String> triageFlags, ChatApi api) {
+            this(workload, variants, runs, speed, slots, slots, BatchSlowdown.DEFAULT, triageFlags, api);
+        }
+    }
 
     /**
      * A burst against a real server that generates exactly the tokens it is asked for, behind an
@@ -102,13 +112,13 @@ public final class BurstBenchmark {
          * fallback estimator; how many is said first.
          */
         public String findings() {
-            StringBuilder text = new StringBuilder("burst length (s):");
-            variants.forEach((variant, summaries) -> {
-                MeanSd length = MeanSd.of(summaries.burstLengths());
-                text.append(String.format(Locale.ROOT, " %s %.1f ± %.1f;", variant, length.mean(), length.sd()));
-            });
-            text.setLength(text.length() - 1);
-            text.append("\nsized by the fallback estimator, per run:");
+            StringBuilder text = new StringBuilder(RunSummaries.perVariant("burst length (s)", variants.values(),
+                    RunSummaries::burstLengths, 1)).append('\n')
+                    .append(RunSummaries.perVariant("throughput (requests/s)", variants.values(), RunSummaries::throughputs, 2))
+                    .append('\n')
+                    .append(RunSummaries.perVariant("Triage's slots at the end", variants.values(), RunSummaries::slotsAtEnd, 1))
+                    .append('\n');
+            text.append("sized by the fallback estimator, per run:");
             variants.forEach((variant, summaries) -> text.append(String.format(Locale.ROOT, " %s %.1f;", variant,
                     summaries.estimatorFallbacks())));
             text.setLength(text.length() - 1);
@@ -180,7 +190,8 @@ public final class BurstBenchmark {
                 / settings.slots();
         Duration expected = Duration.ofMillis(Math.round(settings.variants().size() * settings.runs() * burstSeconds * 1000));
         try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder()
-                .answers(answers).slots(settings.slots()).speed(settings.speed()).build())) {
+                .answers(answers).slots(settings.backendSlots()).speed(settings.speed())
+                .batchSlowdown(settings.batchSlowdown()).build())) {
             return run(settings.workload(), settings.variants(), settings.runs(), expected, (variant, requests) ->
                     LoadSession.run(backend, answers, variant, requests, settings.triageFlags(), settings.api()));
         }

@@ -78,6 +78,7 @@ public final class LoadGenerator {
     public List<LoadResult> run(URI base, List<LoadRequest> requests) throws IOException {
         List<HttpRequest> prepared = prepare(base, requests);
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(new DaemonThreadFactory("load-timer"));
+        long start = System.nanoTime();
         try {
             List<CompletableFuture<LoadResult>> pending = new ArrayList<>();
             for (int i = 0; i < requests.size(); i++) {
@@ -86,7 +87,7 @@ public final class LoadGenerator {
                 CompletableFuture<LoadResult> result = new CompletableFuture<>();
                 pending.add(result);
                 long delay = (long) (request.sendAtSeconds() * 1e9);
-                timer.schedule(() -> send(http, request, result), delay, TimeUnit.NANOSECONDS);
+                timer.schedule(() -> send(http, request, start, result), delay, TimeUnit.NANOSECONDS);
             }
             List<LoadResult> results = new ArrayList<>();
             for (CompletableFuture<LoadResult> result : pending) {
@@ -152,7 +153,7 @@ public final class LoadGenerator {
         return body;
     }
 
-    private void send(HttpRequest http, LoadRequest request, CompletableFuture<LoadResult> result) {
+    private void send(HttpRequest http, LoadRequest request, long runStart, CompletableFuture<LoadResult> result) {
         long sent = System.nanoTime();
         // A chat answer's first token is its first event; a transcription's is its first line.
         FirstEvent firstEvent = new FirstEvent(request.entry().audio().isPresent() ? line -> true : api::carriesToken);
@@ -160,7 +161,7 @@ public final class LoadGenerator {
                 .whenComplete((response, error) -> {
                     long end = System.nanoTime();
                     double firstToken = firstEvent.at == 0 ? Double.NaN : (firstEvent.at - sent) / 1e9;
-                    result.complete(new LoadResult(request.entry().jobClass(), firstToken, (end - sent) / 1e9,
+                    result.complete(new LoadResult(request.entry().jobClass(), (sent - runStart) / 1e9, firstToken, (end - sent) / 1e9,
                             response == null ? 0 : response.statusCode()));
                 });
     }

@@ -33,8 +33,10 @@ public final class LoadSession {
      *
      * @param estimatorFallbacks chat requests Triage sized with its fallback estimator, because the
      *     configured one could not in time (a burst can saturate an expensive one)
+     * @param slotsAtEnd how many requests Triage let the backend run at once when the run ended (the
+     *     limit {@code --max-concurrency auto} had found), 0 without Triage
      */
-    record Outcome(List<LoadResult> results, long starvationPromotions, long estimatorFallbacks) {}
+    record Outcome(List<LoadResult> results, long starvationPromotions, long estimatorFallbacks, int slotsAtEnd) {}
 
     /** Runs one variant on a set of requests, against a backend the caller started. */
     @FunctionalInterface
@@ -56,7 +58,7 @@ public final class LoadSession {
             List<String> triageFlags, ChatApi api) throws IOException, InterruptedException {
         LoadGenerator generator = new LoadGenerator(api);
         if (!variant.throughTriage()) {
-            return new Outcome(generator.run(URI.create("http://127.0.0.1:" + backend.port()), requests), 0, 0);
+            return new Outcome(generator.run(URI.create("http://127.0.0.1:" + backend.port()), requests), 0, 0, 0);
         }
         try (Triage triage = startTriage(backend, answers, variant, triageFlags)) {
             return measure(triage, generator, requests);
@@ -68,7 +70,7 @@ public final class LoadSession {
             throws IOException, InterruptedException {
         LoadGenerator generator = new LoadGenerator(ChatApi.OPENAI, true, variant.oracle());
         if (!variant.throughTriage()) {
-            return new Outcome(generator.run(URI.create(relay.url()), requests), 0, 0);
+            return new Outcome(generator.run(URI.create(relay.url()), requests), 0, 0, 0);
         }
         TriageConfig config = ConfigLoader.load(variant.triageFlags(relay.url(), triageFlags).toArray(String[]::new), Map.of());
         try (Triage triage = Triage.start(config)) {
@@ -89,7 +91,8 @@ public final class LoadSession {
         URI base = URI.create("http://127.0.0.1:" + triage.address().getPort());
         awaitReady(base);
         List<LoadResult> results = generator.run(base, requests);
-        return new Outcome(results, triage.queues().get(0).starvationPromotions(), triage.estimatorFallbacks());
+        return new Outcome(results, triage.queues().get(0).starvationPromotions(), triage.estimatorFallbacks(),
+                triage.queues().get(0).slots());
     }
 
     /**

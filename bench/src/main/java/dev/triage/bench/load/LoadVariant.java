@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * What a load run puts between the clients and the backend: nothing ({@code direct}), or Triage with
@@ -16,7 +17,9 @@ import java.util.Optional;
  * instead of its estimator: the bound an estimator can approach), and any of these but
  * {@code direct} followed by {@code :} and an estimator's name ({@code sjf:ranker}), which Triage then
  * uses instead of the run's, and then by {@code @frozen} ({@code hrrn-tau@frozen}): Triage with
- * {@code --online-learning false}, the baseline of what learning from the backend's answers does. Transcriptions are sized by Triage's own duration estimator in every
+ * {@code --online-learning false}, the baseline of what learning from the backend's answers does, and by
+ * {@code @slots=N} or {@code @slots=auto[:MIN..MAX]} ({@code sjf@slots=auto}): Triage with that
+ * {@code --max-concurrency} instead of the run's, to sweep it against one backend. Transcriptions are sized by Triage's own duration estimator in every
  * variant, oracle ones included, so for a speech-only workload an {@code oracle-} variant is its
  * plain one.
  *
@@ -24,17 +27,34 @@ import java.util.Optional;
  * @param tau the starvation timeout, {@link Duration#ZERO} for off
  * @param estimator Triage's {@code --estimator} for this variant; empty for the run's
  * @param learning Triage's {@code --online-learning}
+ * @param maxConcurrency Triage's {@code --max-concurrency} for this variant; empty for the run's
  */
-public record LoadVariant(String name, String policy, Duration tau, boolean oracle, Optional<String> estimator, boolean learning) {
+public record LoadVariant(String name, String policy, Duration tau, boolean oracle, Optional<String> estimator, boolean learning,
+        Optional<String> maxConcurrency) {
+
+    /** What {@code @slots=} takes: Triage's {@code --max-concurrency}, whose bounds Triage itself checks. */
+    private static final Pattern SLOTS = Pattern.compile("[1-9]\\d{0,5}|auto(:\\d{1,6}\\.\\.\\d{1,6})?");
 
     /** Parses a variant name; {@code tau} is used by the {@code -tau} variants. */
     public static LoadVariant parse(String name, Duration tau) {
         String n = name.trim().toLowerCase(Locale.ROOT);
         if (n.equals("direct")) {
-            return new LoadVariant(n, "", Duration.ZERO, false, Optional.empty(), true);
+            return new LoadVariant(n, "", Duration.ZERO, false, Optional.empty(), true, Optional.empty());
         }
-        boolean frozen = n.endsWith("@frozen");
-        String variant = frozen ? n.substring(0, n.length() - "@frozen".length()) : n;
+        String[] parts = n.split("@", -1);
+        String variant = parts[0];
+        boolean frozen = false;
+        Optional<String> maxConcurrency = Optional.empty();
+        for (int i = 1; i < parts.length; i++) {
+            if (parts[i].equals("frozen") && !frozen) {
+                frozen = true;
+            } else if (parts[i].startsWith("slots=") && maxConcurrency.isEmpty()
+                    && SLOTS.matcher(parts[i].substring("slots=".length())).matches()) {
+                maxConcurrency = Optional.of(parts[i].substring("slots=".length()));
+            } else {
+                throw invalid(name);
+            }
+        }
         int colon = variant.indexOf(':');
         Optional<String> estimator = colon < 0 ? Optional.empty() : Optional.of(variant.substring(colon + 1));
         String scheduling = colon < 0 ? variant : variant.substring(0, colon);
@@ -44,11 +64,15 @@ public record LoadVariant(String name, String policy, Duration tau, boolean orac
         String policy = withTau ? rest.substring(0, rest.length() - 4) : rest;
         if (!List.of("fcfs", "sjf", "hrrn", "ewsjf", "laps").contains(policy) || (withTau && tau.isZero())
                 || !estimator.map(EstimatorConfig.NAMES::contains).orElse(true)) {
-            throw new IllegalArgumentException("variant: " + name + " (expected: direct, or fcfs, sjf, hrrn, ewsjf, laps, each optionally -tau"
-                    + " (with --tau) or oracle-, and :estimator, one of " + String.join(", ", EstimatorConfig.NAMES)
-                    + ", and @frozen)");
+            throw invalid(name);
         }
-        return new LoadVariant(n, policy, withTau ? tau : Duration.ZERO, oracle, estimator, !frozen);
+        return new LoadVariant(n, policy, withTau ? tau : Duration.ZERO, oracle, estimator, !frozen, maxConcurrency);
+    }
+
+    private static IllegalArgumentException invalid(String name) {
+        return new IllegalArgumentException("variant: " + name + " (expected: direct, or fcfs, sjf, hrrn, ewsjf, laps, each optionally -tau"
+                + " (with --tau) or oracle-, and :estimator, one of " + String.join(", ", EstimatorConfig.NAMES)
+                + ", and @frozen, @slots=N or @slots=auto[:MIN..MAX])");
     }
 
     public boolean throughTriage() {
@@ -60,13 +84,17 @@ public record LoadVariant(String name, String policy, Duration tau, boolean orac
         return policy.equals(Policy.LAPS.label());
     }
 
-    /** Triage's flags for this variant in front of {@code backendUrl}, plus {@code extra}; the variant's estimator wins. */
+    /**
+     * Triage's flags for this variant in front of {@code backendUrl}, plus {@code extra}; the variant's
+     * estimator and concurrency win.
+     */
     public List<String> triageFlags(String backendUrl, List<String> extra) {
         List<String> flags = new ArrayList<>(List.of("--listen", "127.0.0.1:0", "--backend", backendUrl,
                 "--policy", policy, "--starvation-timeout", tau.isZero() ? "off" : tau.toMillis() + "ms",
                 "--max-queue", "100000", "--online-learning", String.valueOf(learning)));
         flags.addAll(extra);
         estimator.ifPresent(name -> flags.addAll(List.of("--estimator", name)));
+        maxConcurrency.ifPresent(slots -> flags.addAll(List.of("--max-concurrency", slots)));
         return flags;
     }
 }

@@ -1,5 +1,6 @@
 package dev.triage.bench.load;
 
+import dev.triage.bench.backend.BatchSlowdown;
 import dev.triage.bench.relay.AnswerLengthRelay;
 import dev.triage.bench.replay.AnswerBook;
 import dev.triage.bench.replay.ReplayBackend;
@@ -25,18 +26,33 @@ import java.util.SplittableRandom;
  * {@link AnswerLengthRelay} that sets each request's limit to its answer's length where Triage cannot
  * read it (OpenAI's chat API only; oracle variants rank by that length); {@code speed} then describes
  * that server, for the arrival rate only. Gives the points the latency-vs-load charts draw: end to end
- * per class, and the time to first token as classes {@code ttft-short}, {@code ttft-long}, ...
+ * per class, and the time to first token as classes {@code ttft-short}, {@code ttft-long}, ...; and
+ * each variant's throughput, its requests over the time from the first sent to the last answered.
  *
  * @param realBackend a real server's base URL, or null for the replay backend
  */
 public final class PoissonBenchmark {
 
+    /**
+     * @param slots Triage's {@code --max-concurrency} unless a variant sets its own, and the slots ρ counts
+     * @param backendSlots how many generations the replay backend runs at once
+     * @param batchSlowdown how much longer the replay backend's decoding step takes as its batch grows
+     */
     public record Settings(List<WorkloadEntry> workload, List<LoadVariant> variants, List<Double> rhos, int requests,
-            int seeds, ServiceTimeModel speed, int slots, List<String> triageFlags, ChatApi api, URI realBackend) {}
+            int seeds, ServiceTimeModel speed, int slots, int backendSlots, BatchSlowdown batchSlowdown, List<String> triageFlags,
+            ChatApi api, URI realBackend) {}
+
+    /**
+     * One load's results.
+     *
+     * @param figures each variant's completed requests per second and Triage's slots at the end
+     *     of its runs, mean ± sd over seeds, a line each
+     */
+    public record Point(LoadPoint latencies, String figures) {}
 
     private PoissonBenchmark() {}
 
-    public static List<LoadPoint> run(Settings settings) throws IOException, InterruptedException {
+    public static List<Point> run(Settings settings) throws IOException, InterruptedException {
         if (settings.realBackend() != null) {
             try (AnswerLengthRelay relay = AnswerLengthRelay.start(settings.realBackend())) {
                 return sweep(settings, (variant, requests) -> LoadSession.run(relay, variant, requests, settings.triageFlags()));
@@ -44,18 +60,19 @@ public final class PoissonBenchmark {
         }
         AnswerBook answers = AnswerBook.of(settings.workload());
         try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder()
-                .answers(answers).slots(settings.slots()).speed(settings.speed()).build())) {
+                .answers(answers).slots(settings.backendSlots()).speed(settings.speed())
+                .batchSlowdown(settings.batchSlowdown()).build())) {
             return sweep(settings, (variant, requests) ->
                     LoadSession.run(backend, answers, variant, requests, settings.triageFlags(), settings.api()));
         }
     }
 
-    private static List<LoadPoint> sweep(Settings settings, LoadSession.Runner runner)
+    private static List<Point> sweep(Settings settings, LoadSession.Runner runner)
             throws IOException, InterruptedException {
         double meanService = settings.workload().stream()
                 .mapToDouble(e -> settings.speed().seconds(PromptTokens.approximate(e.prompt()), e.answerTokens()))
                 .average().orElseThrow();
-        List<LoadPoint> points = new ArrayList<>();
+        List<Point> points = new ArrayList<>();
         // Each run lasts about as long as its arrivals take to come: requests over the arrival rate.
         int runsPerRho = settings.variants().size() * settings.seeds();
         double expectedSeconds = settings.rhos().stream()
@@ -65,8 +82,10 @@ public final class PoissonBenchmark {
         for (double rho : settings.rhos()) {
             double rate = rho * settings.slots() / meanService;
             List<SummaryRow> rows = new ArrayList<>();
+            List<RunSummaries> variants = new ArrayList<>();
             for (LoadVariant variant : settings.variants()) {
                 RunSummaries summaries = new RunSummaries(variant.name());
+                variants.add(summaries);
                 for (int seed = 0; seed < settings.seeds(); seed++) {
                     summaries.add(runner.run(variant, arrivals(settings.workload(), settings.requests(), rate, seed)));
                     progress.step();
@@ -76,7 +95,9 @@ public final class PoissonBenchmark {
                         .map(row -> new SummaryRow(row.policy(), "ttft-" + row.jobClass(), row.requests(), row.sojourn(), row.tauFired()))
                         .toList());
             }
-            points.add(new LoadPoint(rho, rows));
+            points.add(new Point(new LoadPoint(rho, rows),
+                    RunSummaries.perVariant("throughput (requests/s)", variants, RunSummaries::throughputs, 2) + "\n"
+                            + RunSummaries.perVariant("Triage's slots at the end", variants, RunSummaries::slotsAtEnd, 1)));
         }
         progress.done();
         return points;

@@ -2,11 +2,16 @@ package dev.triage.bench.load;
 
 import dev.triage.bench.stats.LatencyStats;
 import dev.triage.bench.stats.LatencyStats.Statistic;
+import dev.triage.bench.stats.MeanSd;
 import dev.triage.bench.stats.SummaryRow;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.StringJoiner;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -22,6 +27,8 @@ final class RunSummaries {
     private final List<Map<String, LatencyStats>> firstToken = new ArrayList<>();
     private final List<Long> promotions = new ArrayList<>();
     private final List<Double> burstLengths = new ArrayList<>();
+    private final List<Double> throughputs = new ArrayList<>();
+    private final List<Double> slotsAtEnd = new ArrayList<>();
     private final List<Long> estimatorFallbacks = new ArrayList<>();
 
     RunSummaries(String variant) {
@@ -38,13 +45,30 @@ final class RunSummaries {
         endToEnd.add(byClass(run.results(), LoadResult::endToEndSeconds));
         firstToken.add(byClass(run.results(), LoadResult::firstTokenSeconds));
         promotions.add(run.starvationPromotions());
-        burstLengths.add(run.results().stream().mapToDouble(LoadResult::endToEndSeconds).max().orElse(0));
+        double length = run.results().stream().mapToDouble(LoadResult::endSeconds).max().orElse(0)
+                - run.results().stream().mapToDouble(LoadResult::sentSeconds).min().orElse(0);
+        burstLengths.add(length);
+        throughputs.add(run.results().size() / length);
+        slotsAtEnd.add((double) run.slotsAtEnd());
         estimatorFallbacks.add(run.estimatorFallbacks());
     }
 
     /** Requests per run that Triage sized with its fallback estimator. */
     double estimatorFallbacks() {
         return estimatorFallbacks.stream().mapToLong(Long::longValue).average().orElse(0);
+    }
+
+    /**
+     * One line of a figure per variant, mean ± sd over runs ({@code "throughput (requests/s): fcfs 3.1 ± 0.1; sjf 3.2 ± 0.0"}),
+     * with {@code decimals} digits after the point.
+     */
+    static String perVariant(String figure, Collection<RunSummaries> variants, Function<RunSummaries, double[]> perRun, int decimals) {
+        StringJoiner line = new StringJoiner("; ", figure + ": ", "");
+        for (RunSummaries summaries : variants) {
+            MeanSd value = MeanSd.of(perRun.apply(summaries));
+            line.add(String.format(Locale.ROOT, "%s %." + decimals + "f ± %." + decimals + "f", summaries.variant, value.mean(), value.sd()));
+        }
+        return line.toString();
     }
 
     boolean hasClass(String jobClass) {
@@ -56,9 +80,19 @@ final class RunSummaries {
         return endToEnd.stream().mapToDouble(run -> run.get(jobClass).get(statistic)).toArray();
     }
 
-    /** Each run's longest end-to-end latency: for a burst, the time its last answer ended. */
+    /** Each run's length, from its first request sent to its last answer's end: for a burst, the time its last answer ended. */
     double[] burstLengths() {
         return burstLengths.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /** How many requests Triage let the backend run at once at each run's end; 0 without Triage. */
+    double[] slotsAtEnd() {
+        return slotsAtEnd.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /** Each run's throughput: its requests, all completed, over its length, per second. */
+    double[] throughputs() {
+        return throughputs.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     List<SummaryRow> endToEnd() {

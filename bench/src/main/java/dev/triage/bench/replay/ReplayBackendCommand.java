@@ -1,5 +1,6 @@
 package dev.triage.bench.replay;
 
+import dev.triage.bench.backend.BatchSlowdown;
 import dev.triage.bench.workload.WorkloadFile;
 import dev.triage.model.cli.Flags;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
@@ -15,6 +16,7 @@ public final class ReplayBackendCommand {
     static final String USAGE = """
             usage: replay-backend [--workload FILE.jsonl] [--host 127.0.0.1] [--port 8000] [--slots 1]
                                   [--prefill-seconds 0.05] [--seconds-per-prompt-token 0] [--seconds-per-token 0.02] [--batch-slowdown 0.05]
+                                  [--compute-bound-batch 0]
                                   [--default-tokens 128] [--audio-bytes-per-second 32000] [--tokens-per-audio-second 3]
                                   [--max-request-bytes 33554432] [--model replay] [--keep-alive-timeout 0]
             """;
@@ -45,7 +47,7 @@ public final class ReplayBackendCommand {
                 .slots(flags.integer("slots", 1))
                 .speed(new ServiceTimeModel(flags.number("prefill-seconds", 0.05), flags.number("seconds-per-prompt-token", 0),
                         flags.number("seconds-per-token", 0.02)))
-                .batchSlowdown(flags.number("batch-slowdown", 0.05))
+                .batchSlowdown(BatchSlowdown.read(flags))
                 .defaultAnswerTokens(flags.integer("default-tokens", 128))
                 .audio(flags.number("audio-bytes-per-second", 32_000), flags.number("tokens-per-audio-second", 3))
                 .maxRequestBytes(flags.integer("max-request-bytes", 32 * 1024 * 1024))
@@ -68,9 +70,9 @@ public final class ReplayBackendCommand {
                 "replay backend on %1$s (OpenAI API under %1$s/v1, Ollama's under %1$s/api)%n"
                         + "  put Triage in front of it with: scripts/triage --backend %1$s%n"
                         + "  %2$d prompts and %3$d audio files known, %4$d slot(s), %5$.0f ms + %6$.3f ms/prompt token prefill + %7$.1f ms/token "
-                        + "(+%8$.0f%% per extra batched request), %9$d tokens for unknown prompts without max_tokens",
+                        + "(%8$s), %9$d tokens for unknown prompts without max_tokens",
                 backend.uri(), settings.answers().size(), settings.answers().audioFiles(), settings.slots(), settings.speed().baseSeconds() * 1000,
-                settings.speed().secondsPerPromptToken() * 1000, settings.speed().secondsPerToken() * 1000, settings.batchSlowdown() * 100,
+                settings.speed().secondsPerPromptToken() * 1000, settings.speed().secondsPerToken() * 1000, settings.batchSlowdown(),
                 settings.defaultAnswerTokens());
     }
 }

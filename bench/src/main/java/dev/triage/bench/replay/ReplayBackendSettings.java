@@ -1,5 +1,6 @@
 package dev.triage.bench.replay;
 
+import dev.triage.bench.backend.BatchSlowdown;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.time.Duration;
 import java.util.Objects;
@@ -21,7 +22,7 @@ import java.util.Objects;
  * @param defaultAnswerTokens the length for a prompt the book does not know and that sets no {@code max_tokens}
  * @param slots generations at once: 1 is a serial server, more is continuous batching
  * @param speed prefill seconds ({@code baseSeconds}) and seconds per token for a batch of one
- * @param batchSlowdown how much each further generation in the batch slows a decoding step (0.05: 5%)
+ * @param batchSlowdown how much longer a decoding step takes as the batch grows
  * @param audioBytesPerSecond bytes of an uploaded audio file per second of speech
  * @param tokensPerAudioSecond transcript tokens per second of speech
  * @param maxRequestBytes the largest request body accepted
@@ -30,20 +31,20 @@ import java.util.Objects;
  *     it (uvicorn, under vLLM, waits 5 s); zero for as long as the client likes
  */
 public record ReplayBackendSettings(String host, int port, AnswerBook answers, int defaultAnswerTokens, int slots,
-        ServiceTimeModel speed, double batchSlowdown, double audioBytesPerSecond, double tokensPerAudioSecond,
+        ServiceTimeModel speed, BatchSlowdown batchSlowdown, double audioBytesPerSecond, double tokensPerAudioSecond,
         int maxRequestBytes, String model, Duration keepAliveTimeout) {
 
     public ReplayBackendSettings {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(answers, "answers");
         Objects.requireNonNull(speed, "speed");
+        Objects.requireNonNull(batchSlowdown, "batchSlowdown");
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(keepAliveTimeout, "keepAliveTimeout");
         check(!keepAliveTimeout.isNegative(), "keep-alive-timeout", keepAliveTimeout, ">= 0");
         check(port >= 0 && port <= 65_535, "port", port, "0 to 65535");
         check(defaultAnswerTokens >= 0, "default-tokens", defaultAnswerTokens, ">= 0");
         check(slots >= 1, "slots", slots, ">= 1");
-        check(batchSlowdown >= 0 && !Double.isInfinite(batchSlowdown), "batch-slowdown", batchSlowdown, ">= 0");
         check(audioBytesPerSecond > 0 && !Double.isInfinite(audioBytesPerSecond), "audio-bytes-per-second", audioBytesPerSecond, "> 0");
         check(tokensPerAudioSecond >= 0 && !Double.isInfinite(tokensPerAudioSecond), "tokens-per-audio-second", tokensPerAudioSecond, ">= 0");
         check(maxRequestBytes >= 1024, "max-request-bytes", maxRequestBytes, ">= 1024");
@@ -70,7 +71,7 @@ public record ReplayBackendSettings(String host, int port, AnswerBook answers, i
         private int defaultAnswerTokens = 128;
         private int slots = 1;
         private ServiceTimeModel speed = new ServiceTimeModel(0.05, 0.02);
-        private double batchSlowdown = 0.05;
+        private BatchSlowdown batchSlowdown = BatchSlowdown.DEFAULT;
         private double audioBytesPerSecond = 32_000;
         private double tokensPerAudioSecond = 3;
         private int maxRequestBytes = 32 * 1024 * 1024;
@@ -109,7 +110,7 @@ public record ReplayBackendSettings(String host, int port, AnswerBook answers, i
             return this;
         }
 
-        public Builder batchSlowdown(double slowdown) {
+        public Builder batchSlowdown(BatchSlowdown slowdown) {
             this.batchSlowdown = slowdown;
             return this;
         }

@@ -1,5 +1,6 @@
 package dev.triage.bench.sim;
 
+import dev.triage.bench.backend.BatchSlowdown;
 import dev.triage.bench.backend.Generation;
 import dev.triage.bench.backend.GenerationEngine;
 import dev.triage.proxy.scheduler.Dispatch;
@@ -59,7 +60,8 @@ public final class ScaleOutSimulation {
         VirtualClock clock = new VirtualClock();
         VirtualTimers timers = new VirtualTimers(clock);
         List<GenerationEngine> engines = speeds.stream()
-                .map(speed -> new GenerationEngine(timers, backend.slots(), backend.secondsPerToken() / speed, backend.batchSlowdown())).toList();
+                .map(speed -> new GenerationEngine(timers, backend.slots(), backend.secondsPerToken() / speed,
+                        BatchSlowdown.linear(backend.batchSlowdown()))).toList();
         SplittableRandom random = new SplittableRandom(seed);
         List<Sidecar> fronts = new ArrayList<>();
         for (int i = 0; i < sidecars; i++) {

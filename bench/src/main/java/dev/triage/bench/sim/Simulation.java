@@ -1,5 +1,6 @@
 package dev.triage.bench.sim;
 
+import dev.triage.bench.backend.BatchSlowdown;
 import dev.triage.bench.backend.Generation;
 import dev.triage.bench.backend.GenerationEngine;
 import dev.triage.bench.backend.GenerationListener;
@@ -65,7 +66,8 @@ public final class Simulation {
         boolean preemptive = variant.policy() == Policy.LAPS;
         VirtualClock clock = new VirtualClock();
         VirtualTimers timers = new VirtualTimers(clock);
-        GenerationEngine engine = new GenerationEngine(timers, backend.slots(), backend.secondsPerToken(), backend.batchSlowdown());
+        GenerationEngine engine = new GenerationEngine(timers, backend.slots(), backend.secondsPerToken(),
+                BatchSlowdown.linear(backend.batchSlowdown()));
         SchedulerSettings settings = new SchedulerSettings(variant.policy(), variant.starvationTimeout(),
                 Math.max(1, workload.size()), backend.slots(), variant.laps());
         // The policy's slow loops run inline: a simulation is one thread, and repeatable.

@@ -108,7 +108,8 @@ class GenerationEngineTest {
 
     private GenerationEngine engine(int slots, ServiceTimeModel speed, double batchSlowdown) {
         prefillSeconds = speed.prefillSeconds(0);
-        return new GenerationEngine(new NettyTimers(channel.eventLoop()), slots, speed.secondsPerToken(), batchSlowdown);
+        return new GenerationEngine(new NettyTimers(channel.eventLoop()), slots, speed.secondsPerToken(),
+                BatchSlowdown.linear(batchSlowdown));
     }
 
     private Recorder submit(GenerationEngine engine, int tokens) {

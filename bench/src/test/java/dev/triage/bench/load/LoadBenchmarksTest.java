@@ -210,15 +210,17 @@ class LoadBenchmarksTest {
         RunSummaries fcfs = new RunSummaries("fcfs");
         RunSummaries sjf = new RunSummaries("sjf");
         for (int run = 0; run < 2; run++) {
-            fcfs.add(new LoadSession.Outcome(List.of(new LoadResult("short", 1, 10, 200), new LoadResult("long", 1, 20, 200)), 0, 0));
-            sjf.add(new LoadSession.Outcome(List.of(new LoadResult("short", 1, 5 + run, 200), new LoadResult("long", 1, 40, 200)), 0,
-                    3 * run));
+            fcfs.add(new LoadSession.Outcome(List.of(new LoadResult("short", 0, 1, 10, 200), new LoadResult("long", 0, 1, 20, 200)), 0, 0, 1));
+            sjf.add(new LoadSession.Outcome(List.of(new LoadResult("short", 0, 1, 5 + run, 200), new LoadResult("long", 0, 1, 40, 200)), 0,
+                    3 * run, 1));
         }
         Map<String, RunSummaries> variants = new LinkedHashMap<>();
         variants.put("fcfs", fcfs);
         variants.put("sjf", sjf);
         String findings = new BurstBenchmark.Result(variants).findings();
         assertTrue(findings.startsWith("burst length (s): fcfs 20.0 ± 0.0; sjf 40.0 ± 0.0\n"
+                + "throughput (requests/s): fcfs 0.10 ± 0.00; sjf 0.05 ± 0.00\n"
+                + "Triage's slots at the end: fcfs 1.0 ± 0.0; sjf 1.0 ± 0.0\n"
                 + "sized by the fallback estimator, per run: fcfs 0.0; sjf 1.5\n"), findings);
         assertTrue(findings.contains("sjf              short P50 -45.0% vs fcfs (runs -50.0% to -40.0%)"), findings);
         assertTrue(findings.contains("by burst length: short P50 -72.5% vs fcfs (runs -75.0% to -70.0%)"), findings);

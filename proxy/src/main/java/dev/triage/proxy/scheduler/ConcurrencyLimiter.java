@@ -13,8 +13,11 @@ package dev.triage.proxy.scheduler;
  *
  * <p>It measures in windows of completed requests, only while the backend is saturated (requests
  * wait: an idle backend says nothing about a larger batch). Each cycle measures the limit in force,
- * then tries a limit a quarter higher, then a quarter lower, keeping whichever scores best by a
- * margin; after every change, one window is let pass before measuring, for the batch to settle.
+ * then tries a limit a quarter higher and, unless that one scored better by a margin, a quarter
+ * lower. A trial that wins becomes the limit in force and the next trial goes on the same way at
+ * once, so a limit far from the best gets there in one window pair per step rather than a whole
+ * cycle; when neither way wins, the limit stays and the cycle begins again. After every change, one
+ * window is let pass before measuring, for the batch to settle.
  *
  * <pre>{@code
  * ConcurrencyLimiter limiter = new ConcurrencyLimiter(1, 64);
@@ -45,7 +48,6 @@ public final class ConcurrencyLimiter {
     /** The limit in force between trials. */
     private int base;
     private double baseScore;
-    private double upScore;
     private Phase phase = Phase.SETTLE;
     private Phase afterSettling = Phase.BASE;
     private int windowCompletions;
@@ -125,21 +127,32 @@ public final class ConcurrencyLimiter {
                 tryLimit(up(base), Phase.UP);
             }
             case UP -> {
-                upScore = limit == base ? Double.NEGATIVE_INFINITY : score;
-                tryLimit(down(base), Phase.DOWN);
+                if (limit != base && score > baseScore + MARGIN) {
+                    moveBase(score, up(limit), Phase.UP);
+                } else {
+                    tryLimit(down(base), Phase.DOWN);
+                }
             }
             case DOWN -> {
-                double downScore = limit == base ? Double.NEGATIVE_INFINITY : score;
-                if (upScore > baseScore + MARGIN && upScore >= downScore) {
-                    base = up(base);
-                } else if (downScore > baseScore + MARGIN) {
-                    base = down(base);
+                if (limit != base && score > baseScore + MARGIN) {
+                    moveBase(score, down(limit), Phase.DOWN);
+                } else {
+                    tryLimit(base, Phase.BASE);
                 }
-                tryLimit(base, Phase.BASE);
             }
             default -> throw new IllegalStateException(phase.name());
         }
         return limit != before;
+    }
+
+    /**
+     * The trial in force won: it becomes the limit in force, with the score it was just measured at,
+     * and the next trial goes on the same way at once; the way back needs no measuring, it just lost.
+     */
+    private void moveBase(double score, int next, Phase measure) {
+        base = limit;
+        baseScore = score;
+        tryLimit(next, measure);
     }
 
     /** Moves to {@code trial}, letting a window pass first when it differs from the limit in force. */
