@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * one thread of its own. Requests that arrive while a batch is being scored wait, and are scored
  * together in the next call: under load the batches grow by themselves, at no cost in latency when
  * requests are few. A prompt is taken only if its estimate is expected within {@code maxWait}, by
- * the measured time per prompt and the prompts ahead of it (until the first batch has been timed,
- * at most one batch waits); otherwise the estimator is saturated and the caller sizes the request
+ * the measured time per prompt and the prompts ahead of it (until a batch has been timed, at most
+ * one batch waits: a batcher given warm-up prompts scores them first, for their time alone, so that a
+ * burst at start-up is taken by a measured time); otherwise the estimator is saturated and the caller sizes the request
  * another way. At most {@code maxWaiting} prompts wait in any case, so a slow estimator cannot pile
  * up memory. A prompt sized another way may still be {@link #tryRefine refined}: scored when no other
  * prompt waits, for a request that may still be waiting in the queue by then. The prompt of a request
@@ -60,6 +61,7 @@ public final class BatchingEstimator implements AutoCloseable {
     private final int maxBatch;
     private final long maxWaitNanos;
     private final Clock clock;
+    private final List<Prompt> warmUp;
     private final BlockingQueue<Pending> waiting;
     private final BlockingQueue<Pending> refinements;
     /** One permit per prompt in either queue, so that the worker sleeps only when both are empty. */
@@ -83,7 +85,14 @@ public final class BatchingEstimator implements AutoCloseable {
      * @param clock times the batches
      */
     public BatchingEstimator(JobEstimator<Prompt> estimator, int maxBatch, int maxWaiting, Duration maxWait, Clock clock) {
+        this(estimator, maxBatch, maxWaiting, maxWait, clock, List.of());
+    }
+
+    /** @param warmUp prompts scored before any other, for their time per prompt only; none leaves the first batch to time it */
+    public BatchingEstimator(JobEstimator<Prompt> estimator, int maxBatch, int maxWaiting, Duration maxWait, Clock clock,
+            List<Prompt> warmUp) {
         this.estimator = estimator;
+        this.warmUp = List.copyOf(warmUp);
         this.maxBatch = maxBatch;
         this.maxWaitNanos = maxWait.toNanos();
         this.clock = clock;
@@ -146,6 +155,9 @@ public final class BatchingEstimator implements AutoCloseable {
     }
 
     private void work() {
+        if (!warmUp.isEmpty()) {
+            time(warmUp);
+        }
         List<Pending> batch = new ArrayList<>(maxBatch);
         try {
             while (true) {
@@ -165,6 +177,18 @@ public final class BatchingEstimator implements AutoCloseable {
                 pending.result.completeExceptionally(new RejectedExecutionException("the estimator stopped"));
             }
         }
+    }
+
+    /** Scores {@code prompts} for their time per prompt alone; if the estimator fails, the first batch times it. */
+    private void time(List<Prompt> prompts) {
+        long started = clock.nanoTime();
+        try {
+            estimator.estimateAll(prompts);
+        } catch (RuntimeException e) {
+            log.debug("the {} estimator failed on its warm-up prompts", estimator.name(), e);
+            return;
+        }
+        nanosPerPrompt = (double) (clock.nanoTime() - started) / prompts.size();
     }
 
     private void score(List<Pending> batch) {

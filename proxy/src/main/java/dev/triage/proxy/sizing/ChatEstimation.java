@@ -135,7 +135,7 @@ public final class ChatEstimation implements AutoCloseable {
         }
         SwappableEstimator<Prompt> estimator = new SwappableEstimator<>(model);
         configured = new Configured(estimator, model.expensive()
-                ? new BatchingEstimator(estimator, BATCH, MAX_WAITING, MAX_WAIT, Clock.system()) : null);
+                ? new BatchingEstimator(estimator, BATCH, MAX_WAITING, MAX_WAIT, Clock.system(), ModelReloader.CANARIES) : null);
     }
 
     /** The first model could not be loaded: the fallback sizes every prompt until an {@link #install}. */

@@ -23,8 +23,8 @@ public final class ModelReloader implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ModelReloader.class);
 
-    /** Prompts every new model must estimate, finitely, before it serves. */
-    private static final List<Prompt> CANARIES = List.of(new Prompt(""), new Prompt("What is 2 + 2?"),
+    /** Prompts every new model must estimate, finitely, before it serves; an expensive one's batcher is timed on them too. */
+    static final List<Prompt> CANARIES = List.of(new Prompt(""), new Prompt("What is 2 + 2?"),
             new Prompt("Write a detailed, multi-part essay on the history of queueing theory, with examples and code."));
 
     /** What a reload did. */

@@ -162,9 +162,10 @@ class EstimatorFallbackTest {
                 RunningTriage triage = RunningTriage.start(gated, "--backend", backend.url(), "--estimator-fallback", "baseline",
                         "--starvation-timeout", "off")) {
             List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
-            // Busy for 5 s (2,500 tokens at 2 ms), sent at once and sized after: its prompt holds the estimator.
-            responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 2_500, false)));
+            // The estimator is held from its warm-up prompts on. Busy for 5 s (2,500 tokens at 2 ms), sent at once.
             assertTrue(gated.entered.await(30, TimeUnit.SECONDS));
+            responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 2_500, false)));
+            Await.until("the busy request sent", () -> triage.chatQueue().busySlots() == 1);
             int surplus = 3;
             for (int i = 0; i < 32 + surplus; i++) {
                 String name = String.format(Locale.ROOT, "prompt-%02d", i);

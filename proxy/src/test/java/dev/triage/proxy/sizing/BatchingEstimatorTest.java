@@ -105,6 +105,36 @@ class BatchingEstimatorTest {
         warm.get(10, TimeUnit.SECONDS);
     }
 
+    /**
+     * A burst at start-up, while the first batch is being scored: a batcher that has timed nothing
+     * takes one batch and leaves the rest to the caller; one timed on warm-up prompts takes what it
+     * scores in the bound (here 249 prompts at 1 ms each).
+     */
+    @Test
+    void aBatcherTimedOnWarmUpPromptsTakesABurstByItsMeasuredTime() throws Exception {
+        assertEquals(8, acceptedDuringTheFirstBatch(List.of()));
+        assertEquals(100, acceptedDuringTheFirstBatch(List.of(new Prompt("a"), new Prompt("b"), new Prompt("c"))));
+    }
+
+    /** Of 100 prompts offered while the first real batch is scored, how many the batcher takes. */
+    private static int acceptedDuringTheFirstBatch(List<Prompt> warmUp) throws Exception {
+        GatedBaseline estimator = new GatedBaseline(Duration.ofMillis(1));
+        try (BatchingEstimator batcher = new BatchingEstimator(estimator, 8, 300, MAX_WAIT, estimator.clock(), warmUp)) {
+            if (!warmUp.isEmpty()) {
+                estimator.await(1);
+                estimator.gate.release();
+            }
+            batcher.tryEstimate(new Prompt("first")).orElseThrow();
+            estimator.await(warmUp.isEmpty() ? 1 : 2);
+            int accepted = 0;
+            for (int i = 0; i < 100; i++) {
+                accepted += batcher.tryEstimate(new Prompt("burst " + i)).isPresent() ? 1 : 0;
+            }
+            estimator.gate.release(100);
+            return accepted;
+        }
+    }
+
     @Test
     void promptsArrivingWhileABatchIsScoredAreScoredTogetherNext() throws Exception {
         GatedBaseline estimator = new GatedBaseline(Duration.ofMillis(1));
