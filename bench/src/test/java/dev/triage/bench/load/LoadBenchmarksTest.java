@@ -57,6 +57,18 @@ class LoadBenchmarksTest {
         return entries;
     }
 
+    /** A burst keeps its shuffled order on the wire: one request after the other, a fixed spacing apart. */
+    @Test
+    void aBurstIsSentInItsShuffledOrderAFixedSpacingApart() {
+        List<LoadRequest> burst = BurstBenchmark.burst(workload(), 3);
+        List<LoadRequest> again = BurstBenchmark.burst(workload(), 3);
+        assertEquals(burst, again, "the run's seed decides the order");
+        assertFalse(burst.stream().map(LoadRequest::entry).toList().equals(workload()), "shuffled");
+        for (int i = 0; i < burst.size(); i++) {
+            assertEquals(i * BurstBenchmark.SPACING_SECONDS, burst.get(i).sendAtSeconds(), 1e-12);
+        }
+    }
+
     /**
      * What the burst benchmark reports, not how fast: its timing ratios are the benchmark's findings
      * ({@code scripts/bench burst}), measured on a quiet machine, never asserted by a test.
