@@ -93,6 +93,9 @@ public final class BatchingEstimator implements AutoCloseable {
             List<Prompt> warmUp) {
         this.estimator = estimator;
         this.warmUp = List.copyOf(warmUp);
+        if (!this.warmUp.isEmpty()) {
+            unscored.incrementAndGet(); // the estimator is busy with them: no spare time until they are scored
+        }
         this.maxBatch = maxBatch;
         this.maxWaitNanos = maxWait.toNanos();
         this.clock = clock;
@@ -157,6 +160,7 @@ public final class BatchingEstimator implements AutoCloseable {
     private void work() {
         if (!warmUp.isEmpty()) {
             time(warmUp);
+            unscored.decrementAndGet();
         }
         List<Pending> batch = new ArrayList<>(maxBatch);
         try {

@@ -110,9 +110,10 @@ class EstimatorFallbackTest {
                 RunningTriage triage = RunningTriage.start(gated, "--backend", backend.url(), "--estimator-fallback", "baseline",
                         "--online-learning", "false")) {
             List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
-            responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.uncapped("first")));
+            // As long as every other prompt, so that the fallback's estimates of all are equal.
+            responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.uncapped("prompt --")));
             assertTrue(gated.entered.await(30, TimeUnit.SECONDS));
-            // One batch of 32 may wait for an estimator not yet timed; the rest cannot wait.
+            // One batch of 32 may wait for an estimator not yet timed (held on its warm-up prompts); the rest cannot wait.
             int surplus = 8;
             for (int i = 0; i < 32 + surplus; i++) {
                 responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.uncapped(String.format(Locale.ROOT, "prompt %02d", i))));
@@ -162,7 +163,8 @@ class EstimatorFallbackTest {
                 RunningTriage triage = RunningTriage.start(gated, "--backend", backend.url(), "--estimator-fallback", "baseline",
                         "--starvation-timeout", "off")) {
             List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
-            // The estimator is held from its warm-up prompts on. Busy for 5 s (2,500 tokens at 2 ms), sent at once.
+            // The estimator is held from its warm-up prompts on. Busy for 5 s (2,500 tokens at 2 ms), sent at
+            // once and sized by the fallback: the estimator has no time to spare.
             assertTrue(gated.entered.await(30, TimeUnit.SECONDS));
             responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 2_500, false)));
             Await.until("the busy request sent", () -> triage.chatQueue().busySlots() == 1);

@@ -155,7 +155,9 @@ class ChatEstimationTest {
     @Test
     void aSentRequestIsScoredByAnExpensiveEstimatorOnlyWhenItHasNothingElseToScore() throws Exception {
         HeldEstimator<Prompt> gated = HeldEstimator.<Prompt>held("configured", CONFIGURED_TOKENS).markedExpensive();
-        try (ChatEstimation estimation = ready(gated, new BaselineEstimator())) {
+        try (ChatEstimation estimation = ready(HeldEstimator.<Prompt>free("first", 1).markedExpensive(), new BaselineEstimator())) {
+            estimation.estimate(PROMPT).get(10, TimeUnit.SECONDS); // scored after the warm-up prompts: the estimator is idle now
+            estimation.install(gated);
             CompletableFuture<Estimated> idle = estimation.estimateSent(PROMPT);
             assertTrue(gated.entered.await(10, TimeUnit.SECONDS), "an idle estimator scores a sent request's prompt");
 
