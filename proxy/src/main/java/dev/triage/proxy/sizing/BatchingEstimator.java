@@ -93,9 +93,6 @@ public final class BatchingEstimator implements AutoCloseable {
             List<Prompt> warmUp) {
         this.estimator = estimator;
         this.warmUp = List.copyOf(warmUp);
-        if (!this.warmUp.isEmpty()) {
-            unscored.incrementAndGet(); // the estimator is busy with them: no spare time until they are scored
-        }
         this.maxBatch = maxBatch;
         this.maxWaitNanos = maxWait.toNanos();
         this.clock = clock;
@@ -160,7 +157,6 @@ public final class BatchingEstimator implements AutoCloseable {
     private void work() {
         if (!warmUp.isEmpty()) {
             time(warmUp);
-            unscored.decrementAndGet();
         }
         List<Pending> batch = new ArrayList<>(maxBatch);
         try {

@@ -163,8 +163,7 @@ class EstimatorFallbackTest {
                 RunningTriage triage = RunningTriage.start(gated, "--backend", backend.url(), "--estimator-fallback", "baseline",
                         "--starvation-timeout", "off")) {
             List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
-            // The estimator is held from its warm-up prompts on. Busy for 5 s (2,500 tokens at 2 ms), sent at
-            // once and sized by the fallback: the estimator has no time to spare.
+            // The estimator is held from its warm-up prompts on. Busy for 5 s (2,500 tokens at 2 ms), sent at once.
             assertTrue(gated.entered.await(30, TimeUnit.SECONDS));
             responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 2_500, false)));
             Await.until("the busy request sent", () -> triage.chatQueue().busySlots() == 1);
@@ -176,20 +175,22 @@ class EstimatorFallbackTest {
                         .POST(HttpRequest.BodyPublishers.ofString(ChatRequests.uncapped(name))).build(),
                         HttpResponse.BodyHandlers.ofString()));
             }
-            // One batch waits for the estimator; whichever requests come after it are queued at once.
-            Await.until("the surplus queued", () -> triage.chatQueue().waitingCount() == surplus);
+            // One batch waits for the estimator (the busy request's prompt, scored with time to spare, may
+            // hold a place in it); whichever requests come after it are queued at once.
+            Await.until("the surplus queued", () -> triage.chatQueue().waitingCount() >= surplus);
             List<String> queuedFirst = triage.chatQueue().snapshot().get(10, TimeUnit.SECONDS).waiting().stream()
                     .map(QueueSnapshot.Waiting::id).toList();
-            assertEquals(surplus, fallbacks(triage, "saturated"));
             gated.release.countDown();
             for (CompletableFuture<HttpResponse<String>> response : responses) {
                 assertEquals(200, response.get(2, TimeUnit.MINUTES).statusCode());
             }
             List<String> finished = backend.finished();
             assertEquals("busy", finished.get(0));
-            assertEquals(Set.copyOf(queuedFirst), Set.copyOf(finished.subList(1, 1 + surplus)),
+            assertEquals(Set.copyOf(queuedFirst), Set.copyOf(finished.subList(1, 1 + queuedFirst.size())),
                     "the surplus, re-sized, ahead of the batch: " + finished);
-            assertEquals(surplus, fallbacks(triage, "saturated"), "a re-sized request is not counted again");
+            double saturated = fallbacks(triage, "saturated");
+            assertTrue(saturated == surplus || saturated == surplus + 1,
+                    "the surplus, and a re-sized request not counted again: " + saturated);
         }
     }
 
