@@ -1,10 +1,9 @@
 package dev.triage.bench.sim;
 
-import dev.triage.features.RequestFeatures;
 import dev.triage.proxy.learning.BackendLearner;
+import dev.triage.proxy.learning.PromptFeatures;
 import dev.triage.proxy.scheduler.JobCost;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
@@ -19,19 +18,19 @@ final class LearnerCosting implements JobCosting {
 
     private final BackendLearner learner;
     private final List<PrequentialReplay.Answered> stream;
-    private final float[][] features;
+    private final PromptFeatures[] features;
 
     /** @param stream each request of the workload, by its id: the estimator's tokens and its prompt */
     LearnerCosting(BackendLearner learner, List<PrequentialReplay.Answered> stream) {
         this.learner = learner;
         this.stream = List.copyOf(stream);
-        this.features = stream.stream().map(answered -> RequestFeatures.of(answered.prompt())).toArray(float[][]::new);
+        this.features = stream.stream().map(answered -> PromptFeatures.of(answered.prompt())).toArray(PromptFeatures[]::new);
     }
 
     @Override
     public JobCost cost(SimRequest request, int running) {
         PrequentialReplay.Answered answered = stream.get(request.id());
-        return learner.cost(answered.frozenTokens(), Optional.of(answered.prompt()), OptionalLong.empty(), OptionalInt.empty(),
+        return learner.cost(answered.frozenTokens(), features[request.id()], OptionalLong.empty(), OptionalInt.empty(),
                 request.size().promptTokens(), running);
     }
 
@@ -45,6 +44,6 @@ final class LearnerCosting implements JobCosting {
         SimRequest job = request.request();
         learner.learn(new dev.triage.proxy.learning.CompletedRequest(stream.get(job.id()).frozenTokens(), OptionalInt.empty(),
                 job.size().promptTokens(), job.size().outputTokens(), running, request.finishSeconds() - request.startSeconds(),
-                OptionalLong.empty(), false, Optional.of(features[job.id()])));
+                OptionalLong.empty(), false, features[job.id()].get()));
     }
 }

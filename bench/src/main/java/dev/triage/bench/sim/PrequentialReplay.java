@@ -2,7 +2,6 @@ package dev.triage.bench.sim;
 
 import dev.triage.bench.stats.LatencyStats;
 import dev.triage.features.Prompt;
-import dev.triage.features.RequestFeatures;
 import dev.triage.features.PromptTokens;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
@@ -11,12 +10,12 @@ import dev.triage.model.evaluation.RankingMetrics;
 import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.learning.CompletedRequest;
 import dev.triage.proxy.learning.LearnedServiceTime;
+import dev.triage.proxy.learning.PromptFeatures;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Random;
@@ -123,14 +122,15 @@ public final class PrequentialReplay {
         for (int i = 0; i < n; i++) {
             Answered request = stream.get(i);
             adapted[i] = learner.adaptationServes();
-            learned[i] = learner.tokens(request.frozenTokens(), Optional.of(request.prompt()), OptionalLong.empty(), OptionalInt.empty());
-            unadapted[i] = learner.tokens(request.frozenTokens(), Optional.empty(), OptionalLong.empty(), OptionalInt.empty());
+            PromptFeatures features = PromptFeatures.of(request.prompt());
+            learned[i] = learner.tokens(request.frozenTokens(), features, OptionalLong.empty(), OptionalInt.empty());
+            unadapted[i] = learner.tokens(request.frozenTokens(), PromptFeatures.NONE, OptionalLong.empty(), OptionalInt.empty());
             double seconds = backendSpeed.seconds(request.actualTokens()) - JITTER_SECONDS * Math.log(1 - random.nextDouble());
             if (i % STALL_EVERY == STALL_EVERY - 1) {
                 seconds *= STALL_FACTOR;
             }
             learner.learn(new CompletedRequest(request.frozenTokens(), OptionalInt.empty(), request.promptTokens(),
-                    request.actualTokens(), 1, seconds, OptionalLong.empty(), false, Optional.of(RequestFeatures.of(request.prompt()))));
+                    request.actualTokens(), 1, seconds, OptionalLong.empty(), false, features.get()));
             if (i + 1 == SERVICE_TIME_CHECKPOINT) {
                 atCheckpoint = learner.serviceTime();
             }

@@ -1,7 +1,5 @@
 package dev.triage.proxy.learning;
 
-import dev.triage.features.Prompt;
-import dev.triage.features.RequestFeatures;
 import dev.triage.proxy.scheduler.JobCost;
 import dev.triage.proxy.scheduler.RankingWindow;
 import java.util.Arrays;
@@ -112,14 +110,13 @@ public final class BackendLearner {
      * the calibrated estimate, corrected by this backend's own order where the ranking adaptation
      * serves, and blended with the prompt's past answers when it is a repeat.
      *
-     * @param prompt what the estimator read, when the request has a prompt
+     * @param features what the estimator read, read only while the adaptation serves
      * @param fingerprint the prompt's {@link PromptFingerprint}, when it has one
      */
-    public double tokens(double frozenTokens, Optional<Prompt> prompt, OptionalLong fingerprint, OptionalInt outputCap) {
+    public double tokens(double frozenTokens, PromptFeatures features, OptionalLong fingerprint, OptionalInt outputCap) {
         double calibrated = servedCalibration.tokens(frozenTokens);
-        // The features are read only while the adaptation serves: a few microseconds a prompt.
-        double model = capped(adaptationServes && prompt.isPresent()
-                ? adapted(calibrated, RequestFeatures.of(prompt.get()), adaptation.current()) : calibrated, outputCap);
+        Optional<float[]> read = adaptationServes ? features.get() : Optional.empty();
+        double model = capped(read.isPresent() ? adapted(calibrated, read.get(), adaptation.current()) : calibrated, outputCap);
         return fingerprint.isPresent() ? capped(repeats.tokens(fingerprint.getAsLong(), model), outputCap) : model;
     }
 
@@ -128,9 +125,9 @@ public final class BackendLearner {
      * {@link #tokens}, and its seconds by the served service time with {@code running} requests
      * decoding together.
      */
-    public JobCost cost(double frozenTokens, Optional<Prompt> prompt, OptionalLong fingerprint, OptionalInt outputCap, int promptTokens,
+    public JobCost cost(double frozenTokens, PromptFeatures features, OptionalLong fingerprint, OptionalInt outputCap, int promptTokens,
             int running) {
-        double tokens = tokens(frozenTokens, prompt, fingerprint, outputCap);
+        double tokens = tokens(frozenTokens, features, fingerprint, outputCap);
         LearnedServiceTime served = servedServiceTime;
         return new JobCost(promptTokens, tokens, served.prefillSeconds(promptTokens), served.seconds(promptTokens, tokens, running));
     }

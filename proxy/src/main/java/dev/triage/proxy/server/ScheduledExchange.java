@@ -3,6 +3,7 @@ package dev.triage.proxy.server;
 import dev.triage.model.Estimate;
 import dev.triage.proxy.api.TriageError;
 import dev.triage.proxy.learning.BackendLearner;
+import dev.triage.proxy.learning.PromptFeatures;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
 import dev.triage.proxy.metrics.ResponseTokenCounter;
@@ -94,6 +95,8 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     private final ResponseTokenCounter tokenCounter = new ResponseTokenCounter();
     private State state = State.RECEIVING;
     private SizedJob job;
+    /** The prompt's features, extracted once for every costing of this request; null until it is sized. */
+    private PromptFeatures promptFeatures;
     private long submittedNanos;
     /** When the run in progress was sent to its backend. */
     private long runStartedNanos;
@@ -242,11 +245,12 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     private CostSource costs(SizedJob sized) {
         BackendLearner learner = group.costLearner();
         BackendQueue queue = group.queue();
+        PromptFeatures features = features(sized);
         return new CostSource() {
             @Override
             public JobCost cost() {
                 int running = Math.min(queue.settings().slots(), queue.busySlots() + 1);
-                return learner.cost(sized.estimate().expectedTokens(), sized.prompt(), sized.fingerprint(), sized.outputCap(), sized.promptTokens(), running);
+                return learner.cost(sized.estimate().expectedTokens(), features, sized.fingerprint(), sized.outputCap(), sized.promptTokens(), running);
             }
 
             @Override
@@ -280,10 +284,17 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         }
     }
 
+    private PromptFeatures features(SizedJob sized) {
+        if (promptFeatures == null) {
+            promptFeatures = new PromptFeatures(sized.prompt());
+        }
+        return promptFeatures;
+    }
+
     /** Records the job's estimate as this backend's learned calibration serves it. */
     private void recordSized(SizedJob sized) {
         double estimatorTokens = sized.estimate().expectedTokens();
-        Estimate served = sized.estimate().withTokens(group.costLearner().tokens(estimatorTokens, sized.prompt(), sized.fingerprint(), sized.outputCap()));
+        Estimate served = sized.estimate().withTokens(group.costLearner().tokens(estimatorTokens, features(sized), sized.fingerprint(), sized.outputCap()));
         record.sized(served, sized.priority(), estimatorTokens, sized.byFallback(), sized.promptTokens(), sized.outputCap());
         record.prompt(sized.prompt(), sized.fingerprint());
     }

@@ -37,16 +37,16 @@ class OnlineLearningTest {
             feed(learning, 300, Outcome.OK);
             learning.flush();
         }
-        assertTrue(before.learned() == 300 && before.tokens(100, Optional.empty(), OptionalLong.empty(), OptionalInt.empty()) > 250,
-                "it learned that answers run three times the estimate: " + before.tokens(100, Optional.empty(), OptionalLong.empty(), OptionalInt.empty()));
+        assertTrue(before.learned() == 300 && before.tokens(100, PromptFeatures.NONE, OptionalLong.empty(), OptionalInt.empty()) > 250,
+                "it learned that answers run three times the estimate: " + before.tokens(100, PromptFeatures.NONE, OptionalLong.empty(), OptionalInt.empty()));
 
         BackendLearner after = chatLearner(LEARNED_FOR, true);
         String warnings = standardError(() -> OnlineLearning.start(Optional.of(stateDirectory), List.of(after)).close());
         assertEquals("", warnings);
         // The map is rebuilt from the saved window: the same answers, so the same map but for the last
         // few answers the running learner had not yet rebuilt it with.
-        double learned = before.tokens(100, Optional.empty(), OptionalLong.empty(), OptionalInt.empty());
-        assertEquals(learned, after.tokens(100, Optional.empty(), OptionalLong.empty(), OptionalInt.empty()), 0.01 * learned);
+        double learned = before.tokens(100, PromptFeatures.NONE, OptionalLong.empty(), OptionalInt.empty());
+        assertEquals(learned, after.tokens(100, PromptFeatures.NONE, OptionalLong.empty(), OptionalInt.empty()), 0.01 * learned);
         assertEquals(before.serviceTime(), after.serviceTime());
         assertEquals(300, after.learned());
     }
@@ -64,16 +64,16 @@ class OnlineLearningTest {
         }
         assertTrue(before.repeatsServe(), before.repeatLogError() + " vs " + before.repeatModelLogError());
         assertEquals(30, before.repeatsRemembered());
-        double repeated = before.tokens(100, Optional.empty(), OptionalLong.of(29), OptionalInt.empty());
+        double repeated = before.tokens(100, PromptFeatures.NONE, OptionalLong.of(29), OptionalInt.empty());
         assertTrue(repeated > 500, "answered 890 tokens four times: " + repeated);
-        assertEquals(400, before.tokens(100, Optional.empty(), OptionalLong.of(29), OptionalInt.of(400)), 1e-9);
+        assertEquals(400, before.tokens(100, PromptFeatures.NONE, OptionalLong.of(29), OptionalInt.of(400)), 1e-9);
 
         BackendLearner after = chatLearner(LEARNED_FOR, true);
         OnlineLearning.start(Optional.of(stateDirectory), List.of(after)).close();
         assertTrue(after.repeatsServe());
         for (int prompt = 0; prompt < 30; prompt++) {
-            assertEquals(before.tokens(100, Optional.empty(), OptionalLong.of(prompt), OptionalInt.empty()),
-                    after.tokens(100, Optional.empty(), OptionalLong.of(prompt), OptionalInt.empty()), 1e-9);
+            assertEquals(before.tokens(100, PromptFeatures.NONE, OptionalLong.of(prompt), OptionalInt.empty()),
+                    after.tokens(100, PromptFeatures.NONE, OptionalLong.of(prompt), OptionalInt.empty()), 1e-9);
         }
     }
 
@@ -84,7 +84,7 @@ class OnlineLearningTest {
         String warnings = standardError(() -> OnlineLearning.start(Optional.of(stateDirectory), List.of(learner)).close());
         assertEquals(1, warnings.lines().count(), warnings);
         assertTrue(warnings.contains("ignoring the learned state"), warnings);
-        assertEquals(100, learner.tokens(100, Optional.empty(), OptionalLong.empty(), OptionalInt.empty()), 1e-9);
+        assertEquals(100, learner.tokens(100, PromptFeatures.NONE, OptionalLong.empty(), OptionalInt.empty()), 1e-9);
         assertEquals(FLAGS, learner.serviceTime());
     }
 
@@ -97,7 +97,7 @@ class OnlineLearningTest {
         String warnings = standardError(() -> OnlineLearning.start(Optional.of(stateDirectory), List.of(other)).close());
         assertEquals(1, warnings.lines().count(), warnings);
         assertTrue(warnings.contains("chat/chat was learned for " + LEARNED_FOR), warnings);
-        assertEquals(100, other.tokens(100, Optional.empty(), OptionalLong.empty(), OptionalInt.empty()), 1e-9);
+        assertEquals(100, other.tokens(100, PromptFeatures.NONE, OptionalLong.empty(), OptionalInt.empty()), 1e-9);
     }
 
     @Test
@@ -121,7 +121,7 @@ class OnlineLearningTest {
             learning.flush();
         }
         assertEquals(0, learner.learned());
-        assertEquals(100, learner.tokens(100, Optional.empty(), OptionalLong.empty(), OptionalInt.empty()), 1e-9);
+        assertEquals(100, learner.tokens(100, PromptFeatures.NONE, OptionalLong.empty(), OptionalInt.empty()), 1e-9);
     }
 
     @Test
@@ -135,7 +135,7 @@ class OnlineLearningTest {
         assertNotEquals(FLAGS, learner.serviceTime(), "the service time is learned from every answer");
         assertEquals(0.01, learner.serviceTime().secondsPerToken(), 0.001, "the backend's time, not the client's");
         assertEquals(1.05, learner.serviceTime().seconds(40, 100, 1), 0.05);
-        assertEquals(100, learner.tokens(100, Optional.empty(), OptionalLong.empty(), OptionalInt.empty()), 1e-9);
+        assertEquals(100, learner.tokens(100, PromptFeatures.NONE, OptionalLong.empty(), OptionalInt.empty()), 1e-9);
         assertTrue(Double.isNaN(learner.frozenLogError()), "the configured estimator is not scored by another's estimates");
     }
 
@@ -146,7 +146,7 @@ class OnlineLearningTest {
             feed(learning, 100, Outcome.OK);
             learning.flush();
         }
-        assertEquals(100, learner.tokens(100, Optional.empty(), OptionalLong.empty(), OptionalInt.empty()), 1e-9);
+        assertEquals(100, learner.tokens(100, PromptFeatures.NONE, OptionalLong.empty(), OptionalInt.empty()), 1e-9);
         assertEquals(FLAGS, learner.serviceTime());
         assertTrue(Files.notExists(stateDirectory.resolve(LearnedStateFile.FILE_NAME)));
         assertTrue(learner.frozenLogError() > 0.9, "the errors are still measured: " + learner.frozenLogError());
@@ -157,12 +157,12 @@ class OnlineLearningTest {
         BackendLearner learner = chatLearner(LEARNED_FOR, true);
         learner.learn(new CompletedRequest(50, OptionalInt.of(50), 10, 49, 1, 1.5));
         learner.learn(new CompletedRequest(30, OptionalInt.of(50), 10, 50, 1, 1.5));
-        assertEquals(100, learner.tokens(100, Optional.empty(), OptionalLong.empty(), OptionalInt.empty()), 1e-9);
+        assertEquals(100, learner.tokens(100, PromptFeatures.NONE, OptionalLong.empty(), OptionalInt.empty()), 1e-9);
         for (int i = 0; i < 50; i++) {
             learner.learn(new CompletedRequest(30, OptionalInt.of(500), 10, 90, 1, 2.3));
         }
-        assertTrue(learner.tokens(30, Optional.empty(), OptionalLong.empty(), OptionalInt.empty()) > 60);
-        assertEquals(40, learner.tokens(30, Optional.empty(), OptionalLong.empty(), OptionalInt.of(40)), 1e-9);
+        assertTrue(learner.tokens(30, PromptFeatures.NONE, OptionalLong.empty(), OptionalInt.empty()) > 60);
+        assertEquals(40, learner.tokens(30, PromptFeatures.NONE, OptionalLong.empty(), OptionalInt.of(40)), 1e-9);
     }
 
     @Test
@@ -171,15 +171,15 @@ class OnlineLearningTest {
         try (OnlineLearning learning = OnlineLearning.start(Optional.empty(), List.of(learner))) {
             feed(learning, 300, Outcome.OK);
             learning.flush();
-            assertTrue(learner.tokens(100, Optional.empty(), OptionalLong.empty(), OptionalInt.empty()) > 250);
+            assertTrue(learner.tokens(100, PromptFeatures.NONE, OptionalLong.empty(), OptionalInt.empty()) > 250);
             LearnedServiceTime serviceTime = learner.serviceTime();
             learning.modelChanged("chat", "chat");
             learning.flush();
-            assertEquals(100, learner.tokens(100, Optional.empty(), OptionalLong.empty(), OptionalInt.empty()), 1e-9);
+            assertEquals(100, learner.tokens(100, PromptFeatures.NONE, OptionalLong.empty(), OptionalInt.empty()), 1e-9);
             assertEquals(serviceTime, learner.serviceTime());
             feed(learning, 300, Outcome.OK);
             learning.flush();
-            assertTrue(learner.tokens(100, Optional.empty(), OptionalLong.empty(), OptionalInt.empty()) > 250, "it learns the new model's scale again");
+            assertTrue(learner.tokens(100, PromptFeatures.NONE, OptionalLong.empty(), OptionalInt.empty()) > 250, "it learns the new model's scale again");
         }
     }
 

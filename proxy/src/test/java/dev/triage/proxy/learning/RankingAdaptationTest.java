@@ -158,7 +158,7 @@ class RankingAdaptationTest {
     }
 
     private static double served(BackendLearner learner, double frozen, Prompt prompt) {
-        return learner.tokens(frozen, Optional.of(prompt), OptionalLong.empty(), OptionalInt.empty());
+        return learner.tokens(frozen, PromptFeatures.of(prompt), OptionalLong.empty(), OptionalInt.empty());
     }
 
     private static Prompt essay(Random random) {
