@@ -97,12 +97,14 @@ final class EncoderComparison {
         }
         Progress progress = Progress.start("training ranker heads per encoder", jobs.size(), null);
         // Each head trains on one core; the jobs are independent and seeded, so the order they run in changes nothing.
-        Map<Job, Figures> results = jobs.parallelStream().collect(Collectors.toMap(job -> job, job -> {
-            Figures figures = job.run(corpus, embeddings.get(job.encoder), shipped);
+        Map<Job, Outcome> outcomes = jobs.parallelStream().collect(Collectors.toMap(job -> job, job -> {
+            Outcome outcome = job.run(corpus, embeddings.get(job.encoder), shipped);
             progress.step();
-            return figures;
+            return outcome;
         }));
         progress.done();
+        Map<Job, Figures> results = new LinkedHashMap<>();
+        outcomes.forEach((job, outcome) -> results.put(job, outcome.figures));
 
         // Timed one encoder after another, after every head has trained, so that nothing else of this command runs beside.
         List<LabeledPrompt> validation = corpus.prompts(PromptSplit.VALIDATION);
@@ -110,9 +112,7 @@ final class EncoderComparison {
         double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         Map<EncoderSpec, Latency> latencies = new LinkedHashMap<>();
         for (EncoderSpec spec : EncoderSpec.values()) {
-            TrainedRanker trained = RankerTrainer.train(corpus.prompts(PromptSplit.TRAIN), embeddings.get(spec).of(
-                    corpus.prompts(PromptSplit.TRAIN)), validation, embeddings.get(spec).of(validation), shipped.withEncoder(spec));
-            try (RankerEstimator estimator = trained.estimator(spec.id())) {
+            try (RankerEstimator estimator = outcomes.get(new Job(spec, shipped.seed(), null)).trained.estimator(spec.id())) {
                 latencies.put(spec, Latency.time(estimator, timed.stream().map(LabeledPrompt::request).toList()));
             }
         }
@@ -139,7 +139,8 @@ final class EncoderComparison {
                 .append(".\n")
                 .append("- **Leave one source out**: trained on the other sources' training split (calibrated on their ")
                 .append("validation split), scored on the held-out source's validation split; seed ").append(shipped.seed())
-                .append(". *Worst* is the lowest held-out source.\n")
+                .append(". Cells: Kendall's τ_b · ranking accuracy (\"n/a\" where that split has no short×long pair: τ_b is ")
+                .append("read for every source). *Worst* is the lowest held-out τ_b.\n")
                 .append("- **Latency**: the head trained on the whole training split with the encoder in front, as ")
                 .append("`RankerEstimator` serves it, one request at a time on one thread, over the same ")
                 .append(String.format(Locale.ROOT, "%,d", timedPrompts)).append(" validation prompts for every encoder, in one ")
@@ -151,7 +152,7 @@ final class EncoderComparison {
         BaselineEstimator baseline = new BaselineEstimator();
         text.append("| encoder | pooling, prefix | validation: ranking accuracy | validation: τ_b |");
         sources.forEach(source -> text.append(" without ").append(source.id()).append(" |"));
-        text.append(" worst held-out | p50 | p99 | requests/s | jar |\n|---|---|---|---|")
+        text.append(" worst held-out τ_b | p50 | p99 | requests/s | jar |\n|---|---|---|---|")
                 .append("---|".repeat(sources.size() + 5)).append('\n');
         for (EncoderSpec spec : EncoderSpec.values()) {
             List<Figures> bySeed = results.entrySet().stream().filter(e -> e.getKey().encoder == spec && e.getKey().heldOut == null)
@@ -161,30 +162,35 @@ final class EncoderComparison {
                     .append(spec.prefix().isEmpty() ? "" : ", \"" + spec.prefix() + "\"").append(" | ")
                     .append(spread(bySeed.stream().map(Figures::rankingAccuracy).toList(), true)).append(" | ")
                     .append(spread(bySeed.stream().map(Figures::kendallTauB).toList(), false)).append(" |");
-            double worst = 1;
+            Double worst = null;
             for (PromptSource source : sources) {
-                Double accuracy = results.get(new Job(spec, shipped.seed(), source)).rankingAccuracy();
-                worst = accuracy == null ? worst : Math.min(worst, accuracy);
-                text.append(' ').append(HeldOutReport.percent(accuracy)).append(" |");
+                Figures heldOut = results.get(new Job(spec, shipped.seed(), source));
+                Double tau = heldOut.kendallTauB();
+                worst = tau == null ? worst : worst == null ? tau : Math.min(worst, tau);
+                text.append(' ').append(cell(heldOut)).append(" |");
             }
             Latency latency = latencies.get(spec);
-            text.append(' ').append(HeldOutReport.percent(worst)).append(" | ").append(Latency.duration(latency.p50Nanos()))
+            text.append(' ').append(HeldOutReport.decimal(worst)).append(" | ").append(Latency.duration(latency.p50Nanos()))
                     .append(" | ").append(Latency.duration(latency.p99Nanos())).append(" | ")
                     .append(String.format(Locale.ROOT, "%,.0f", latency.perSecond())).append(" | ")
                     .append(jarSize(spec)).append(" |\n");
         }
         Figures length = Evaluation.evaluate(baseline, corpus.prompts(PromptSplit.VALIDATION));
         text.append("| the prompt's length | | ").append(HeldOutReport.percent(length.rankingAccuracy())).append(" | ")
-                .append(String.format(Locale.ROOT, "%.3f", length.kendallTauB())).append(" |");
+                .append(HeldOutReport.decimal(length.kendallTauB())).append(" |");
         for (PromptSource source : sources) {
-            text.append(' ').append(HeldOutReport.percent(Evaluation.evaluate(baseline,
-                    corpus.prompts(PromptSplit.VALIDATION, source)).rankingAccuracy())).append(" |");
+            text.append(' ').append(cell(Evaluation.evaluate(baseline, corpus.prompts(PromptSplit.VALIDATION, source)))).append(" |");
         }
         text.append(" | | | | |\n\n")
                 .append(String.format(Locale.ROOT, "Budget on the request path: p50 ≤ %.0f ms per request and ≥ %.0f prompts/s "
                         + "on two cores.%n", BUDGET_P50_MS, BUDGET_PER_SECOND));
         return text.toString();
     }
+
+    private static String cell(Figures figures) {
+        return HeldOutReport.decimal(figures.kendallTauB()) + " · " + HeldOutReport.percent(figures.rankingAccuracy());
+    }
+
 
     /** The mean of a figure over seeds, with the range when there are several; as a percentage or a decimal. */
     private static String spread(List<Double> values, boolean percent) {
@@ -218,18 +224,21 @@ final class EncoderComparison {
         return "?";
     }
 
+    /** A head's figures, and the head, whose encoder is then timed with it. */
+    private record Outcome(Figures figures, TrainedRanker trained) {}
+
     /** One head to train: on every source's training split ({@code heldOut} null) or without one source. */
     private record Job(EncoderSpec encoder, long seed, PromptSource heldOut) {
 
         /** Trains and calibrates the head, and scores the validation split it is read for. */
-        Figures run(PromptCorpus corpus, PromptEmbeddings embeddings, RankerSettings shipped) {
+        Outcome run(PromptCorpus corpus, PromptEmbeddings embeddings, RankerSettings shipped) {
             RankerSettings settings = shipped.withEncoder(encoder).withSeed(seed);
             List<LabeledPrompt> train = without(corpus.prompts(PromptSplit.TRAIN));
             List<LabeledPrompt> validation = without(corpus.prompts(PromptSplit.VALIDATION));
             List<LabeledPrompt> scored = heldOut == null ? validation : corpus.prompts(PromptSplit.VALIDATION, heldOut);
             TrainedRanker trained = RankerTrainer.train(train, embeddings.of(train), validation, embeddings.of(validation), settings);
             try (RankerModel model = trained.model(encoder.id() + ", seed " + seed)) {
-                return RankerTrainCommand.figures(model, scored, embeddings);
+                return new Outcome(RankerTrainCommand.figures(model, scored, embeddings), trained);
             }
         }
 
