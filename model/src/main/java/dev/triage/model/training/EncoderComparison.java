@@ -155,8 +155,7 @@ final class EncoderComparison {
         text.append(" worst held-out τ_b | p50 | p99 | requests/s | jar |\n|---|---|---|---|")
                 .append("---|".repeat(sources.size() + 5)).append('\n');
         for (EncoderSpec spec : EncoderSpec.values()) {
-            List<Figures> bySeed = results.entrySet().stream().filter(e -> e.getKey().encoder == spec && e.getKey().heldOut == null)
-                    .map(Map.Entry::getValue).toList();
+            List<Figures> bySeed = seeds(results, spec);
             text.append("| ").append(spec.id()).append(spec == EncoderSpec.DEFAULT ? " (shipped)" : "").append(" | ")
                     .append(spec.pooling().name().toLowerCase(Locale.ROOT))
                     .append(spec.prefix().isEmpty() ? "" : ", \"" + spec.prefix() + "\"").append(" | ")
@@ -183,14 +182,73 @@ final class EncoderComparison {
         }
         text.append(" | | | | |\n\n")
                 .append(String.format(Locale.ROOT, "Budget on the request path: p50 ≤ %.0f ms per request and ≥ %.0f prompts/s "
-                        + "on two cores.%n", BUDGET_P50_MS, BUDGET_PER_SECOND));
+                        + "on two cores.%n%n", BUDGET_P50_MS, BUDGET_PER_SECOND));
+        decision(text, shipped, sources, results, latencies);
         return text.toString();
+    }
+
+    /**
+     * Against the shipped encoder, each other one: better on validation only when its mean ranking
+     * accuracy and τ_b are both above the shipped encoder's highest seed; better across sources when
+     * its worst held-out τ_b is higher and it is higher on most held-out sources; and within the budget.
+     * It would replace the shipped encoder only when all three hold.
+     */
+    private static void decision(StringBuilder text, RankerSettings shipped, List<PromptSource> sources, Map<Job, Figures> results,
+            Map<EncoderSpec, Latency> latencies) {
+        text.append("## Decision\n\n")
+                .append("Another encoder replaces ").append(EncoderSpec.DEFAULT.id()).append(" only if it is better on the ")
+                .append("validation split beyond the seeds' spread (mean ranking accuracy and τ_b both above ")
+                .append(EncoderSpec.DEFAULT.id()).append("'s best seed), better across sources (a higher worst held-out τ_b, ")
+                .append("and higher on most held-out sources), and within the budget.\n\n");
+        List<Figures> shippedSeeds = seeds(results, EncoderSpec.DEFAULT);
+        double bestAccuracy = shippedSeeds.stream().mapToDouble(Figures::rankingAccuracy).max().orElseThrow();
+        double bestTau = shippedSeeds.stream().mapToDouble(Figures::kendallTauB).max().orElseThrow();
+        for (EncoderSpec spec : EncoderSpec.values()) {
+            if (spec == EncoderSpec.DEFAULT) {
+                continue;
+            }
+            List<Figures> candidate = seeds(results, spec);
+            double accuracy = candidate.stream().mapToDouble(Figures::rankingAccuracy).average().orElseThrow();
+            double tau = candidate.stream().mapToDouble(Figures::kendallTauB).average().orElseThrow();
+            boolean validation = accuracy > bestAccuracy && tau > bestTau;
+            int higher = 0;
+            double worst = Double.POSITIVE_INFINITY;
+            double shippedWorst = Double.POSITIVE_INFINITY;
+            for (PromptSource source : sources) {
+                Double mine = results.get(new Job(spec, shipped.seed(), source)).kendallTauB();
+                Double theirs = results.get(new Job(EncoderSpec.DEFAULT, shipped.seed(), source)).kendallTauB();
+                if (mine != null && theirs != null) {
+                    higher += mine > theirs ? 1 : 0;
+                    worst = Math.min(worst, mine);
+                    shippedWorst = Math.min(shippedWorst, theirs);
+                }
+            }
+            boolean across = worst > shippedWorst && 2 * higher > sources.size();
+            Latency latency = latencies.get(spec);
+            boolean budget = latency.p50Nanos() <= BUDGET_P50_MS * 1e6 && latency.perSecond() >= BUDGET_PER_SECOND;
+            text.append(String.format(Locale.ROOT, "- **%s**: validation %s (ranking accuracy %s, τ_b %s against the best seed's "
+                    + "%s and %s); across sources %s (worst held-out τ_b %s against %s, higher on %d of %d); budget %s (p50 %s, "
+                    + "%,.0f requests/s, %.1f× and %.2f× %s's). %s%n", spec.id(), validation ? "better" : "not better",
+                    HeldOutReport.percent(accuracy), HeldOutReport.decimal(tau), HeldOutReport.percent(bestAccuracy),
+                    HeldOutReport.decimal(bestTau), across ? "better" : "not better", HeldOutReport.decimal(worst),
+                    HeldOutReport.decimal(shippedWorst), higher, sources.size(), budget ? "met" : "NOT met",
+                    Latency.duration(latency.p50Nanos()), latency.perSecond(),
+                    (double) latency.p50Nanos() / latencies.get(EncoderSpec.DEFAULT).p50Nanos(),
+                    latency.perSecond() / latencies.get(EncoderSpec.DEFAULT).perSecond(), EncoderSpec.DEFAULT.id(),
+                    validation && across && budget ? "It would replace " + EncoderSpec.DEFAULT.id() + "."
+                            : EncoderSpec.DEFAULT.id() + " stays."));
+        }
+        text.append('\n');
+    }
+
+    private static List<Figures> seeds(Map<Job, Figures> results, EncoderSpec spec) {
+        return results.entrySet().stream().filter(e -> e.getKey().encoder == spec && e.getKey().heldOut == null)
+                .map(Map.Entry::getValue).toList();
     }
 
     private static String cell(Figures figures) {
         return HeldOutReport.decimal(figures.kendallTauB()) + " · " + HeldOutReport.percent(figures.rankingAccuracy());
     }
-
 
     /** The mean of a figure over seeds, with the range when there are several; as a percentage or a decimal. */
     private static String spread(List<Double> values, boolean percent) {
