@@ -10,7 +10,7 @@ import dev.triage.model.evaluation.RankingMetrics;
 import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.learning.CompletedRequest;
 import dev.triage.proxy.learning.LearnedServiceTime;
-import dev.triage.proxy.learning.PromptFeatures;
+import dev.triage.features.PromptFeatures;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,5 +1,6 @@
 package dev.triage.proxy.learning;
 
+import dev.triage.features.PromptFeatures;
 import dev.triage.proxy.scheduler.JobCost;
 import dev.triage.proxy.scheduler.RankingWindow;
 import java.util.Arrays;

@@ -34,10 +34,10 @@ import org.slf4j.LoggerFactory;
  * the backend wrote and the seconds it took. The prompt's text only when asked for as well: a
  * prompt is the user's data.
  *
- * <p>Written on a thread of its own: a request's end takes the prompt's features (a few microseconds:
- * they read a bounded window of the text) and hands the line's facts over, never waiting; when the
- * writer falls {@value #WAITING} lines or {@value #WAITING_PROMPT_CHARS} characters of prompts
- * behind, a line is dropped and counted. Once the file
+ * <p>Written on a thread of its own: a request's end takes the prompt's features, unless its costing
+ * or the learner took them first (a few microseconds: they read a bounded window of the text), and
+ * hands the line's facts over, never waiting; when the writer falls {@value #WAITING} lines or
+ * {@value #WAITING_PROMPT_CHARS} characters of prompts behind, a line is dropped and counted. Once the file
  * passes {@link #rotateBytes} it is moved to {@code FILE.1} (replacing the one before) and a new one
  * is started, so the log takes at most twice that on disk.
  *
@@ -97,7 +97,7 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
     /** Takes a finished request's record; cheap, and safe on any thread. */
     @Override
     public void finished(RequestRecord record) {
-        if (record.prompt().isEmpty() || record.outcome() != Outcome.OK || record.status() >= 400 || record.estimate() == null
+        if (record.prompt().prompt().isEmpty() || record.outcome() != Outcome.OK || record.status() >= 400 || record.estimate() == null
                 || record.actualTokens().isEmpty() || record.queuedNanos() < 0 || writer.isClosed()) {
             return; // only a whole answer says how long this prompt's answer is
         }
@@ -105,14 +105,14 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
         if (cap.isPresent() && record.actualTokens().getAsLong() >= cap.getAsInt()) {
             return; // cut at the request's own limit: its length is not the answer's
         }
-        Prompt prompt = record.prompt().get();
+        Prompt prompt = record.prompt().prompt().get();
         String text = prompts ? prompt.text() : null;
         if (text != null && waitingPromptChars.addAndGet(text.length()) > WAITING_PROMPT_CHARS) {
             waitingPromptChars.addAndGet(-text.length());
             dropped.increment();
             return;
         }
-        Feedback feedback = new Feedback(Instant.now(), record.backend(), RequestFeatures.of(prompt), prompt.userTurns(),
+        Feedback feedback = new Feedback(Instant.now(), record.backend(), record.prompt().get().orElseThrow(), prompt.userTurns(),
                 prompt.systemChars(), prompt.conversationChars(), text, record.fingerprint(), cap, record.estimate().expectedTokens(),
                 record.frozenTokens(), record.actualTokens().getAsLong(), record.servedNanos() / 1e9,
                 record.runningAtDispatch());

@@ -1,6 +1,5 @@
 package dev.triage.proxy.learning;
 
-import dev.triage.features.RequestFeatures;
 import dev.triage.proxy.concurrent.BoundedWorker;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestObserver;
@@ -97,8 +96,8 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
 
     /**
      * Takes a finished request's record; cheap, and safe on any thread. The prompt's features are
-     * taken here (microseconds: they read a bounded window of the text), so that no prompt's text
-     * waits in the learner's queue.
+     * taken here, unless the request's costing already took them (microseconds: they read a bounded
+     * window of the text), so that no prompt's text waits in the learner's queue.
      */
     @Override
     public void finished(RequestRecord record) {
@@ -109,7 +108,7 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
         }
         CompletedRequest completed = new CompletedRequest(record.frozenTokens(), record.outputCap(), record.promptTokens(),
                 record.actualTokens().getAsLong(), record.runningAtDispatch(), record.servedNanos() / 1e9,
-                record.fingerprint(), record.byFallback(), record.prompt().map(RequestFeatures::of));
+                record.fingerprint(), record.byFallback(), record.prompt().get());
         if (!thread.offer(() -> learn(learner, completed))) {
             dropped.increment();
         }

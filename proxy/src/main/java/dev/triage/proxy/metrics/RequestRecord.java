@@ -1,9 +1,8 @@
 package dev.triage.proxy.metrics;
 
-import dev.triage.features.Prompt;
+import dev.triage.features.PromptFeatures;
 import dev.triage.model.Estimate;
 import dev.triage.model.LengthClass;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
@@ -27,7 +26,7 @@ public final class RequestRecord {
     private double promptTokens;
     private OptionalInt outputCap = OptionalInt.empty();
     private OptionalLong fingerprint = OptionalLong.empty();
-    private Optional<Prompt> prompt = Optional.empty();
+    private PromptFeatures prompt = PromptFeatures.NONE;
     private long queuedNanos = -1;
     private boolean starvationPromoted;
     private int runningAtDispatch;
@@ -70,10 +69,10 @@ public final class RequestRecord {
     }
 
     /**
-     * @param read the prompt the estimator read, when the request has one
+     * @param read the prompt the estimator read and its features, {@link PromptFeatures#NONE} when the request has none
      * @param promptFingerprint its fingerprint (a hash of its normalized text), when it has one
      */
-    public void prompt(Optional<Prompt> read, OptionalLong promptFingerprint) {
+    public void prompt(PromptFeatures read, OptionalLong promptFingerprint) {
         this.prompt = read;
         this.fingerprint = promptFingerprint;
     }
@@ -181,8 +180,11 @@ public final class RequestRecord {
         return fingerprint;
     }
 
-    /** The prompt the estimator read, when the request has one: for the feedback log only. */
-    public Optional<Prompt> prompt() {
+    /**
+     * The prompt the estimator read and its features: the features for learning, the text for the
+     * feedback log only.
+     */
+    public PromptFeatures prompt() {
         return prompt;
     }
 

@@ -3,7 +3,7 @@ package dev.triage.proxy.server;
 import dev.triage.model.Estimate;
 import dev.triage.proxy.api.TriageError;
 import dev.triage.proxy.learning.BackendLearner;
-import dev.triage.proxy.learning.PromptFeatures;
+import dev.triage.features.PromptFeatures;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
 import dev.triage.proxy.metrics.ResponseTokenCounter;
@@ -296,7 +296,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         double estimatorTokens = sized.estimate().expectedTokens();
         Estimate served = sized.estimate().withTokens(group.costLearner().tokens(estimatorTokens, features(sized), sized.fingerprint(), sized.outputCap()));
         record.sized(served, sized.priority(), estimatorTokens, sized.byFallback(), sized.promptTokens(), sized.outputCap());
-        record.prompt(sized.prompt(), sized.fingerprint());
+        record.prompt(features(sized), sized.fingerprint());
     }
 
     @Override

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.triage.features.Prompt;
+import dev.triage.features.PromptFeatures;
 import dev.triage.features.RequestFeatures;
 import dev.triage.model.Estimate;
 import dev.triage.model.data.FeedbackAnswers;
@@ -19,7 +20,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
@@ -70,7 +70,7 @@ class FeedbackLogTest {
         Prompt conversation = new Prompt(SECRET, 3, 120, 900);
         try (FeedbackLog log = FeedbackLog.open(file, true, FeedbackLog.ROTATE_BYTES)) {
             RequestRecord record = record(SECRET, Outcome.OK, OptionalInt.empty(), 321);
-            record.prompt(Optional.of(conversation), PromptFingerprint.of(conversation));
+            record.prompt(PromptFeatures.of(conversation), PromptFingerprint.of(conversation));
             log.finished(record);
         }
         List<PromptAnswer> answers = FeedbackAnswers.load(file);
@@ -129,7 +129,7 @@ class FeedbackLogTest {
         RequestRecord record = new RequestRecord("r", "/v1/chat/completions", "chat", "chat", 0);
         Prompt read = new Prompt(prompt);
         record.sized(Estimate.ofTokens(80), 0, 80, false, 20, cap);
-        record.prompt(Optional.of(read), PromptFingerprint.of(read));
+        record.prompt(PromptFeatures.of(read), PromptFingerprint.of(read));
         record.dispatched(500_000_000, false, 1);
         record.ran(2_000_000_000L);
         record.responded(200);

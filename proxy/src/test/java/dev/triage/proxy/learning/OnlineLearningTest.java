@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.triage.features.PromptFeatures;
 import dev.triage.model.Estimate;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
@@ -209,7 +210,7 @@ class OnlineLearningTest {
             boolean byFallback) {
         RequestRecord record = new RequestRecord("r", "/v1/chat/completions", "chat", "chat", 0);
         record.sized(Estimate.ofTokens(estimate), 0, estimate, byFallback, 40, OptionalInt.empty());
-        record.prompt(Optional.empty(), fingerprint);
+        record.prompt(PromptFeatures.NONE, fingerprint);
         record.dispatched(1_000_000, false, 1);
         record.responded(200);
         record.actualTokens(OptionalLong.of(actual));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.features.Prompt;
+import dev.triage.features.PromptFeatures;
 import dev.triage.features.RequestFeatures;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;

@@ -1,13 +1,12 @@
-package dev.triage.proxy.learning;
+package dev.triage.features;
 
-import dev.triage.features.Prompt;
-import dev.triage.features.RequestFeatures;
 import java.util.Optional;
 
 /**
- * A request's {@link RequestFeatures}, computed the first time they are asked for and kept: a waiting
- * request is costed again whenever the learner moves, and while the ranking adaptation serves each
- * costing reads the features, which take microseconds to extract.
+ * A request's prompt and its {@link RequestFeatures}, computed the first time they are asked for and
+ * kept: a waiting request may be costed again many times while it waits (each costing may read the
+ * features), and its end reads them again for learning and the feedback log. They take microseconds
+ * to extract, once.
  */
 public final class PromptFeatures {
 
@@ -24,6 +23,11 @@ public final class PromptFeatures {
 
     public static PromptFeatures of(Prompt prompt) {
         return new PromptFeatures(Optional.of(prompt));
+    }
+
+    /** The prompt, or empty when the request has none. */
+    public Optional<Prompt> prompt() {
+        return prompt;
     }
 
     /** The features, or empty when the request has no prompt. */
