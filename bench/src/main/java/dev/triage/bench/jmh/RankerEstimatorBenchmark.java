@@ -1,5 +1,6 @@
 package dev.triage.bench.jmh;
 
+import dev.triage.model.ranker.EncoderSpec;
 import dev.triage.features.Prompt;
 import dev.triage.features.RequestFeatures;
 import dev.triage.model.Estimate;
@@ -46,7 +47,7 @@ public class RankerEstimatorBenchmark {
 
         @Setup(Level.Trial)
         public void setUp() throws Exception {
-            try (SentenceEncoder encoder = SentenceEncoder.open(SentenceEncoder.MAX_POSITIONS, 1)) {
+            try (SentenceEncoder encoder = SentenceEncoder.open(EncoderSpec.DEFAULT, EncoderSpec.MAX_POSITIONS, 1)) {
                 text = RankerPrompts.ofTokens(encoder, tokens, 42);
             }
         }
@@ -59,7 +60,7 @@ public class RankerEstimatorBenchmark {
 
         @Setup(Level.Trial)
         public void setUp() throws Exception {
-            encoder = SentenceEncoder.open(SentenceEncoder.MAX_POSITIONS);
+            encoder = SentenceEncoder.open(EncoderSpec.DEFAULT, EncoderSpec.MAX_POSITIONS);
             head = RankerModel.loadDefault();
         }
 

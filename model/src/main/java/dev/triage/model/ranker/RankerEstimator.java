@@ -10,8 +10,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * The {@code ranker} estimator, after PARS: the prompt is embedded by a frozen MiniLM sentence
- * encoder ({@link SentenceEncoder}) and scored, with the request's length, lexical features and
+ * The {@code ranker} estimator, after PARS: the prompt is embedded by the frozen sentence
+ * encoder the head was trained on ({@link SentenceEncoder}, MiniLM for the shipped head) and scored, with the request's length, lexical features and
  * conversation shape beside the embedding ({@link RequestFeatures}), by a small head trained on
  * pairs of prompts with a margin ranking loss ({@link RankerModel}); a monotone calibration fitted on held-out prompts turns
  * the score into expected answer tokens, so SJF, HRRN and the starvation timeout compare it with
@@ -74,7 +74,7 @@ public final class RankerEstimator implements JobEstimator<Prompt> {
 
     private static RankerEstimator withEncoder(String location, RankerModel model) {
         try {
-            return new RankerEstimator(SentenceEncoder.open(model.metadata().maxTokens()), model);
+            return new RankerEstimator(SentenceEncoder.open(model.metadata().encoderSpec(), model.metadata().maxTokens()), model);
         } catch (IOException | OrtException | RuntimeException e) {
             model.close();
             throw new ModelLoadException(NAME, location, "the sentence encoder cannot run: " + e.getMessage(), e);
@@ -91,7 +91,7 @@ public final class RankerEstimator implements JobEstimator<Prompt> {
         return model.estimates(new float[][] {encoder.embed(prompt.text())}, new float[][] {RequestFeatures.of(prompt)}).get(0);
     }
 
-    /** Milliseconds per call: the encoder is a six-layer transformer. */
+    /** Milliseconds per call: the encoder is a transformer of 6 to 12 layers. */
     @Override
     public boolean expensive() {
         return true;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import dev.triage.features.RequestFeatures;
 import dev.triage.model.classifier.ClassifierMetadata.DataSource;
 import dev.triage.model.classifier.ClassifierMetadata.SplitFigures;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -13,8 +14,8 @@ import java.util.Map;
  * it was trained on), how it was trained, the calibration from score to tokens, the data it saw,
  * and how it scored on held-out prompts.
  *
- * @param encoder the sentence encoder's name ({@link SentenceEncoder#NAME})
- * @param pooling how token states become one vector ({@link SentenceEncoder#POOLING})
+ * @param encoder the sentence encoder's name ({@link EncoderSpec#displayName()})
+ * @param pooling how token states become one vector ({@link EncoderSpec.Pooling#description})
  * @param maxTokens where texts are cut, in encoder tokens ([CLS] and [SEP] included)
  * @param truncation how a longer text is cut ({@link SentenceEncoder#TRUNCATION})
  * @param featureSchema {@link RequestFeatures#SCHEMA_VERSION} of the features beside the embedding
@@ -64,13 +65,31 @@ public record RankerMetadata(String encoder, String pooling, int maxTokens, Stri
                 calibration, tokenizer, data, List.copyOf(figures));
     }
 
-    /** Why a head with this metadata cannot serve with this build's encoder, or null when it can. */
-    String incompatibility() {
-        if (!SentenceEncoder.NAME.equals(encoder)) {
-            return "encoder " + encoder + " (expected: " + SentenceEncoder.NAME + ")";
+    /**
+     * The encoder this head was trained on.
+     *
+     * @throws IllegalStateException when this build knows no encoder by that name ({@link #incompatibility()} says so first)
+     */
+    public EncoderSpec encoderSpec() {
+        EncoderSpec spec = EncoderSpec.named(encoder);
+        if (spec == null) {
+            throw new IllegalStateException("no encoder named " + encoder);
         }
-        if (!SentenceEncoder.POOLING.equals(pooling)) {
-            return "pooling " + pooling + " (expected: " + SentenceEncoder.POOLING + ")";
+        return spec;
+    }
+
+    /**
+     * Why a head with this metadata cannot serve in this build, or null when it can: it must name an
+     * encoder this build knows, read that encoder's pooling and width, and cut texts as it does.
+     */
+    String incompatibility() {
+        EncoderSpec spec = EncoderSpec.named(encoder);
+        if (spec == null) {
+            return "encoder " + encoder + " (expected one of: "
+                    + String.join(", ", Arrays.stream(EncoderSpec.values()).map(EncoderSpec::displayName).toList()) + ")";
+        }
+        if (!spec.pooling().description.equals(pooling)) {
+            return "pooling " + pooling + " (expected with " + spec.id() + ": " + spec.pooling().description + ")";
         }
         if (!SentenceEncoder.TRUNCATION.equals(truncation)) {
             return "truncation " + truncation + " (expected: " + SentenceEncoder.TRUNCATION + ")";
@@ -79,11 +98,11 @@ public record RankerMetadata(String encoder, String pooling, int maxTokens, Stri
             return "features " + featureSchema + " " + featureNames + " (expected: " + RequestFeatures.SCHEMA_VERSION + " "
                     + RequestFeatures.NAMES + ")";
         }
-        if (dimensions != SentenceEncoder.DIMENSIONS) {
-            return dimensions + " dimensions (expected: " + SentenceEncoder.DIMENSIONS + ")";
+        if (dimensions != spec.dimensions()) {
+            return dimensions + " dimensions (expected with " + spec.id() + ": " + spec.dimensions() + ")";
         }
-        if (maxTokens < 2 || maxTokens > SentenceEncoder.MAX_POSITIONS) {
-            return "maxTokens " + maxTokens + " (expected: 2 to " + SentenceEncoder.MAX_POSITIONS + ")";
+        if (maxTokens < 2 || maxTokens > EncoderSpec.MAX_POSITIONS) {
+            return "maxTokens " + maxTokens + " (expected: 2 to " + EncoderSpec.MAX_POSITIONS + ")";
         }
         return null;
     }

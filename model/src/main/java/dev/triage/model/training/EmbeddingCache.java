@@ -2,6 +2,7 @@ package dev.triage.model.training;
 
 import ai.onnxruntime.OrtException;
 import dev.triage.model.cli.Progress;
+import dev.triage.model.ranker.EncoderSpec;
 import dev.triage.model.ranker.SentenceEncoder;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -29,7 +30,7 @@ import java.util.Map;
  * and truncation, keyed by the SHA-256 of each text; texts not in it are encoded and added.
  *
  * <pre>{@code
- * float[][] embeddings = EmbeddingCache.embed(texts, 256, Path.of("model/target/ranker-embeddings"));
+ * float[][] embeddings = EmbeddingCache.embed(texts, EncoderSpec.MINILM, 256, Path.of("model/target/ranker-embeddings"));
  * }</pre>
  */
 final class EmbeddingCache {
@@ -42,13 +43,13 @@ final class EmbeddingCache {
     private EmbeddingCache() {}
 
     /** The embedding of each text, in order, from the cache under {@code directory} or encoded now. */
-    static float[][] embed(List<String> texts, int maxTokens, Path directory) throws IOException {
-        Path file = directory.resolve(fileName(maxTokens));
-        Map<String, float[]> cached = read(file);
+    static float[][] embed(List<String> texts, EncoderSpec encoder, int maxTokens, Path directory) throws IOException {
+        Path file = directory.resolve(fileName(encoder, maxTokens));
+        Map<String, float[]> cached = read(file, encoder.dimensions());
         List<String> missing = new ArrayList<>(new LinkedHashSet<>(texts.stream().filter(t -> !cached.containsKey(key(t))).toList()));
         if (!missing.isEmpty()) {
-            encode(missing, maxTokens, cached);
-            write(file, cached);
+            encode(missing, encoder, maxTokens, cached);
+            write(file, cached, encoder.dimensions());
         }
         float[][] embeddings = new float[texts.size()][];
         for (int i = 0; i < texts.size(); i++) {
@@ -57,11 +58,12 @@ final class EmbeddingCache {
         return embeddings;
     }
 
-    private static void encode(List<String> texts, int maxTokens, Map<String, float[]> into) throws IOException {
-        // About 8 ms a prompt on 2 cores (6-9 ms at 128 tokens, fewer for short prompts); once per cache file.
-        Progress progress = Progress.start(String.format(Locale.ROOT, "encoding prompts with MiniLM (max %d tokens, cached for next time)",
-                maxTokens), texts.size(), Duration.ofMillis(8L * texts.size()));
-        try (SentenceEncoder encoder = SentenceEncoder.open(maxTokens)) {
+    private static void encode(List<String> texts, EncoderSpec spec, int maxTokens, Map<String, float[]> into) throws IOException {
+        // About 8 ms a prompt on 2 cores with MiniLM (6-9 ms at 128 tokens, fewer for short prompts), twice that with the
+        // 12-layer encoders; once per cache file.
+        Progress progress = Progress.start(String.format(Locale.ROOT, "encoding prompts with %s (max %d tokens, cached for next time)",
+                spec.id(), maxTokens), texts.size(), Duration.ofMillis(8L * texts.size()));
+        try (SentenceEncoder encoder = SentenceEncoder.open(spec, maxTokens)) {
             for (String text : texts) {
                 into.put(key(text), encoder.embed(text));
                 progress.step();
@@ -72,7 +74,7 @@ final class EmbeddingCache {
         progress.done();
     }
 
-    private static Map<String, float[]> read(Path file) throws IOException {
+    private static Map<String, float[]> read(Path file, int expectedDimensions) throws IOException {
         Map<String, float[]> cached = new HashMap<>();
         if (!Files.exists(file)) {
             return cached;
@@ -80,8 +82,8 @@ final class EmbeddingCache {
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
             int magic = in.readInt();
             int dimensions = in.readInt();
-            if (magic != MAGIC || dimensions != SentenceEncoder.DIMENSIONS) {
-                throw new IOException(file + ": not an embedding cache of " + SentenceEncoder.DIMENSIONS
+            if (magic != MAGIC || dimensions != expectedDimensions) {
+                throw new IOException(file + ": not an embedding cache of " + expectedDimensions
                         + " dimensions (delete it to encode again)");
             }
             int count = in.readInt();
@@ -98,12 +100,12 @@ final class EmbeddingCache {
         return cached;
     }
 
-    private static void write(Path file, Map<String, float[]> cached) throws IOException {
+    private static void write(Path file, Map<String, float[]> cached, int dimensions) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         Path partial = file.resolveSibling(file.getFileName() + ".partial");
         try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(partial)))) {
             out.writeInt(MAGIC);
-            out.writeInt(SentenceEncoder.DIMENSIONS);
+            out.writeInt(dimensions);
             out.writeInt(cached.size());
             for (Map.Entry<String, float[]> entry : cached.entrySet()) {
                 out.write(HexFormat.of().parseHex(entry.getKey()));
@@ -119,8 +121,8 @@ final class EmbeddingCache {
      * One file per encoder and truncation: the encoder's name and how it cuts are hashed into the
      * file name. Every text is encoded alone, as serving encodes it.
      */
-    private static String fileName(int maxTokens) {
-        return "minilm-" + key(SentenceEncoder.NAME + SentenceEncoder.TRUNCATION).substring(0, 12) + "-" + maxTokens + ".bin";
+    static String fileName(EncoderSpec encoder, int maxTokens) {
+        return encoder.id() + "-" + key(encoder.displayName() + SentenceEncoder.TRUNCATION).substring(0, 12) + "-" + maxTokens + ".bin";
     }
 
     private static String key(String text) {

@@ -262,7 +262,7 @@ final class HeldOutReport {
         return value == null || reference == null ? "n/a" : String.format(Locale.ROOT, "%+.1f", 100 * (value - reference));
     }
 
-    private static String decimal(Double value) {
+    static String decimal(Double value) {
         return value == null ? "n/a" : String.format(Locale.ROOT, "%.3f", value);
     }
 }

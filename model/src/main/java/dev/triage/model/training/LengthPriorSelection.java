@@ -97,9 +97,10 @@ final class LengthPriorSelection {
         float[][] inputs = scaling.inputs(embeddings.of(unseen), LexicalTrainer.featureRows(unseen));
         double[] scores = new double[inputs.length];
         double[] lengths = new double[inputs.length];
+        int lengthInput = RankerTrainer.lengthInput(settings.encoder());
         for (int i = 0; i < inputs.length; i++) {
             scores[i] = head.score(inputs[i]);
-            lengths[i] = inputs[i][RankerTrainer.LENGTH_INPUT];
+            lengths[i] = inputs[i][lengthInput];
         }
         return new Cell(name, unseen, scores, lengths);
     }

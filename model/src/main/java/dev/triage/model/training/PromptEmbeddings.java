@@ -1,30 +1,56 @@
 package dev.triage.model.training;
 
+import dev.triage.model.Estimate;
 import dev.triage.model.data.LabeledPrompt;
-import dev.triage.model.data.PromptCorpus;
+import dev.triage.model.ranker.EncoderSpec;
+import dev.triage.model.ranker.RankerModel;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The sentence embedding of every prompt of a corpus, read from the {@link EmbeddingCache} or encoded once. */
+/**
+ * One encoder's sentence embedding of every prompt of a corpus, read from the {@link EmbeddingCache}
+ * or encoded once.
+ */
 final class PromptEmbeddings {
 
+    private final EncoderSpec encoder;
     private final Map<LabeledPrompt, float[]> byPrompt;
 
-    private PromptEmbeddings(Map<LabeledPrompt, float[]> byPrompt) {
+    private PromptEmbeddings(EncoderSpec encoder, Map<LabeledPrompt, float[]> byPrompt) {
+        this.encoder = encoder;
         this.byPrompt = byPrompt;
     }
 
-    static PromptEmbeddings of(PromptCorpus corpus, int maxTokens, Path cacheDirectory) throws IOException {
-        List<LabeledPrompt> prompts = corpus.prompts();
-        float[][] embeddings = EmbeddingCache.embed(prompts.stream().map(LabeledPrompt::prompt).toList(), maxTokens, cacheDirectory);
+    static PromptEmbeddings of(List<LabeledPrompt> prompts, EncoderSpec encoder, int maxTokens, Path cacheDirectory)
+            throws IOException {
+        float[][] embeddings = EmbeddingCache.embed(prompts.stream().map(LabeledPrompt::prompt).toList(), encoder, maxTokens,
+                cacheDirectory);
         Map<LabeledPrompt, float[]> byPrompt = new IdentityHashMap<>();
         for (int i = 0; i < prompts.size(); i++) {
             byPrompt.put(prompts.get(i), embeddings[i]);
         }
-        return new PromptEmbeddings(byPrompt);
+        return new PromptEmbeddings(encoder, byPrompt);
+    }
+
+    EncoderSpec encoder() {
+        return encoder;
+    }
+
+    /**
+     * {@code model}'s estimates of {@code prompts} from these embeddings and the prompts' features.
+     *
+     * @throws IllegalArgumentException when the head was trained on another encoder's embeddings
+     */
+    List<Estimate> estimates(RankerModel model, List<LabeledPrompt> prompts) {
+        EncoderSpec trainedOn = model.metadata().encoderSpec();
+        if (trainedOn != encoder) {
+            throw new IllegalArgumentException("a head trained on " + trainedOn.id() + " embeddings cannot score " + encoder.id()
+                    + " embeddings");
+        }
+        return model.estimates(of(prompts), LexicalTrainer.featureRows(prompts));
     }
 
     /** The embeddings of {@code prompts}, in order; each must be a prompt of the corpus. */

@@ -38,6 +38,8 @@ import java.util.stream.Collectors;
  *     [--seeds 3] [--compare-objectives true] [--embedding-cache model/target/ranker-embeddings]
  * </pre>
  *
+ * <p>{@code --compare-encoders true} compares the sentence encoders instead ({@link EncoderComparison}).
+ *
  * <p>{@code --compare-objectives false} skips PARS's comparison of objectives (the heads trained
  * per objective, seed and source: the bulk of the time) and reports the shipped model alone.
  *
@@ -56,6 +58,10 @@ final class RankerEvaluateCommand {
     private RankerEvaluateCommand() {}
 
     static void run(Flags flags) throws IOException {
+        if (flags.string("compare-encoders", "false").equals("true")) {
+            EncoderComparison.run(flags);
+            return;
+        }
         Path modelFile = flags.path("model", RankerTrainCommand.DEFAULT_OUT.toString());
         Path classifierFile = flags.path("classifier-model", TrainCommand.DEFAULT_OUT.toString());
         Path out = flags.path("out", DEFAULT_REPORT.toString());
@@ -71,7 +77,8 @@ final class RankerEvaluateCommand {
         String report;
         try (RankerModel shipped = RankerModel.load(modelFile);
                 ClassifierEstimator classifier = ClassifierEstimator.load(classifierFile)) {
-            PromptEmbeddings embeddings = PromptEmbeddings.of(corpus, shipped.metadata().maxTokens(), cache);
+            PromptEmbeddings embeddings = PromptEmbeddings.of(corpus.prompts(), shipped.metadata().encoderSpec(), shipped.metadata().maxTokens(),
+                    cache);
             String latency;
             try (RankerEstimator estimator = RankerEstimator.load(modelFile)) {
                 latency = Latency.measure(estimator, corpus.prompts(PromptSplit.TEST).stream().map(LabeledPrompt::request).toList());
@@ -130,14 +137,13 @@ final class RankerEvaluateCommand {
         }
 
         HeldOutReport heldOut = new HeldOutReport(corpus, "ranker");
-        Function<List<LabeledPrompt>, List<Estimate>> shippedEstimates = prompts -> shipped.estimates(embeddings.of(prompts),
-                LexicalTrainer.featureRows(prompts));
+        Function<List<LabeledPrompt>, List<Estimate>> shippedEstimates = prompts -> embeddings.estimates(shipped, prompts);
         heldOut.testSplit(shippedEstimates);
         heldOut.crossSource((train, validation) -> {
             TrainedRanker trained = RankerTrainer.train(train, embeddings.of(train), validation, embeddings.of(validation), settings);
             return prompts -> {
                 try (RankerModel model = trained.model("cross-source")) {
-                    return model.estimates(embeddings.of(prompts), LexicalTrainer.featureRows(prompts));
+                    return embeddings.estimates(model, prompts);
                 }
             };
         }, Duration.ofMinutes(8));
@@ -177,7 +183,7 @@ final class RankerEvaluateCommand {
         RankerMetadata.Training training = metadata.training();
         return new RankerSettings(RankingObjective.of(metadata.objective()), metadata.minLengthDifference(), metadata.margin(),
                 training.hiddenUnits(), training.learningRate(), training.steps(), training.batchSize(), training.listSize(),
-                training.weightDecay(), training.seed(), metadata.maxTokens(), training.lengthPrior(),
+                training.weightDecay(), training.seed(), metadata.encoderSpec(), metadata.maxTokens(), training.lengthPrior(),
                 training.lengthPriorThreshold());
     }
 

@@ -1,6 +1,7 @@
 package dev.triage.model.training;
 
-import dev.triage.model.ranker.SentenceEncoder;
+import dev.triage.model.ranker.EncoderSpec;
+import java.util.List;
 
 /**
  * How the ranker's head is trained. The defaults are PARS's where PARS sets them (margin 1.0,
@@ -18,13 +19,14 @@ import dev.triage.model.ranker.SentenceEncoder;
  * @param listSize prompts per ListMLE list
  * @param weightDecay AdamW's decoupled weight decay
  * @param seed random seed
+ * @param encoder the sentence encoder whose embeddings the head reads
  * @param maxTokens where the encoder cuts prompts, in its tokens
  * @param lengthPrior w ≥ 0 in {@code score = head + w · max(0, z − c)}, z the standardized log prompt
  *     length, added after training ({@link RankingHead#withPrior}); 0 leaves the score to the head
  * @param lengthPriorThreshold c: the prior counts only the part of z above it
  */
 public record RankerSettings(RankingObjective objective, double minLengthDifference, double margin, int hiddenUnits,
-        double learningRate, int steps, int batchSize, int listSize, double weightDecay, long seed, int maxTokens,
+        double learningRate, int steps, int batchSize, int listSize, double weightDecay, long seed, EncoderSpec encoder, int maxTokens,
         double lengthPrior, double lengthPriorThreshold) {
 
     /**
@@ -36,7 +38,7 @@ public record RankerSettings(RankingObjective objective, double minLengthDiffere
      * 82.9%); ShareGPT's first turns τ_b 0.132 against 0.137.
      */
     public static final RankerSettings DEFAULTS = new RankerSettings(RankingObjective.PAIRWISE, 0.2, 1.0, 128, 3e-4, 3000,
-            256, 32, 0.0, 42, 256, 0.25, -3.0);
+            256, 32, 0.0, 42, EncoderSpec.DEFAULT, 256, 0.25, -3.0);
 
     public RankerSettings {
         if (!(minLengthDifference >= 0 && minLengthDifference < 1)) {
@@ -63,8 +65,11 @@ public record RankerSettings(RankingObjective objective, double minLengthDiffere
         if (!(weightDecay >= 0 && weightDecay < 1)) {
             throw new IllegalArgumentException("weightDecay: " + weightDecay + " (expected: in [0, 1))");
         }
-        if (maxTokens < 2 || maxTokens > SentenceEncoder.MAX_POSITIONS) {
-            throw new IllegalArgumentException("maxTokens: " + maxTokens + " (expected: 2 to " + SentenceEncoder.MAX_POSITIONS + ")");
+        if (encoder == null) {
+            throw new IllegalArgumentException("encoder: null (expected one of " + List.of(EncoderSpec.values()) + ")");
+        }
+        if (maxTokens < 2 || maxTokens > EncoderSpec.MAX_POSITIONS) {
+            throw new IllegalArgumentException("maxTokens: " + maxTokens + " (expected: 2 to " + EncoderSpec.MAX_POSITIONS + ")");
         }
         if (!(lengthPrior >= 0) || Double.isInfinite(lengthPrior)) {
             throw new IllegalArgumentException("lengthPrior: " + lengthPrior + " (expected: finite, >= 0)");
@@ -77,18 +82,24 @@ public record RankerSettings(RankingObjective objective, double minLengthDiffere
     /** These settings with another objective and δ, for the comparison PARS makes. */
     public RankerSettings with(RankingObjective otherObjective, double otherMinLengthDifference) {
         return new RankerSettings(otherObjective, otherMinLengthDifference, margin, hiddenUnits, learningRate, steps, batchSize,
-                listSize, weightDecay, seed, maxTokens, lengthPrior, lengthPriorThreshold);
+                listSize, weightDecay, seed, encoder, maxTokens, lengthPrior, lengthPriorThreshold);
     }
 
     /** These settings with another seed. */
     public RankerSettings withSeed(long otherSeed) {
         return new RankerSettings(objective, minLengthDifference, margin, hiddenUnits, learningRate, steps, batchSize, listSize,
-                weightDecay, otherSeed, maxTokens, lengthPrior, lengthPriorThreshold);
+                weightDecay, otherSeed, encoder, maxTokens, lengthPrior, lengthPriorThreshold);
+    }
+
+    /** These settings with another encoder, for the comparison of encoders. */
+    public RankerSettings withEncoder(EncoderSpec otherEncoder) {
+        return new RankerSettings(objective, minLengthDifference, margin, hiddenUnits, learningRate, steps, batchSize, listSize,
+                weightDecay, seed, otherEncoder, maxTokens, lengthPrior, lengthPriorThreshold);
     }
 
     /** These settings with another length prior. */
     public RankerSettings withLengthPrior(double otherLengthPrior, double otherThreshold) {
         return new RankerSettings(objective, minLengthDifference, margin, hiddenUnits, learningRate, steps, batchSize, listSize,
-                weightDecay, seed, maxTokens, otherLengthPrior, otherThreshold);
+                weightDecay, seed, encoder, maxTokens, otherLengthPrior, otherThreshold);
     }
 }

@@ -8,6 +8,7 @@ import dev.triage.model.data.PromptCorpus;
 import dev.triage.model.data.PromptSplit;
 import dev.triage.model.evaluation.Evaluation;
 import dev.triage.model.evaluation.Figures;
+import dev.triage.model.ranker.EncoderSpec;
 import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.model.ranker.RankerModel;
 import java.io.IOException;
@@ -25,7 +26,7 @@ import java.util.Optional;
  * scripts/train --estimator ranker [--data ../shared/data] [--out model/src/main/resources/models/ranker.onnx]
  *     [--objective pairwise|pointwise|listwise] [--min-length-difference 0.2] [--margin 1.0] [--hidden-units 128]
  *     [--learning-rate 0.0003] [--steps 3000] [--batch-size 256] [--list-size 32] [--weight-decay 0] [--seed 42]
- *     [--max-tokens 256] [--length-prior W] [--length-prior-threshold C] [--embedding-cache model/target/ranker-embeddings]
+ *     [--encoder minilm|bge-small|e5-small] [--max-tokens 256] [--length-prior W] [--length-prior-threshold C] [--embedding-cache model/target/ranker-embeddings]
  * </pre>
  */
 final class RankerTrainCommand {
@@ -48,6 +49,7 @@ final class RankerTrainCommand {
                 flags.integer("list-size", defaults.listSize()),
                 flags.number("weight-decay", defaults.weightDecay()),
                 flags.integer("seed", (int) defaults.seed()),
+                EncoderSpec.of(flags.string("encoder", defaults.encoder().id())),
                 flags.integer("max-tokens", defaults.maxTokens()),
                 flags.number("length-prior", defaults.lengthPrior()),
                 flags.number("length-prior-threshold", defaults.lengthPriorThreshold()));
@@ -57,7 +59,7 @@ final class RankerTrainCommand {
         Optional<Path> feedback = TrainingFlags.feedback(flags);
         flags.finish();
         PromptCorpus corpus = TrainCommand.loadCorpus(data, feedback);
-        PromptEmbeddings embeddings = PromptEmbeddings.of(corpus, settings.maxTokens(), cache);
+        PromptEmbeddings embeddings = PromptEmbeddings.of(corpus.prompts(), settings.encoder(), settings.maxTokens(), cache);
 
         long start = System.nanoTime();
         List<LabeledPrompt> train = corpus.prompts(PromptSplit.TRAIN);
@@ -78,7 +80,7 @@ final class RankerTrainCommand {
 
     /** A head's figures on {@code prompts}, scored from their cached embeddings. */
     static Figures figures(RankerModel model, List<LabeledPrompt> prompts, PromptEmbeddings embeddings) {
-        List<Estimate> estimates = model.estimates(embeddings.of(prompts), LexicalTrainer.featureRows(prompts));
+        List<Estimate> estimates = embeddings.estimates(model, prompts);
         return Evaluation.evaluate(prompts, (index, answer) -> estimates.get(index));
     }
 }

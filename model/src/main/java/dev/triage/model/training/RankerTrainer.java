@@ -7,6 +7,7 @@ import dev.triage.model.data.PromptAnswer;
 import dev.triage.model.data.TargetModels;
 import dev.triage.model.ranker.RankerMetadata;
 import dev.triage.model.ranker.ScoreCalibration;
+import dev.triage.model.ranker.EncoderSpec;
 import dev.triage.model.ranker.SentenceEncoder;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -49,7 +50,9 @@ public final class RankerTrainer {
     private static final int MAX_REJECTIONS = 100_000;
 
     /** The head's input that the length prior reads: the standardized log prompt length, after the embedding. */
-    static final int LENGTH_INPUT = SentenceEncoder.DIMENSIONS + RequestFeatures.LOG_PROMPT_TOKENS;
+    static int lengthInput(EncoderSpec encoder) {
+        return encoder.dimensions() + RequestFeatures.LOG_PROMPT_TOKENS;
+    }
 
     private RankerTrainer() {}
 
@@ -64,16 +67,17 @@ public final class RankerTrainer {
             float[][] validationEmbeddings, RankerSettings settings) {
         FeatureScaling scaling = FeatureScaling.fit(LexicalTrainer.featureRows(train));
         RankingHead head = trainHead(train, scaling.inputs(trainEmbeddings, LexicalTrainer.featureRows(train)), settings)
-                .withPrior(LENGTH_INPUT, settings.lengthPrior(), settings.lengthPriorThreshold()).roundedToFloat();
+                .withPrior(lengthInput(settings.encoder()), settings.lengthPrior(), settings.lengthPriorThreshold()).roundedToFloat();
         ScoreCalibration calibration = calibrate(head, validation,
                 scaling.inputs(validationEmbeddings, LexicalTrainer.featureRows(validation)));
         RankerMetadata.Training training = new RankerMetadata.Training(settings.hiddenUnits(), settings.learningRate(),
                 settings.steps(), settings.batchSize(), settings.listSize(), settings.weightDecay(), settings.seed(),
                 settings.lengthPrior(), settings.lengthPriorThreshold(), train.size(), train.stream().mapToInt(p -> p.answers().size()).sum(), PAIRING, validation.size(),
                 TargetModels.EXCLUDED);
-        RankerMetadata metadata = new RankerMetadata(SentenceEncoder.NAME, SentenceEncoder.POOLING, settings.maxTokens(),
+        EncoderSpec encoder = settings.encoder();
+        RankerMetadata metadata = new RankerMetadata(encoder.displayName(), encoder.pooling().description, settings.maxTokens(),
                 SentenceEncoder.TRUNCATION, RequestFeatures.SCHEMA_VERSION, RequestFeatures.NAMES,
-                SentenceEncoder.DIMENSIONS, settings.objective().id(), settings.margin(), settings.minLengthDifference(),
+                encoder.dimensions(), settings.objective().id(), settings.margin(), settings.minLengthDifference(),
                 training, calibration, AnswerTokens.TOKENIZER, ClassifierTrainer.dataSources(train), List.of());
         return new TrainedRanker(OnnxRankingHeadWriter.write(head, scaling), metadata);
     }

@@ -50,7 +50,7 @@ public final class OfflineProbe {
         });
         switch (args[0]) {
             case "encoder" -> {
-                try (SentenceEncoder encoder = SentenceEncoder.open(64)) {
+                try (SentenceEncoder encoder = SentenceEncoder.open(EncoderSpec.DEFAULT, 64)) {
                     float[][] embeddings = encoder.embed(List.of("How long is a piece of string?", "Write an essay."));
                     System.out.println("encoded " + embeddings.length + " texts of " + embeddings[0].length);
                 }

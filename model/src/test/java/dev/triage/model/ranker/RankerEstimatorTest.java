@@ -64,7 +64,7 @@ class RankerEstimatorTest {
         assertEquals(RankerEstimator.NAME, shipped.name());
         assertTrue(shipped.expensive());
         RankerMetadata metadata = shipped.metadata();
-        assertEquals(SentenceEncoder.NAME, metadata.encoder());
+        assertEquals(EncoderSpec.MINILM.displayName(), metadata.encoder());
         assertEquals("pairwise", metadata.objective());
         assertTrue(metadata.data().stream().allMatch(d -> !d.licence().isBlank() && !d.provenance().isBlank()));
         assertTrue(metadata.evaluation().stream().anyMatch(f -> f.split().equals("test") && f.source().equals("all")));
@@ -156,10 +156,17 @@ class RankerEstimatorTest {
     @Test
     void aHeadForAnotherEncoderOrABrokenCalibrationIsRefused(@TempDir Path dir) throws IOException {
         String metadata = shippedMetadata();
-        Path otherEncoder = modelWith(dir, resource("ranker.onnx"), metadata.replace(SentenceEncoder.NAME, "bert-base-uncased"));
+        String minilm = EncoderSpec.MINILM.displayName();
+        Path otherEncoder = modelWith(dir, resource("ranker.onnx"), metadata.replace(minilm, "bert-base-uncased"));
         ModelLoadException e = assertThrows(ModelLoadException.class, () -> RankerEstimator.load(otherEncoder));
-        assertEquals("ranker model " + otherEncoder + ": trained for encoder bert-base-uncased (expected: "
-                + SentenceEncoder.NAME + ")", e.getMessage());
+        assertEquals("ranker model " + otherEncoder + ": trained for encoder bert-base-uncased (expected one of: " + minilm
+                + ", " + EncoderSpec.BGE_SMALL.displayName() + ", " + EncoderSpec.E5_SMALL.displayName() + ")", e.getMessage());
+
+        // A known encoder's name on a head that pooled otherwise: bge reads the [CLS] state, MiniLM's head a mean.
+        Path otherPooling = modelWith(dir, resource("ranker.onnx"), metadata.replace(minilm, EncoderSpec.BGE_SMALL.displayName()));
+        e = assertThrows(ModelLoadException.class, () -> RankerEstimator.load(otherPooling));
+        assertEquals("ranker model " + otherPooling + ": trained for pooling mean over tokens, L2-normalized (expected with "
+                + "bge-small: the [CLS] token's state, L2-normalized)", e.getMessage());
 
         Path noCalibration = modelWith(dir, resource("ranker.onnx"), metadata.replace("\"calibration\"", "\"calibrationGone\""));
         e = assertThrows(ModelLoadException.class, () -> RankerEstimator.load(noCalibration));

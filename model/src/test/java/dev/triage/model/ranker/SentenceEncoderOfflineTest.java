@@ -21,7 +21,7 @@ class SentenceEncoderOfflineTest {
     @Test
     void theEncoderOpensNoConnection() throws Exception {
         List<String> output = probe("encoder");
-        assertTrue(output.contains("encoded 2 texts of " + SentenceEncoder.DIMENSIONS), String.join("\n", output));
+        assertTrue(output.contains("encoded 2 texts of " + EncoderSpec.DEFAULT.dimensions()), String.join("\n", output));
         assertEquals("attempts: 0", output.get(output.size() - 1), String.join("\n", output));
     }
 

@@ -19,7 +19,7 @@ class SentenceEncoderTest {
 
     @BeforeAll
     static void open() throws Exception {
-        encoder = SentenceEncoder.open(MAX_TOKENS);
+        encoder = SentenceEncoder.open(EncoderSpec.DEFAULT, MAX_TOKENS);
     }
 
     @AfterAll
@@ -32,7 +32,7 @@ class SentenceEncoderTest {
         float[][] embeddings = encoder.embed(List.of("What is the capital of France?", "", "描述这张图片"));
         assertEquals(3, embeddings.length);
         for (float[] embedding : embeddings) {
-            assertEquals(SentenceEncoder.DIMENSIONS, embedding.length);
+            assertEquals(EncoderSpec.DEFAULT.dimensions(), embedding.length);
             assertEquals(1.0, norm(embedding), 1e-5);
         }
     }
@@ -88,9 +88,9 @@ class SentenceEncoderTest {
 
     @Test
     void badSettingsAreRefused() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SentenceEncoder.open(513));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SentenceEncoder.open(EncoderSpec.DEFAULT, 513));
         assertEquals("maxTokens: 513 (expected: 2 to 512)", e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> SentenceEncoder.open(64, 0));
+        e = assertThrows(IllegalArgumentException.class, () -> SentenceEncoder.open(EncoderSpec.DEFAULT, 64, 0));
         assertEquals("threads: 0 (expected: >= 1)", e.getMessage());
     }
 

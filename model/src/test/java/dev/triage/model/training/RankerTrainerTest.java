@@ -11,9 +11,9 @@ import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptAnswer;
 import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.PromptSplit;
+import dev.triage.model.ranker.EncoderSpec;
 import dev.triage.model.ranker.RankerMetadata;
 import dev.triage.model.ranker.RankerModel;
-import dev.triage.model.ranker.SentenceEncoder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -38,7 +38,7 @@ class RankerTrainerTest {
         List<LabeledPrompt> corpus = TinyModels.corpus();
         train = corpus.subList(0, 24);
         heldOut = corpus.subList(24, 36);
-        float[][] all = TinyModels.embed(corpus, TinyModels.RANKER_SETTINGS.maxTokens());
+        float[][] all = TinyModels.embed(corpus, TinyModels.RANKER_SETTINGS.encoder(), TinyModels.RANKER_SETTINGS.maxTokens());
         trainEmbeddings = Arrays.copyOfRange(all, 0, 24);
         heldOutEmbeddings = Arrays.copyOfRange(all, 24, 36);
     }
@@ -66,7 +66,7 @@ class RankerTrainerTest {
     void theShippedFormIsCalibratedToTokensAndDescribesItself() {
         TrainedRanker trained = RankerTrainer.train(train, trainEmbeddings, heldOut, heldOutEmbeddings, TinyModels.RANKER_SETTINGS);
         RankerMetadata metadata = trained.metadata();
-        assertEquals(SentenceEncoder.NAME, metadata.encoder());
+        assertEquals(EncoderSpec.MINILM.displayName(), metadata.encoder());
         assertEquals(64, metadata.maxTokens());
         assertEquals("pairwise", metadata.objective());
         assertEquals(0.2, metadata.minLengthDifference());
@@ -91,11 +91,11 @@ class RankerTrainerTest {
         FeatureScaling scaling = FeatureScaling.fit(trainFeatures);
         RankingHead trainedHead = RankerTrainer.trainHead(train, scaling.inputs(trainEmbeddings, trainFeatures),
                 TinyModels.RANKER_SETTINGS).roundedToFloat();
-        RankingHead randomHead = RankingHead.initialized(SentenceEncoder.DIMENSIONS + RequestFeatures.COUNT, 48, random);
+        RankingHead randomHead = RankingHead.initialized(EncoderSpec.DEFAULT.dimensions() + RequestFeatures.COUNT, 48, random);
         for (int i = 0; i < randomHead.parameters.length; i++) {
             randomHead.parameters[i] += 0.05 * random.nextGaussian();
         }
-        float[][] embeddings = new float[64][SentenceEncoder.DIMENSIONS];
+        float[][] embeddings = new float[64][EncoderSpec.DEFAULT.dimensions()];
         for (float[] embedding : embeddings) {
             double norm = 0;
             for (int d = 0; d < embedding.length; d++) {
@@ -114,7 +114,7 @@ class RankerTrainerTest {
         }
         TrainedRanker template = RankerTrainer.train(train, trainEmbeddings, heldOut, heldOutEmbeddings, TinyModels.RANKER_SETTINGS);
         for (RankingHead head : List.of(trainedHead, randomHead.roundedToFloat(),
-                randomHead.withPrior(RankerTrainer.LENGTH_INPUT, 0.7, 0.5).roundedToFloat())) {
+                randomHead.withPrior(RankerTrainer.lengthInput(EncoderSpec.DEFAULT), 0.7, 0.5).roundedToFloat())) {
             TrainedRanker exported = new TrainedRanker(OnnxRankingHeadWriter.write(head, scaling), template.metadata());
             try (RankerModel model = exported.model("parity")) {
                 float[] scores = model.scores(embeddings, features);

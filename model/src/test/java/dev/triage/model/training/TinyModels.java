@@ -4,6 +4,7 @@ import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptAnswer;
 import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.PromptSplit;
+import dev.triage.model.ranker.EncoderSpec;
 import dev.triage.model.ranker.SentenceEncoder;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ public final class TinyModels {
 
     /** A small head trained briefly, with prompts cut at 64 tokens: enough for the three kinds. */
     public static final RankerSettings RANKER_SETTINGS = new RankerSettings(RankingObjective.PAIRWISE, 0.2, 1.0, 16, 0.01,
-            300, 32, 8, 0, 42, 64, 0, 0);
+            300, 32, 8, 0, 42, EncoderSpec.DEFAULT, 64, 0, 0);
 
     /** Trains on {@code prompts} and writes the model and its metadata ({@code x.onnx}, {@code x.json}). */
     public static void write(List<LabeledPrompt> prompts, Path onnxFile) throws IOException {
@@ -52,13 +53,13 @@ public final class TinyModels {
      * its metadata ({@code x.onnx}, {@code x.json}).
      */
     public static void writeRanker(List<LabeledPrompt> prompts, Path onnxFile) throws Exception {
-        float[][] embeddings = embed(prompts, RANKER_SETTINGS.maxTokens());
+        float[][] embeddings = embed(prompts, RANKER_SETTINGS.encoder(), RANKER_SETTINGS.maxTokens());
         RankerTrainer.train(prompts, embeddings, prompts, embeddings, RANKER_SETTINGS).writeTo(onnxFile);
     }
 
     /** The sentence embeddings of {@code prompts}, from the real encoder. */
-    static float[][] embed(List<LabeledPrompt> prompts, int maxTokens) throws Exception {
-        try (SentenceEncoder encoder = SentenceEncoder.open(maxTokens)) {
+    static float[][] embed(List<LabeledPrompt> prompts, EncoderSpec spec, int maxTokens) throws Exception {
+        try (SentenceEncoder encoder = SentenceEncoder.open(spec, maxTokens)) {
             return encoder.embed(prompts.stream().map(LabeledPrompt::prompt).toList());
         }
     }
