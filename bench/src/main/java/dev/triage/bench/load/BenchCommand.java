@@ -37,7 +37,8 @@ import java.util.Set;
  * bench workload --out FILE [--model M] [--short 35] [--long 35 | --length-matched-pairs 20] [--seed 42] [--sources alpaca_eval,...]
  * bench speech-workload --out FILE [--short 20] [--long 20]
  * bench burst    [load options] [--runs 5] [--out DIR]
- * bench poisson  [load options] [--rho 0.5,0.7,0.8,0.9] [--requests 200] [--seeds 2] [--backend URL] [--out DIR]
+ * bench poisson  [load options] [--rho 0.5,0.7,0.8,0.9] [--requests 200] [--seeds 2] [--backend URL [--preemption DIALECT]]
+ *                [--out DIR]
  * bench tenants  [load options] [--seconds 60] [--steady-rho 0.8] [--tenant-weights W] [--seed 1] [--out DIR]
  * bench real-burst --backend URL [--workload FILE] [--estimator E,...] [--variants V,...] [--preemption DIALECT]
  *                  [--answer-scale 1] [--runs 3] [--out DIR]
@@ -58,6 +59,9 @@ public final class BenchCommand {
                    bench poisson  [load options] [--rho R,...] [--requests 200] [--seeds 2] [--out DIR]
                                   [--backend URL]   (a real server instead of the replay backend, through a relay that
                                                      sets each request's max_tokens to its recorded answer's length)
+                                  [--preemption DIALECT]   (with --backend: how the server continues a stream that a
+                                                     laps variant paused, llama.cpp say; the relay's count of tokens
+                                                     streamed per request id makes a resumed one ask for the rest)
                    bench tenants  [load options] [--seconds 60] [--steady-rho 0.8] [--tenant-weights W] [--seed 1] [--out DIR]
                           (one tenant floods a serial backend with short requests, another sends a steady stream
                           at --steady-rho for --seconds: each one's share of the backend, with and without
@@ -322,11 +326,16 @@ public final class BenchCommand {
         int requests = flags.integer("requests", 200);
         int seeds = flags.integer("seeds", 2);
         URI realBackend = flags.optional("backend").map(URI::create).orElse(null);
+        Optional<String> preemption = flags.optional("preemption");
         flags.finish();
+        if (preemption.isPresent() && realBackend == null) {
+            throw new IllegalArgumentException("--preemption: " + preemption.get() + " (expected: with --backend; the replay"
+                    + " backend does not continue a paused stream)");
+        }
         List<PoissonBenchmark.Point> results = PoissonBenchmark.run(new PoissonBenchmark.Settings(options.workload(),
                 options.variants(), rhos, requests, seeds, options.speed(), options.slots(), options.backendSlots(),
                 options.batchSlowdown(), options.triageFlags(), options.api(),
-                realBackend));
+                realBackend, preemption));
         List<LoadPoint> points = results.stream().map(PoissonBenchmark.Point::latencies).toList();
         if (options.out() != null) {
             Files.createDirectories(options.out());

@@ -59,18 +59,7 @@ public final class BurstBenchmark {
      * @param preemption how the server continues a paused stream ({@code --preemption}), for laps variants
      */
     public record ServerSettings(List<WorkloadEntry> workload, List<LoadVariant> variants, int runs, URI server,
-            List<String> triageFlags, Optional<String> preemption) {
-
-        /** The extra flags of a variant: for one that pauses, the server's preemption dialect too. */
-        List<String> triageFlags(LoadVariant variant) {
-            if (!variant.pauses() || preemption.isEmpty()) {
-                return triageFlags;
-            }
-            List<String> flags = new ArrayList<>(triageFlags);
-            flags.addAll(List.of("--preemption", preemption.get()));
-            return flags;
-        }
-    }
+            List<String> triageFlags, Optional<String> preemption) {}
 
     /** Summaries per variant and class, and each variant's runs. */
     public static final class Result {
@@ -117,7 +106,8 @@ public final class BurstBenchmark {
                     .append(RunSummaries.perVariant("throughput (requests/s)", variants.values(), RunSummaries::throughputs, 2))
                     .append('\n')
                     .append(RunSummaries.perVariant("Triage's slots at the end", variants.values(), RunSummaries::slotsAtEnd, 1))
-                    .append('\n');
+                    .append('\n')
+                    .append(RunSummaries.preemptions(variants.values()));
             text.append("sized by the fallback estimator, per run:");
             variants.forEach((variant, summaries) -> text.append(String.format(Locale.ROOT, " %s %.1f;", variant,
                     summaries.estimatorFallbacks())));
@@ -204,7 +194,7 @@ public final class BurstBenchmark {
     public static Result run(ServerSettings settings) throws IOException, InterruptedException {
         try (AnswerLengthRelay relay = AnswerLengthRelay.start(settings.server())) {
             return run(settings.workload(), settings.variants(), settings.runs(), null,
-                    (variant, requests) -> LoadSession.run(relay, variant, requests, settings.triageFlags(variant)));
+                    (variant, requests) -> LoadSession.run(relay, variant, requests, settings.triageFlags(), settings.preemption()));
         }
     }
 

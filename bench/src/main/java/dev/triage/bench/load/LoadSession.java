@@ -6,6 +6,7 @@ import dev.triage.bench.replay.ReplayBackend;
 import dev.triage.proxy.Triage;
 import dev.triage.proxy.config.ConfigLoader;
 import dev.triage.proxy.config.TriageConfig;
+import dev.triage.proxy.scheduler.BackendQueue;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,6 +15,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Runs load against one variant: starts Triage in this process in front of the backend (nothing for
@@ -35,8 +37,20 @@ public final class LoadSession {
      *     configured one could not in time (a burst can saturate an expensive one)
      * @param slotsAtEnd how many requests Triage let the backend run at once when the run ended (the
      *     limit {@code --max-concurrency auto} had found), 0 without Triage
+     * @param preemptions how often Triage paused and resumed a running request, and what the resumes
+     *     made the backend read again
      */
-    record Outcome(List<LoadResult> results, long starvationPromotions, long estimatorFallbacks, int slotsAtEnd) {}
+    record Outcome(List<LoadResult> results, long starvationPromotions, long estimatorFallbacks, int slotsAtEnd,
+            Preemptions preemptions) {}
+
+    /**
+     * A run's pauses and resumes, and the tokens of text so far that its resumes sent the backend to
+     * read again (each resume's prefill beyond the prompt).
+     */
+    record Preemptions(long pauses, long resumes, long reprefilledTokens) {
+
+        static final Preemptions NONE = new Preemptions(0, 0, 0);
+    }
 
     /** Runs one variant on a set of requests, against a backend the caller started. */
     @FunctionalInterface
@@ -58,21 +72,24 @@ public final class LoadSession {
             List<String> triageFlags, ChatApi api) throws IOException, InterruptedException {
         LoadGenerator generator = new LoadGenerator(api);
         if (!variant.throughTriage()) {
-            return new Outcome(generator.run(URI.create("http://127.0.0.1:" + backend.port()), requests), 0, 0, 0);
+            return new Outcome(generator.run(URI.create("http://127.0.0.1:" + backend.port()), requests), 0, 0, 0, Preemptions.NONE);
         }
         try (Triage triage = startTriage(backend, answers, variant, triageFlags)) {
             return measure(triage, generator, requests);
         }
     }
 
-    /** @param triageFlags flags added to every Triage started */
-    static Outcome run(AnswerLengthRelay relay, LoadVariant variant, List<LoadRequest> requests, List<String> triageFlags)
-            throws IOException, InterruptedException {
+    /**
+     * @param triageFlags flags added to every Triage started
+     * @param preemption how the server continues a paused stream ({@code --preemption}), for a variant that pauses
+     */
+    static Outcome run(AnswerLengthRelay relay, LoadVariant variant, List<LoadRequest> requests, List<String> triageFlags,
+            Optional<String> preemption) throws IOException, InterruptedException {
         LoadGenerator generator = new LoadGenerator(ChatApi.OPENAI, true, variant.oracle());
         if (!variant.throughTriage()) {
-            return new Outcome(generator.run(URI.create(relay.url()), requests), 0, 0, 0);
+            return new Outcome(generator.run(URI.create(relay.url()), requests), 0, 0, 0, Preemptions.NONE);
         }
-        TriageConfig config = ConfigLoader.load(variant.triageFlags(relay.url(), triageFlags).toArray(String[]::new), Map.of());
+        TriageConfig config = ConfigLoader.load(variant.triageFlags(relay.url(), variant.withPreemption(triageFlags, preemption)).toArray(String[]::new), Map.of());
         try (Triage triage = Triage.start(config)) {
             return measure(triage, generator, requests);
         }
@@ -91,8 +108,9 @@ public final class LoadSession {
         URI base = URI.create("http://127.0.0.1:" + triage.address().getPort());
         awaitReady(base);
         List<LoadResult> results = generator.run(base, requests);
-        return new Outcome(results, triage.queues().get(0).starvationPromotions(), triage.estimatorFallbacks(),
-                triage.queues().get(0).slots());
+        BackendQueue queue = triage.queues().get(0);
+        return new Outcome(results, queue.starvationPromotions(), triage.estimatorFallbacks(), queue.slots(),
+                new Preemptions(queue.pauses(), queue.resumes(), queue.reprefilledTokens()));
     }
 
     /**

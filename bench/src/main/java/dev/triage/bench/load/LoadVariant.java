@@ -85,6 +85,20 @@ public record LoadVariant(String name, String policy, Duration tau, boolean orac
     }
 
     /**
+     * {@code triageFlags} with {@code --preemption} naming how the server continues a paused stream,
+     * for a variant that pauses and when a dialect is given; the flags as they are otherwise, since
+     * Triage refuses {@code --preemption} under any other policy.
+     */
+    public List<String> withPreemption(List<String> triageFlags, Optional<String> preemption) {
+        if (!pauses() || preemption.isEmpty()) {
+            return triageFlags;
+        }
+        List<String> flags = new ArrayList<>(triageFlags);
+        flags.addAll(List.of("--preemption", preemption.get()));
+        return flags;
+    }
+
+    /**
      * Triage's flags for this variant in front of {@code backendUrl}, plus {@code extra}; the variant's
      * estimator and concurrency win.
      */

@@ -16,6 +16,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
 
 /**
@@ -37,16 +38,18 @@ public final class PoissonBenchmark {
      * @param slots Triage's {@code --max-concurrency} unless a variant sets its own, and the slots ρ counts
      * @param backendSlots how many generations the replay backend runs at once
      * @param batchSlowdown how much longer the replay backend's decoding step takes as its batch grows
+     * @param preemption how the real server continues a paused stream ({@code --preemption}), for laps variants
      */
     public record Settings(List<WorkloadEntry> workload, List<LoadVariant> variants, List<Double> rhos, int requests,
             int seeds, ServiceTimeModel speed, int slots, int backendSlots, BatchSlowdown batchSlowdown, List<String> triageFlags,
-            ChatApi api, URI realBackend) {}
+            ChatApi api, URI realBackend, Optional<String> preemption) {}
 
     /**
      * One load's results.
      *
      * @param figures each variant's completed requests per second and Triage's slots at the end
-     *     of its runs, mean ± sd over seeds, a line each
+     *     of its runs, and the pauses, resumes and re-prefilled tokens of those that paused, mean ± sd
+     *     over seeds, a line each
      */
     public record Point(LoadPoint latencies, String figures) {}
 
@@ -55,7 +58,8 @@ public final class PoissonBenchmark {
     public static List<Point> run(Settings settings) throws IOException, InterruptedException {
         if (settings.realBackend() != null) {
             try (AnswerLengthRelay relay = AnswerLengthRelay.start(settings.realBackend())) {
-                return sweep(settings, (variant, requests) -> LoadSession.run(relay, variant, requests, settings.triageFlags()));
+                return sweep(settings, (variant, requests) -> LoadSession.run(relay, variant, requests, settings.triageFlags(),
+                        settings.preemption()));
             }
         }
         AnswerBook answers = AnswerBook.of(settings.workload());
@@ -96,8 +100,9 @@ public final class PoissonBenchmark {
                         .toList());
             }
             points.add(new Point(new LoadPoint(rho, rows),
-                    RunSummaries.perVariant("throughput (requests/s)", variants, RunSummaries::throughputs, 2) + "\n"
-                            + RunSummaries.perVariant("Triage's slots at the end", variants, RunSummaries::slotsAtEnd, 1)));
+                    (RunSummaries.perVariant("throughput (requests/s)", variants, RunSummaries::throughputs, 2) + "\n"
+                            + RunSummaries.perVariant("Triage's slots at the end", variants, RunSummaries::slotsAtEnd, 1) + "\n"
+                            + RunSummaries.preemptions(variants)).strip()));
         }
         progress.done();
         return points;

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.StringJoiner;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * Collects the runs of one variant and summarises them the way the simulator does: per class (and
@@ -30,6 +31,7 @@ final class RunSummaries {
     private final List<Double> throughputs = new ArrayList<>();
     private final List<Double> slotsAtEnd = new ArrayList<>();
     private final List<Long> estimatorFallbacks = new ArrayList<>();
+    private final List<LoadSession.Preemptions> preemptions = new ArrayList<>();
 
     RunSummaries(String variant) {
         this.variant = variant;
@@ -51,6 +53,27 @@ final class RunSummaries {
         throughputs.add(run.results().size() / length);
         slotsAtEnd.add((double) run.slotsAtEnd());
         estimatorFallbacks.add(run.estimatorFallbacks());
+        preemptions.add(run.preemptions());
+    }
+
+    /**
+     * The pauses, resumes and re-prefilled tokens of each variant that paused a request, mean ± sd over
+     * runs, a line each; nothing when none did.
+     */
+    static String preemptions(Collection<RunSummaries> variants) {
+        List<RunSummaries> paused = variants.stream()
+                .filter(summaries -> summaries.preemptions.stream().anyMatch(run -> run.pauses() > 0)).toList();
+        if (paused.isEmpty()) {
+            return "";
+        }
+        return perVariant("pauses per run", paused, s -> s.perRun(LoadSession.Preemptions::pauses), 1) + "\n"
+                + perVariant("resumes per run", paused, s -> s.perRun(LoadSession.Preemptions::resumes), 1) + "\n"
+                + perVariant("re-prefilled tokens per run", paused, s -> s.perRun(LoadSession.Preemptions::reprefilledTokens), 0)
+                + "\n";
+    }
+
+    private double[] perRun(ToLongFunction<LoadSession.Preemptions> count) {
+        return preemptions.stream().mapToDouble(count::applyAsLong).toArray();
     }
 
     /** Requests per run that Triage sized with its fallback estimator. */

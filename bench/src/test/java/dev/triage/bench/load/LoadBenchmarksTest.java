@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.triage.bench.PcmWav;
+import dev.triage.bench.backend.BatchSlowdown;
 import dev.triage.bench.replay.AnswerBook;
 import dev.triage.bench.replay.ReplayBackend;
 import dev.triage.bench.replay.ReplayBackendSettings;
@@ -15,9 +17,11 @@ import dev.triage.bench.workload.AudioFile;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.features.ChatBody;
 import dev.triage.proxy.Triage;
+import dev.triage.proxy.preemption.PreemptionDialect;
 import dev.triage.proxy.scheduler.BackendQueue;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.testing.Await;
+import dev.triage.proxy.testing.ContinuingBackend;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -216,15 +220,55 @@ class LoadBenchmarksTest {
         }
     }
 
+    /**
+     * A Poisson run at a server that continues answers, as llama.cpp does: Triage under a laps variant
+     * is told the server's dialect, so it pauses a long answer for the short ones that arrive behind
+     * it, and each resumed request, carrying the answer so far, asks the server only for the rest of
+     * the length that the relay set.
+     */
+    @Test
+    void aPoissonLapsRunPausesOnTheServerAndAResumeAsksOnlyForTheRest() throws Exception {
+        int longTokens = 600;
+        // One long answer of 3 s in four: at this rate several short requests arrive while one runs.
+        List<WorkloadEntry> workload = List.of(new WorkloadEntry("long essay", longTokens, "long", "test"),
+                new WorkloadEntry("short question 1", 2, "short", "test"), new WorkloadEntry("short question 2", 2, "short", "test"),
+                new WorkloadEntry("short question 3", 2, "short", "test"));
+        ServiceTimeModel speed = new ServiceTimeModel(0.002, 0.005);
+        try (ContinuingBackend server = ContinuingBackend.start(PreemptionDialect.LLAMA_CPP, Duration.ofMillis(5))) {
+            List<PoissonBenchmark.Point> points = PoissonBenchmark.run(new PoissonBenchmark.Settings(workload,
+                    List.of(LoadVariant.parse("laps:baseline", Duration.ZERO)), List.of(0.9), 12, 1, speed, 1, 1,
+                    BatchSlowdown.DEFAULT, List.of("--laps", "levels=2,first-level=300ms,window-tokens=2,preemptive-levels=2"),
+                    ChatApi.OPENAI, URI.create(server.url()), Optional.of(PreemptionDialect.LLAMA_CPP.label())));
+
+            List<JsonNode> continuations = server.bodies().stream()
+                    .filter(body -> body.path("messages").path(body.path("messages").size() - 1).path("role").asText()
+                            .equals("assistant"))
+                    .toList();
+            assertFalse(continuations.isEmpty(), "no request was resumed: " + server.bodies());
+            for (JsonNode continuation : continuations) {
+                JsonNode messages = continuation.path("messages");
+                int soFar = messages.path(messages.size() - 1).path("content").asText().split(" ").length;
+                int asked = continuation.path("max_tokens").asInt();
+                // The relay counts what it delivered, which may run a few tokens ahead of the text Triage kept.
+                assertTrue(soFar + asked <= longTokens && soFar + asked >= longTokens - 20,
+                        asked + " tokens asked for after " + soFar + " of " + longTokens);
+            }
+            String figures = points.get(0).figures();
+            assertTrue(figures.contains("pauses per run: laps:baseline " + continuations.size() + ".0 ± "), figures);
+            assertTrue(figures.contains("resumes per run: laps:baseline " + continuations.size() + ".0 ± "), figures);
+        }
+    }
+
     @Test
     void findingsCompareRunByRunAndTakeOutTheDriftOfTheServersSpeed() {
         // In the second variant the server ran at half speed: its bursts last twice as long.
         RunSummaries fcfs = new RunSummaries("fcfs");
         RunSummaries sjf = new RunSummaries("sjf");
         for (int run = 0; run < 2; run++) {
-            fcfs.add(new LoadSession.Outcome(List.of(new LoadResult("short", 0, 1, 10, 200), new LoadResult("long", 0, 1, 20, 200)), 0, 0, 1));
+            fcfs.add(new LoadSession.Outcome(List.of(new LoadResult("short", 0, 1, 10, 200), new LoadResult("long", 0, 1, 20, 200)), 0, 0, 1,
+                    LoadSession.Preemptions.NONE));
             sjf.add(new LoadSession.Outcome(List.of(new LoadResult("short", 0, 1, 5 + run, 200), new LoadResult("long", 0, 1, 40, 200)), 0,
-                    3 * run, 1));
+                    3 * run, 1, LoadSession.Preemptions.NONE));
         }
         Map<String, RunSummaries> variants = new LinkedHashMap<>();
         variants.put("fcfs", fcfs);

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.proxy.config.ConfigLoader;
 import dev.triage.proxy.config.TriageConfig;
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -24,10 +23,10 @@ class LoadVariantTest {
         assertFalse(sjf.pauses());
         assertEquals(Optional.of("ranker"), laps.estimator());
 
-        BurstBenchmark.ServerSettings settings = new BurstBenchmark.ServerSettings(List.of(), List.of(laps, sjf), 1,
-                URI.create("http://127.0.0.1:9"), List.of("--estimator", "lexical"), Optional.of("llama.cpp"));
-        assertEquals(List.of("--estimator", "lexical", "--preemption", "llama.cpp"), settings.triageFlags(laps));
-        assertEquals(List.of("--estimator", "lexical"), settings.triageFlags(sjf), "Triage refuses --preemption but under laps");
+        List<String> run = List.of("--estimator", "lexical");
+        assertEquals(List.of("--estimator", "lexical", "--preemption", "llama.cpp"), laps.withPreemption(run, Optional.of("llama.cpp")));
+        assertEquals(run, sjf.withPreemption(run, Optional.of("llama.cpp")), "Triage refuses --preemption but under laps");
+        assertEquals(run, laps.withPreemption(run, Optional.empty()));
     }
 
     @Test

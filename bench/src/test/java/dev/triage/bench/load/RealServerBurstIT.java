@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -87,8 +88,8 @@ class RealServerBurstIT {
                 requests.add(new LoadRequest(new WorkloadEntry("Question " + i + ".", tokens, tokens < 50 ? "short" : "long",
                         "test"), 0.3 + 0.03 * i));
             }
-            List<LoadResult> results = LoadSession.run(relay, LoadVariant.parse("oracle-sjf", Duration.ZERO), requests, List.of())
-                    .results();
+            List<LoadResult> results = LoadSession.run(relay, LoadVariant.parse("oracle-sjf", Duration.ZERO), requests, List.of(),
+                    Optional.empty()).results();
             assertTrue(results.stream().allMatch(result -> result.status() == 200), results.toString());
             List<Integer> finished = IntStream.range(0, requests.size()).boxed()
                     .sorted(Comparator.comparingDouble(i -> requests.get(i).sendAtSeconds() + results.get(i).endToEndSeconds()))
