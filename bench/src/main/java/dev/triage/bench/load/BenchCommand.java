@@ -210,7 +210,7 @@ public final class BenchCommand {
 
     private static String burst(Flags flags) throws IOException, InterruptedException {
         LoadOptions options = LoadOptions.read(flags);
-        int runs = runs(flags, 5);
+        int runs = flags.positiveInteger("runs", 5);
         flags.finish();
         BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.Settings(options.workload(), options.variants(),
                 runs, options.speed(), options.slots(), options.backendSlots(), options.batchSlowdown(), options.triageFlags(),
@@ -248,7 +248,7 @@ public final class BenchCommand {
         List<String> estimators = flags.words("estimator", List.of(ConfigLoader.load(new String[0], Map.of()).estimator().name()));
         List<WorkloadEntry> workload = answersScaled(file != null ? WorkloadFile.read(file)
                 : WorkloadFile.readResource(LENGTH_MATCHED_WORKLOAD), flags);
-        int runs = runs(flags, 3);
+        int runs = flags.positiveInteger("runs", 3);
         Path out = flags.optional("out").map(Path::of).orElse(null);
         List<String> names = new ArrayList<>(List.of("fcfs", "sjf:baseline"));
         estimators.stream().map(estimator -> "sjf:" + estimator).filter(name -> !names.contains(name)).forEach(names::add);
@@ -271,7 +271,7 @@ public final class BenchCommand {
             throw new IllegalArgumentException("--slowdown: " + slowdown + ", --kill-at: " + killAt + " (expected: >= 1, and between 0 and 1)");
         }
         int slots = flags.integer("slots", 1);
-        int runs = runs(flags, 2);
+        int runs = flags.positiveInteger("runs", 2);
         List<String> triageFlags = new ArrayList<>();
         flags.optional("estimator").ifPresent(estimator -> triageFlags.addAll(List.of("--estimator", estimator)));
         ServiceTimeModel speed = LoadOptions.speed(flags);
@@ -296,14 +296,6 @@ public final class BenchCommand {
         }
         return workload.stream().map(entry -> new WorkloadEntry(entry.prompt(), Math.max(1, (int) Math.round(scale * entry.answerTokens())),
                 entry.jobClass(), entry.source(), entry.audio())).toList();
-    }
-
-    private static int runs(Flags flags, int fallback) {
-        int runs = flags.integer("runs", fallback);
-        if (runs < 1) {
-            throw new IllegalArgumentException("--runs: " + runs + " (expected: >= 1)");
-        }
-        return runs;
     }
 
     /** The burst's tables and findings; written as NAME.md and NAME-e2e.csv, NAME-ttft.csv under {@code out} when given. */

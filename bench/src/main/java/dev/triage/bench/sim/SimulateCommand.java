@@ -307,10 +307,6 @@ public final class SimulateCommand {
     }
 
     private static List<Long> seeds(Flags flags, int byDefault) {
-        int count = flags.integer("seeds", byDefault);
-        if (count < 1) {
-            throw new IllegalArgumentException("--seeds: " + count + " (expected: >= 1)");
-        }
-        return LongStream.range(0, count).boxed().toList();
+        return LongStream.range(0, flags.positiveInteger("seeds", byDefault)).boxed().toList();
     }
 }

@@ -82,6 +82,15 @@ public final class Flags {
         }).orElse(fallback);
     }
 
+    /** An integer of at least 1: a count of runs, seeds or prompts. */
+    public int positiveInteger(String name, int fallback) {
+        int value = integer(name, fallback);
+        if (value < 1) {
+            throw new IllegalArgumentException("--" + name + ": " + value + " (expected: >= 1)");
+        }
+        return value;
+    }
+
     /** A comma-separated list of numbers. */
     public List<Double> numbers(String name, List<Double> fallback) {
         return optional(name).map(value -> {

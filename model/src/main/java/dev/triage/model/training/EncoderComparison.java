@@ -57,14 +57,8 @@ final class EncoderComparison {
         Path modelFile = flags.path("model", RankerTrainCommand.DEFAULT_OUT.toString());
         Path out = flags.path("out", DEFAULT_REPORT.toString());
         Path cache = flags.path("embedding-cache", EmbeddingCache.DEFAULT_DIRECTORY.toString());
-        int seeds = flags.integer("seeds", 3);
-        int latencyPrompts = flags.integer("latency-prompts", 1000);
-        if (seeds < 1) {
-            throw new IllegalArgumentException("--seeds: " + seeds + " (expected: >= 1)");
-        }
-        if (latencyPrompts < 1) {
-            throw new IllegalArgumentException("--latency-prompts: " + latencyPrompts + " (expected: >= 1)");
-        }
+        int seeds = flags.positiveInteger("seeds", 3);
+        int latencyPrompts = flags.positiveInteger("latency-prompts", 1000);
         Path data = TrainingFlags.promptResponse(flags);
         flags.finish();
         PromptCorpus corpus = TrainCommand.loadCorpus(data);

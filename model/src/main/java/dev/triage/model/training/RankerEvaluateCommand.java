@@ -66,11 +66,8 @@ final class RankerEvaluateCommand {
         Path classifierFile = flags.path("classifier-model", TrainCommand.DEFAULT_OUT.toString());
         Path out = flags.path("out", DEFAULT_REPORT.toString());
         Path cache = flags.path("embedding-cache", EmbeddingCache.DEFAULT_DIRECTORY.toString());
-        int seeds = flags.integer("seeds", 3);
+        int seeds = flags.positiveInteger("seeds", 3);
         boolean compareObjectives = !flags.string("compare-objectives", "true").equals("false");
-        if (seeds < 1) {
-            throw new IllegalArgumentException("--seeds: " + seeds + " (expected: >= 1)");
-        }
         Path data = TrainingFlags.promptResponse(flags);
         flags.finish();
         PromptCorpus corpus = TrainCommand.loadCorpus(data);

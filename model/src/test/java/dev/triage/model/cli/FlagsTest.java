@@ -31,6 +31,9 @@ class FlagsTest {
                 () -> Flags.parse(new String[] {"--trees", "1", "--trees", "2"})).getMessage());
         assertEquals("--trees: many (expected: an integer)", assertThrows(IllegalArgumentException.class,
                 () -> Flags.parse(new String[] {"--trees", "many"}).integer("trees", 1)).getMessage());
+        assertEquals("--seeds: 0 (expected: >= 1)", assertThrows(IllegalArgumentException.class,
+                () -> Flags.parse(new String[] {"--seeds", "0"}).positiveInteger("seeds", 3)).getMessage());
+        assertEquals(3, Flags.parse(new String[] {}).positiveInteger("seeds", 3));
         assertEquals("--rate: NaN (expected: a number)", assertThrows(IllegalArgumentException.class,
                 () -> Flags.parse(new String[] {"--rate", "NaN"}).number("rate", 1)).getMessage());
     }
