@@ -38,10 +38,13 @@ public final class Main {
             System.exit(1);
             return;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        Runnable stop = () -> {
             triage.shutdown();
             // A stop signal that was handled gracefully is a clean exit, not death by signal (143).
             Runtime.getRuntime().halt(0);
-        }, "triage-shutdown"));
+        };
+        StopSignals.install(stop);
+        // For an exit that does not come through those signals.
+        Runtime.getRuntime().addShutdownHook(new Thread(stop, "triage-shutdown"));
     }
 }
