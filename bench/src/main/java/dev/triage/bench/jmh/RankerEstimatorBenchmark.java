@@ -1,9 +1,9 @@
 package dev.triage.bench.jmh;
 
-import dev.triage.model.ranker.EncoderSpec;
 import dev.triage.features.Prompt;
 import dev.triage.features.RequestFeatures;
 import dev.triage.model.Estimate;
+import dev.triage.model.ranker.EncoderSpec;
 import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.model.ranker.RankerModel;
 import dev.triage.model.ranker.SentenceEncoder;

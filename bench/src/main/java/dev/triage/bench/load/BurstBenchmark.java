@@ -103,11 +103,7 @@ public final class BurstBenchmark {
         public String findings() {
             StringBuilder text = new StringBuilder(RunSummaries.perVariant("burst length (s)", variants.values(),
                     RunSummaries::burstLengths, 1)).append('\n')
-                    .append(RunSummaries.perVariant("throughput (requests/s)", variants.values(), RunSummaries::throughputs, 2))
-                    .append('\n')
-                    .append(RunSummaries.perVariant("Triage's slots at the end", variants.values(), RunSummaries::slotsAtEnd, 1))
-                    .append('\n')
-                    .append(RunSummaries.preemptions(variants.values()));
+                    .append(RunSummaries.serving(variants.values()));
             text.append("sized by the fallback estimator, per run:");
             variants.forEach((variant, summaries) -> text.append(String.format(Locale.ROOT, " %s %.1f;", variant,
                     summaries.estimatorFallbacks())));

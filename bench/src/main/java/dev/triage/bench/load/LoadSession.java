@@ -89,7 +89,8 @@ public final class LoadSession {
         if (!variant.throughTriage()) {
             return new Outcome(generator.run(URI.create(relay.url()), requests), 0, 0, 0, Preemptions.NONE);
         }
-        TriageConfig config = ConfigLoader.load(variant.triageFlags(relay.url(), variant.withPreemption(triageFlags, preemption)).toArray(String[]::new), Map.of());
+        List<String> flags = variant.triageFlags(relay.url(), variant.withPreemption(triageFlags, preemption));
+        TriageConfig config = ConfigLoader.load(flags.toArray(String[]::new), Map.of());
         try (Triage triage = Triage.start(config)) {
             return measure(triage, generator, requests);
         }

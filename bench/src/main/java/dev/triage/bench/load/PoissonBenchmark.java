@@ -99,10 +99,7 @@ public final class PoissonBenchmark {
                         .map(row -> new SummaryRow(row.policy(), "ttft-" + row.jobClass(), row.requests(), row.sojourn(), row.tauFired()))
                         .toList());
             }
-            points.add(new Point(new LoadPoint(rho, rows),
-                    (RunSummaries.perVariant("throughput (requests/s)", variants, RunSummaries::throughputs, 2) + "\n"
-                            + RunSummaries.perVariant("Triage's slots at the end", variants, RunSummaries::slotsAtEnd, 1) + "\n"
-                            + RunSummaries.preemptions(variants)).strip()));
+            points.add(new Point(new LoadPoint(rho, rows), RunSummaries.serving(variants).strip()));
         }
         progress.done();
         return points;

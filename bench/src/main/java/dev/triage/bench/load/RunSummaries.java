@@ -57,10 +57,20 @@ final class RunSummaries {
     }
 
     /**
+     * How the variants served, mean ± sd over runs, a line each: their throughput, Triage's slots at
+     * the end of their runs, and the {@link #preemptions} of those that paused.
+     */
+    static String serving(Collection<RunSummaries> variants) {
+        return perVariant("throughput (requests/s)", variants, RunSummaries::throughputs, 2) + "\n"
+                + perVariant("Triage's slots at the end", variants, RunSummaries::slotsAtEnd, 1) + "\n"
+                + preemptions(variants);
+    }
+
+    /**
      * The pauses, resumes and re-prefilled tokens of each variant that paused a request, mean ± sd over
      * runs, a line each; nothing when none did.
      */
-    static String preemptions(Collection<RunSummaries> variants) {
+    private static String preemptions(Collection<RunSummaries> variants) {
         List<RunSummaries> paused = variants.stream()
                 .filter(summaries -> summaries.preemptions.stream().anyMatch(run -> run.pauses() > 0)).toList();
         if (paused.isEmpty()) {

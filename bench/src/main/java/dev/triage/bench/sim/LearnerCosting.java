@@ -1,7 +1,7 @@
 package dev.triage.bench.sim;
 
-import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.features.PromptFeatures;
+import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.scheduler.JobCost;
 import java.util.List;
 import java.util.OptionalInt;

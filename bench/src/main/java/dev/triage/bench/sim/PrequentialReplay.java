@@ -2,6 +2,7 @@ package dev.triage.bench.sim;
 
 import dev.triage.bench.stats.LatencyStats;
 import dev.triage.features.Prompt;
+import dev.triage.features.PromptFeatures;
 import dev.triage.features.PromptTokens;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
@@ -10,7 +11,6 @@ import dev.triage.model.evaluation.RankingMetrics;
 import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.learning.CompletedRequest;
 import dev.triage.proxy.learning.LearnedServiceTime;
-import dev.triage.features.PromptFeatures;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -167,7 +167,8 @@ public final class SentenceEncoder implements AutoCloseable {
         long[] shape = {1, ids.length};
         try (OnnxTensor idTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(ids), shape);
                 OnnxTensor maskTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(mask), shape);
-                OnnxTensor typeTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(new long[ids.length]), shape)) {
+                OnnxTensor typeTensor = tokenTypes ? OnnxTensor.createTensor(environment, LongBuffer.wrap(new long[ids.length]), shape)
+                        : null) {
             Map<String, OnnxTensor> inputs = tokenTypes
                     ? Map.of("input_ids", idTensor, "attention_mask", maskTensor, "token_type_ids", typeTensor)
                     : Map.of("input_ids", idTensor, "attention_mask", maskTensor);

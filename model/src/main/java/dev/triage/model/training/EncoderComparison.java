@@ -16,6 +16,7 @@ import dev.triage.model.ranker.SentenceEncoder;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.JarURLConnection;
+import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,7 +47,7 @@ final class EncoderComparison {
 
     static final Path DEFAULT_REPORT = Path.of("docs/ranker-encoders.md");
 
-    /** The budget for an estimator on the request path: p50 per request on two cores. */
+    /** The budget of an estimator on the request path: p50 per request on two cores. */
     private static final double BUDGET_P50_MS = 10;
     /** And its throughput. */
     private static final double BUDGET_PER_SECOND = 100;
@@ -270,7 +271,7 @@ final class EncoderComparison {
                 Path file = Path.of(jar.getJarFileURL().toURI());
                 return String.format(Locale.ROOT, "%.1f MB", Files.size(file) / 1e6);
             }
-        } catch (IOException | java.net.URISyntaxException e) {
+        } catch (IOException | URISyntaxException e) {
             return "?";
         }
         return "?";

@@ -1,9 +1,9 @@
 package dev.triage.proxy.server;
 
+import dev.triage.features.PromptFeatures;
 import dev.triage.model.Estimate;
 import dev.triage.proxy.api.TriageError;
 import dev.triage.proxy.learning.BackendLearner;
-import dev.triage.features.PromptFeatures;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
 import dev.triage.proxy.metrics.ResponseTokenCounter;
