@@ -54,10 +54,22 @@ public record RankerMetadata(String encoder, String pooling, int maxTokens, Stri
      * @param pairing how examples are drawn and compared
      * @param calibrationPrompts validation prompts the calibration was fitted on
      * @param excludedModels answering models left out of the target family, with why
+     * @param stylesBalanced whether the long-answer style's models were drawn as often in all as the chat style's
+     * @param stacking the trees stacked on the head's score, or null for the head alone
      */
     public record Training(int hiddenUnits, double learningRate, int steps, int batchSize, int listSize,
             double weightDecay, long seed, double lengthPrior, double lengthPriorThreshold, int prompts, int answers, String pairing,
-            int calibrationPrompts, Map<String, String> excludedModels) {}
+            int calibrationPrompts, Map<String, String> excludedModels, boolean stylesBalanced, Stacking stacking) {}
+
+    /**
+     * @param folds folds of the training prompts, each scored by a head trained on the others
+     * @param trees XGBoost's trees
+     * @param maxDepth their depth
+     * @param learningRate XGBoost's eta
+     * @param seed XGBoost's seed
+     * @param method what the trees read and fit
+     */
+    public record Stacking(int folds, int trees, int maxDepth, double learningRate, long seed, String method) {}
 
     /** This metadata with evaluation figures added. */
     public RankerMetadata withEvaluation(List<SplitFigures> figures) {

@@ -26,7 +26,8 @@ import java.util.Set;
  * request features in, scores and calibrated estimates out. The graph's contract — inputs
  * {@value #INPUT} of shape [N, 384] and {@value #FEATURES} of shape [N, 23] ({@link RequestFeatures},
  * standardized inside the graph), output {@value #SCORE} of shape [N, 1], higher for a longer
- * expected answer — is fixed here and written by the trainer's exporter. {@link RankerEstimator} puts the encoder in
+ * expected answer — is fixed here and written by the trainer's exporter. The score is the head's, or
+ * that of trees stacked on the head's score and the raw features. {@link RankerEstimator} puts the encoder in
  * front of it; training and evaluation feed it cached embeddings. Thread-safe.
  */
 public final class RankerModel implements AutoCloseable {
@@ -34,6 +35,8 @@ public final class RankerModel implements AutoCloseable {
     public static final String INPUT = "embedding";
     public static final String FEATURES = "features";
     public static final String SCORE = "score";
+    /** The head's own score, before the trees stacked on it where it has them; not read when serving. */
+    public static final String HEAD_SCORE = "head_score";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -36,9 +36,6 @@ final class HeldOutReport {
     static final double TARGET_CROSS = 0.80;
     static final double TARGET_UNSEEN = 0.85;
 
-    /** Models whose median training answer is at least this long answer in the long-answer style. */
-    static final int LONG_STYLE_MEDIAN = 600;
-
     /** Trains an estimator on training and validation prompts and returns what estimates a list of prompts. */
     interface Fitter {
         Function<List<LabeledPrompt>, List<Estimate>> fit(List<LabeledPrompt> train, List<LabeledPrompt> validation);
@@ -103,11 +100,11 @@ final class HeldOutReport {
         for (String family : families.stream().sorted().toList()) {
             groups.put("family " + family, a -> ModelFamily.of(a.answeringModel()).equals(family));
         }
-        groups.put("long-answer style (median ≥ " + LONG_STYLE_MEDIAN + " tokens)", a -> longStyle.contains(key(a)));
-        groups.put("chat style (median < " + LONG_STYLE_MEDIAN + " tokens)", a -> !longStyle.contains(key(a)));
+        groups.put("long-answer style (median ≥ " + AnswerStyle.LONG_STYLE_MEDIAN + " tokens)", a -> longStyle.contains(key(a)));
+        groups.put("chat style (median < " + AnswerStyle.LONG_STYLE_MEDIAN + " tokens)", a -> !longStyle.contains(key(a)));
         text.append("### Per answering-model family and answer style (test split)\n\n")
                 .append("Long-answer style: the answering models whose median answer in the training split is at least ")
-                .append(LONG_STYLE_MEDIAN).append(" tokens (").append(String.join(", ", longStyle.stream().sorted().toList()))
+                .append(AnswerStyle.LONG_STYLE_MEDIAN).append(" tokens (").append(String.join(", ", longStyle.stream().sorted().toList()))
                 .append("); training weighs them as any other model.\n\n")
                 .append("| answering models | answers | short×long pairs | ").append(name)
                 .append(" | prompt length | τ_b |\n|---|---|---|---|---|---|\n");
@@ -132,8 +129,7 @@ final class HeldOutReport {
         }
         Set<String> longStyle = new LinkedHashSet<>();
         lengths.forEach((model, tokens) -> {
-            int[] sorted = tokens.stream().mapToInt(Integer::intValue).sorted().toArray();
-            if (sorted[sorted.length / 2] >= LONG_STYLE_MEDIAN) {
+            if (AnswerStyle.isLong(tokens.stream().mapToInt(Integer::intValue).toArray())) {
                 longStyle.add(model);
             }
         });

@@ -71,22 +71,32 @@ final class LengthPriorSelection {
     }
 
     static LengthPriorSelection run(PromptCorpus corpus, PromptEmbeddings embeddings, RankerSettings settings) {
-        List<PromptSource> sources = Arrays.stream(PromptSource.values())
-                .filter(source -> !corpus.prompts(PromptSplit.TEST, source).isEmpty()).toList();
+        List<PromptSource> sources = EvaluateCommand.sourcesWithTestPrompts(corpus);
         Progress progress = Progress.start("length prior: a head without each source", sources.size(), Duration.ofMinutes(6));
         List<Cell> cells = sources.parallelStream().map(heldOut -> {
-            List<LabeledPrompt> train = corpus.prompts(PromptSplit.TRAIN).stream().filter(p -> p.source() != heldOut).toList();
-            List<LabeledPrompt> unseen = corpus.prompts().stream()
-                    .filter(p -> p.source() == heldOut && p.split() != PromptSplit.TEST)
-                    .filter(p -> heldOut != PromptSource.SHAREGPT || p.request().userTurns() == 1)
-                    .toList();
-            Cell cell = cell(heldOut == PromptSource.SHAREGPT ? heldOut.id() + ", first turns" : heldOut.id(), train, unseen,
-                    embeddings, settings);
+            Cell cell = cell(heldOutName(heldOut), trainingWithout(corpus, heldOut), unseen(corpus, heldOut), embeddings, settings);
             progress.step();
             return cell;
         }).toList();
         progress.done();
         return new LengthPriorSelection(cells);
+    }
+
+    /** The training split of every source but {@code heldOut}. */
+    static List<LabeledPrompt> trainingWithout(PromptCorpus corpus, PromptSource heldOut) {
+        return corpus.prompts(PromptSplit.TRAIN).stream().filter(p -> p.source() != heldOut).toList();
+    }
+
+    /** The held-out source's training and validation prompts (ShareGPT's first turns); never its test split. */
+    static List<LabeledPrompt> unseen(PromptCorpus corpus, PromptSource heldOut) {
+        return corpus.prompts().stream()
+                .filter(p -> p.source() == heldOut && p.split() != PromptSplit.TEST)
+                .filter(p -> heldOut != PromptSource.SHAREGPT || p.request().userTurns() == 1)
+                .toList();
+    }
+
+    static String heldOutName(PromptSource heldOut) {
+        return heldOut == PromptSource.SHAREGPT ? heldOut.id() + ", first turns" : heldOut.id();
     }
 
     private static Cell cell(String name, List<LabeledPrompt> train, List<LabeledPrompt> unseen, PromptEmbeddings embeddings,

@@ -44,19 +44,27 @@ public final class LexicalTrainer {
      * so unconstrained trees learn length effects of either sign from a few prompts; on real users'
      * traffic a longer prompt draws a longer answer more often than not, and the prompt's length
      * alone ranks most pairs right there. The constraint keeps that prior.
+     *
+     * @param columns the rows' columns, the {@link RequestFeatures} first; the others unconstrained
      */
-    private static String monotoneInLength() {
-        StringBuilder constraints = new StringBuilder("(");
-        for (int f = 0; f < RequestFeatures.COUNT; f++) {
-            constraints.append(f == 0 ? "" : ",")
-                    .append(f == RequestFeatures.LOG_PROMPT_TOKENS || f == RequestFeatures.LOG_CONVERSATION_TOKENS ? 1 : 0);
+    static int[] monotoneInLength(int columns) {
+        int[] constraints = new int[columns];
+        constraints[RequestFeatures.LOG_PROMPT_TOKENS] = 1;
+        constraints[RequestFeatures.LOG_CONVERSATION_TOKENS] = 1;
+        return constraints;
+    }
+
+    private static String constraintList(int[] constraints) {
+        StringBuilder list = new StringBuilder("(");
+        for (int f = 0; f < constraints.length; f++) {
+            list.append(f == 0 ? "" : ",").append(constraints[f]);
         }
-        return constraints.append(')').toString();
+        return list.append(')').toString();
     }
 
     /** The shipped form: trees on {@code train}, calibrated on {@code validation}, with metadata. */
     public static TrainedLexical train(List<LabeledPrompt> train, List<LabeledPrompt> validation, LexicalSettings settings) {
-        byte[] booster = boost(train, featureRows(train), RequestFeatures.COUNT, settings);
+        byte[] booster = boost(train, featureRows(train), monotoneInLength(RequestFeatures.COUNT), settings);
         byte[] onnx = OnnxTreeEnsembleWriter.writeRegressor(booster, RequestFeatures.COUNT);
         ScoreCalibration calibration;
         try (LexicalEstimator uncalibrated = estimator(onnx, metadata(train, settings, placeholderCalibration()))) {
@@ -77,9 +85,12 @@ public final class LexicalTrainer {
 
     /**
      * XGBoost's JSON model of trees fitted to {@code settings.objective()} on the prompts' rows
-     * ({@code promptRows[i]}, {@code columns} values, for prompt {@code i}), one training row per answer.
+     * ({@code promptRows[i]} for prompt {@code i}), one training row per answer.
+     *
+     * @param monotone per column: 1 where the score may only rise with it, −1 only fall, 0 either
      */
-    static byte[] boost(List<LabeledPrompt> prompts, float[][] promptRows, int columns, LexicalSettings settings) {
+    static byte[] boost(List<LabeledPrompt> prompts, float[][] promptRows, int[] monotone, LexicalSettings settings) {
+        int columns = monotone.length;
         Groups groups = Groups.of(prompts);
         if (groups.answers == 0) {
             throw new IllegalArgumentException("prompts: no answers to train on");
@@ -125,9 +136,7 @@ public final class LexicalTrainer {
                     matrix.setWeight(rowWeights);
                     parameters.put("objective", "reg:squarederror");
                 }
-                if (columns == RequestFeatures.COUNT) {
-                    parameters.put("monotone_constraints", monotoneInLength());
-                }
+                parameters.put("monotone_constraints", constraintList(monotone));
                 return ClassifierTrainer.boost(matrix, parameters, settings.boosting());
             } finally {
                 matrix.dispose();
@@ -141,8 +150,8 @@ public final class LexicalTrainer {
         return LexicalEstimator.fromBytes("trained model", onnx, ShippedModel.json(metadata));
     }
 
-    /** A calibration that only lets the model load, so that it can score the validation split. */
-    private static ScoreCalibration placeholderCalibration() {
+    /** A calibration that only lets a model load, so that it can score the validation split. */
+    static ScoreCalibration placeholderCalibration() {
         return new ScoreCalibration(List.of(0.0, 1.0), List.of(1.0, 2.0));
     }
 

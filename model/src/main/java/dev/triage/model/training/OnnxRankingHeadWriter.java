@@ -19,7 +19,8 @@ import java.nio.ByteOrder;
  * Writes a {@link RankingHead} as an ONNX graph of standard operators — the features standardized
  * ({@code Sub}, {@code Div}) and put after the embedding ({@code Concat}), then {@code Gemm},
  * {@code Relu}, {@code Gemm}, plus the head's fixed prior where it has one ({@code Gather}, {@code Sub},
- * {@code Relu}, {@code Mul}, {@code Add}) — following {@link RankerModel}'s contract: inputs {@code embedding}
+ * {@code Relu}, {@code Mul}, {@code Add}), and where trees are stacked on the head ({@link #write(RankingHead,
+ * FeatureScaling, byte[])}), their {@code TreeEnsembleRegressor} — following {@link RankerModel}'s contract: inputs {@code embedding}
  * [N, D] and {@code features} [N, F], output {@code score} [N, 1]. The weights are stored as
  * float32, as {@link RankingHead#roundedToFloat} has them.
  */
@@ -28,9 +29,30 @@ final class OnnxRankingHeadWriter {
     private static final int DEFAULT_OPSET = 17;
     private static final int IR_VERSION = 8;
 
+    /**
+     * How much of the head's score is added to the stacked trees' sum. Trees score in steps, and
+     * prompts whose scores tie are served in arrival order, so the head orders what the trees tie;
+     * a head's scores span a few units, so this moves the trees' sum by thousandths, below what its
+     * steps resolve.
+     */
+    static final double TIE_BREAK = 1e-3;
+
     private OnnxRankingHeadWriter() {}
 
     static byte[] write(RankingHead head, FeatureScaling scaling) {
+        return write(head, scaling, null);
+    }
+
+    /**
+     * The head followed by trees fitted on its score: the head's score (output {@value RankerModel#HEAD_SCORE})
+     * is put after the raw features ({@code Concat}), and the trees' sum over them plus {@link #TIE_BREAK} times
+     * the head's score is {@value RankerModel#SCORE}.
+     *
+     * @param stackedTrees XGBoost's JSON model of trees over the {@link dev.triage.features.RequestFeatures} and
+     *     the head's score, in that order; null for the head alone
+     */
+    static byte[] write(RankingHead head, FeatureScaling scaling, byte[] stackedTrees) {
+        String headScore = stackedTrees == null ? RankerModel.SCORE : RankerModel.HEAD_SCORE;
         int features = scaling.means().length;
         int dimensions = head.inputs - features;
         GraphProto.Builder graph = GraphProto.newBuilder()
@@ -54,7 +76,7 @@ final class OnnxRankingHeadWriter {
                 .addInput(value(RankerModel.FEATURES, features))
                 .addOutput(value(RankerModel.SCORE, 1));
         if (head.priorWeight == 0) {
-            graph.addNode(gemm("hidden", "W2", "b2", RankerModel.SCORE));
+            graph.addNode(gemm("hidden", "W2", "b2", headScore));
         } else {
             graph.addNode(gemm("hidden", "W2", "b2", "perceptron_score"))
                     .addInitializer(TensorProto.newBuilder().setName("prior_input").setDataType(TensorProto.DataType.INT64.getNumber())
@@ -71,15 +93,27 @@ final class OnnxRankingHeadWriter {
                     .addNode(NodeProto.newBuilder().setOpType("Mul").setName("prior_mul").addInput("prior_hinge")
                             .addInput("prior_weight").addOutput("prior"))
                     .addNode(NodeProto.newBuilder().setOpType("Add").setName("prior_add").addInput("perceptron_score")
-                            .addInput("prior").addOutput(RankerModel.SCORE));
+                            .addInput("prior").addOutput(headScore));
         }
-        return ModelProto.newBuilder()
+        ModelProto.Builder model = ModelProto.newBuilder()
                 .setIrVersion(IR_VERSION)
                 .addOpsetImport(OperatorSetIdProto.newBuilder().setDomain("").setVersion(DEFAULT_OPSET))
-                .setProducerName("triage")
-                .setGraph(graph)
-                .build()
-                .toByteArray();
+                .setProducerName("triage");
+        if (stackedTrees != null) {
+            graph.addNode(NodeProto.newBuilder().setOpType("Concat").setName("stack_concat").addInput(RankerModel.FEATURES)
+                            .addInput(headScore).addOutput("stack_input")
+                            .addAttribute(AttributeProto.newBuilder().setName("axis").setType(AttributeType.INT).setI(1)))
+                    .addNode(OnnxTreeEnsembleWriter.regressor(stackedTrees, features + 1, "stacked_trees", "stack_input",
+                            "trees_score"))
+                    .addInitializer(tensor("tie_break", new float[] {(float) TIE_BREAK}, 1))
+                    .addNode(NodeProto.newBuilder().setOpType("Mul").setName("tie_mul").addInput(headScore).addInput("tie_break")
+                            .addOutput("tie"))
+                    .addNode(NodeProto.newBuilder().setOpType("Add").setName("tie_add").addInput("trees_score").addInput("tie")
+                            .addOutput(RankerModel.SCORE))
+                    .addOutput(value(headScore, 1));
+            model.addOpsetImport(OnnxTreeEnsembleWriter.mlOpset());
+        }
+        return model.setGraph(graph).build().toByteArray();
     }
 
     /** {@code output = input × weightsᵀ + bias}, weights stored [out][in] as the head keeps them. */

@@ -105,6 +105,23 @@ public final class OnnxTreeEnsembleWriter {
      *     of {@link #MARGIN_OBJECTIVES}
      */
     public static byte[] writeRegressor(byte[] boosterJson, int featureCount) {
+        GraphProto graph = GraphProto.newBuilder()
+                .setName("triage_length_score")
+                .addNode(regressor(boosterJson, featureCount, "length_score", LexicalEstimator.INPUT, LexicalEstimator.SCORE))
+                .addInput(tensor(LexicalEstimator.INPUT, TensorProto.DataType.FLOAT, featureCount))
+                .addOutput(tensor(LexicalEstimator.SCORE, TensorProto.DataType.FLOAT, 1))
+                .build();
+        return model(graph);
+    }
+
+    /**
+     * The {@code TreeEnsembleRegressor} node {@code name} of a booster whose prediction is its margin,
+     * reading {@code input} [N, featureCount] and writing {@code output} [N, 1]; a graph holding it
+     * must import {@link #mlOpset()}.
+     *
+     * @throws IllegalArgumentException as {@link #writeRegressor}
+     */
+    static NodeProto regressor(byte[] boosterJson, int featureCount, String name, String input, String output) {
         JsonNode learner = learner(boosterJson);
         String objective = learner.path("objective").path("name").asText();
         if (!MARGIN_OBJECTIVES.contains(objective)) {
@@ -114,21 +131,20 @@ public final class OnnxTreeEnsembleWriter {
         NodeProto.Builder node = NodeProto.newBuilder()
                 .setOpType("TreeEnsembleRegressor")
                 .setDomain(ML_DOMAIN)
-                .setName("length_score")
-                .addInput(LexicalEstimator.INPUT)
-                .addOutput(LexicalEstimator.SCORE)
+                .setName(name)
+                .addInput(input)
+                .addOutput(output)
                 .addAttribute(AttributeProto.newBuilder().setName("n_targets").setType(AttributeType.INT).setI(1))
                 .addAttribute(floats("base_values", List.of(baseScore(learner))))
                 .addAttribute(string("aggregate_function", "SUM"))
                 .addAttribute(string("post_transform", "NONE"));
         ensemble.addTo(node, "target");
-        GraphProto graph = GraphProto.newBuilder()
-                .setName("triage_length_score")
-                .addNode(node)
-                .addInput(tensor(LexicalEstimator.INPUT, TensorProto.DataType.FLOAT, featureCount))
-                .addOutput(tensor(LexicalEstimator.SCORE, TensorProto.DataType.FLOAT, 1))
-                .build();
-        return model(graph);
+        return node.build();
+    }
+
+    /** The operator set of the {@code ai.onnx.ml} tree ensembles. */
+    static OperatorSetIdProto mlOpset() {
+        return OperatorSetIdProto.newBuilder().setDomain(ML_DOMAIN).setVersion(ML_OPSET).build();
     }
 
     private static JsonNode learner(byte[] boosterJson) {
@@ -162,7 +178,7 @@ public final class OnnxTreeEnsembleWriter {
     private static byte[] model(GraphProto graph) {
         return ModelProto.newBuilder()
                 .setIrVersion(IR_VERSION)
-                .addOpsetImport(OperatorSetIdProto.newBuilder().setDomain(ML_DOMAIN).setVersion(ML_OPSET))
+                .addOpsetImport(mlOpset())
                 .addOpsetImport(OperatorSetIdProto.newBuilder().setDomain("").setVersion(DEFAULT_OPSET))
                 .setProducerName("triage")
                 .setGraph(graph)

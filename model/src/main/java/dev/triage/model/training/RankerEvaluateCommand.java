@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -148,7 +149,7 @@ final class RankerEvaluateCommand {
         heldOut.latency(latency);
         String prior = LengthPriorSelection.run(corpus, embeddings, settings)
                 .markdown(new LengthPriorSelection.Prior(settings.lengthPrior(), settings.lengthPriorThreshold()));
-        return report.markdown() + "\n" + prior + heldOut.markdown();
+        return report.markdown() + "\n" + prior + trainingChoices(corpus, embeddings, settings).markdown() + heldOut.markdown();
     }
 
     /** PARS's comparison: each objective on all sources over the seeds, with and without δ, and trained on one source. */
@@ -175,13 +176,32 @@ final class RankerEvaluateCommand {
         report.crossDataset(sources, cross, classifierCross);
     }
 
+    /**
+     * The head alone, its models drawn in proportion to their answers, against trees stacked on it
+     * and against the answering styles balanced; the evaluated model's own way among them.
+     */
+    private static TrainingChoices trainingChoices(PromptCorpus corpus, PromptEmbeddings embeddings, RankerSettings settings) {
+        RankerSettings plain = settings.withStacking(TreeStacking.NONE).withBalancedStyles(false);
+        TreeStacking stacking = settings.stacking().stacked() ? settings.stacking() : TreeStacking.COMPARED;
+        return TrainingChoices.run(corpus, embeddings, new TrainingChoices.Choice("the head alone, models in proportion to their "
+                + "answers", plain), List.of(
+                new TrainingChoices.Choice(String.format(Locale.ROOT, "%d trees of depth %d stacked over %d folds (`--stack-folds`)",
+                        stacking.trees().trees(), stacking.trees().maxDepth(), stacking.folds()), plain.withStacking(stacking)),
+                new TrainingChoices.Choice("the answering styles balanced (`--balance-styles true`)", plain.withBalancedStyles(true))));
+    }
+
     /** The settings the evaluated head was trained with. */
     static RankerSettings settingsOf(RankerMetadata metadata) {
         RankerMetadata.Training training = metadata.training();
         return new RankerSettings(RankingObjective.of(metadata.objective()), metadata.minLengthDifference(), metadata.margin(),
                 training.hiddenUnits(), training.learningRate(), training.steps(), training.batchSize(), training.listSize(),
                 training.weightDecay(), training.seed(), metadata.encoderSpec(), metadata.maxTokens(), training.lengthPrior(),
-                training.lengthPriorThreshold());
+                training.lengthPriorThreshold(), training.stylesBalanced(), stackingOf(training.stacking()));
+    }
+
+    private static TreeStacking stackingOf(RankerMetadata.Stacking stacking) {
+        return stacking == null ? TreeStacking.NONE : new TreeStacking(stacking.folds(),
+                new TrainingSettings(stacking.trees(), stacking.maxDepth(), stacking.learningRate(), stacking.seed()));
     }
 
     private static List<LabeledPrompt> testPrompts(PromptCorpus corpus, String scope) {

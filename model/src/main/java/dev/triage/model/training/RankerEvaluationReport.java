@@ -54,6 +54,7 @@ final class RankerEvaluationReport {
                 .append("[ranker-encoders.md](ranker-encoders.md) (`--compare-encoders true`).\n")
                 .append("- **Request features** beside the embedding, standardized: ")
                 .append(String.join(", ", metadata.featureNames())).append(" (`RequestFeatures`).\n")
+                .append(stacking(training.stacking()))
                 .append("- **Data, split, metrics**: as in [classifier-evaluation.md](classifier-evaluation.md) — the same ")
                 .append("target models, the same split by prompt (")
                 .append(String.format(Locale.ROOT, "%,d / %,d / %,d", corpus.prompts(PromptSplit.TRAIN).size(),
@@ -76,6 +77,15 @@ final class RankerEvaluationReport {
                                 + "brackets. The cross-dataset heads use seed " + training.seed() + ".\n")
                 .append("- **Also shown**: `classifier` (the shipped XGBoost model on 19 lexical features) and `baseline` ")
                 .append("(the prompt's length).\n\n");
+    }
+
+    private static String stacking(RankerMetadata.Stacking stacking) {
+        if (stacking == null) {
+            return "- **No trees stacked**: the head's score is the model's.\n";
+        }
+        return String.format(Locale.ROOT, "- **Stacked trees** (XGBoost, %d of depth %d, learning rate %s, exported as an ONNX "
+                + "`TreeEnsembleRegressor` in the head's graph): %s; %d folds.\n", stacking.trees(), stacking.maxDepth(),
+                stacking.learningRate(), stacking.method(), stacking.folds());
     }
 
     void shippedModel(Map<String, Figures> byScope) {

@@ -24,10 +24,13 @@ import java.util.List;
  * @param lengthPrior w ≥ 0 in {@code score = head + w · max(0, z − c)}, z the standardized log prompt
  *     length, added after training ({@link RankingHead#withPrior}); 0 leaves the score to the head
  * @param lengthPriorThreshold c: the prior counts only the part of z above it
+ * @param balanceStyles draw the answering models of the long-answer style ({@link AnswerStyle}) as often in
+ *     all as those of the chat style, instead of every model in proportion to its answers
+ * @param stacking the trees stacked on the head's score, or {@link TreeStacking#NONE}
  */
 public record RankerSettings(RankingObjective objective, double minLengthDifference, double margin, int hiddenUnits,
         double learningRate, int steps, int batchSize, int listSize, double weightDecay, long seed, EncoderSpec encoder, int maxTokens,
-        double lengthPrior, double lengthPriorThreshold) {
+        double lengthPrior, double lengthPriorThreshold, boolean balanceStyles, TreeStacking stacking) {
 
     /**
      * PARS's loss, margin and δ; the rest chosen on the validation split (mean τ_b over three seeds:
@@ -35,10 +38,11 @@ public record RankerSettings(RankingObjective objective, double minLengthDiffere
      * 0.399; texts cut at 128 tokens instead of 256 cost about 0.01). The length prior, 0.25 · max(0, z + 3) (z + 3 is
      * above 0 for nearly every prompt: a linear prior), is the one {@link LengthPriorSelection} chooses by leaving one
      * source out: its worst held-out source 72.2% against 70.7% without it, at 2 points on AlpacaEval (80.9% against
-     * 82.9%); ShareGPT's first turns τ_b 0.132 against 0.137.
+     * 82.9%); ShareGPT's first turns τ_b 0.132 against 0.137. No trees are stacked on the head, and the answering styles are
+     * not balanced, as {@link TrainingChoices} decides.
      */
     public static final RankerSettings DEFAULTS = new RankerSettings(RankingObjective.PAIRWISE, 0.2, 1.0, 128, 3e-4, 3000,
-            256, 32, 0.0, 42, EncoderSpec.DEFAULT, 256, 0.25, -3.0);
+            256, 32, 0.0, 42, EncoderSpec.DEFAULT, 256, 0.25, -3.0, false, TreeStacking.NONE);
 
     public RankerSettings {
         if (!(minLengthDifference >= 0 && minLengthDifference < 1)) {
@@ -77,29 +81,44 @@ public record RankerSettings(RankingObjective objective, double minLengthDiffere
         if (!Double.isFinite(lengthPriorThreshold)) {
             throw new IllegalArgumentException("lengthPriorThreshold: " + lengthPriorThreshold + " (expected: finite)");
         }
+        if (stacking == null) {
+            throw new IllegalArgumentException("stacking: null (expected: TreeStacking.NONE for the head alone)");
+        }
     }
 
     /** These settings with another objective and δ, for the comparison PARS makes. */
     public RankerSettings with(RankingObjective otherObjective, double otherMinLengthDifference) {
         return new RankerSettings(otherObjective, otherMinLengthDifference, margin, hiddenUnits, learningRate, steps, batchSize,
-                listSize, weightDecay, seed, encoder, maxTokens, lengthPrior, lengthPriorThreshold);
+                listSize, weightDecay, seed, encoder, maxTokens, lengthPrior, lengthPriorThreshold, balanceStyles, stacking);
     }
 
     /** These settings with another seed. */
     public RankerSettings withSeed(long otherSeed) {
         return new RankerSettings(objective, minLengthDifference, margin, hiddenUnits, learningRate, steps, batchSize, listSize,
-                weightDecay, otherSeed, encoder, maxTokens, lengthPrior, lengthPriorThreshold);
+                weightDecay, otherSeed, encoder, maxTokens, lengthPrior, lengthPriorThreshold, balanceStyles, stacking);
     }
 
     /** These settings with another encoder, for the comparison of encoders. */
     public RankerSettings withEncoder(EncoderSpec otherEncoder) {
         return new RankerSettings(objective, minLengthDifference, margin, hiddenUnits, learningRate, steps, batchSize, listSize,
-                weightDecay, seed, otherEncoder, maxTokens, lengthPrior, lengthPriorThreshold);
+                weightDecay, seed, otherEncoder, maxTokens, lengthPrior, lengthPriorThreshold, balanceStyles, stacking);
     }
 
     /** These settings with another length prior. */
     public RankerSettings withLengthPrior(double otherLengthPrior, double otherThreshold) {
         return new RankerSettings(objective, minLengthDifference, margin, hiddenUnits, learningRate, steps, batchSize, listSize,
-                weightDecay, seed, encoder, maxTokens, otherLengthPrior, otherThreshold);
+                weightDecay, seed, encoder, maxTokens, otherLengthPrior, otherThreshold, balanceStyles, stacking);
+    }
+
+    /** These settings with the answering styles balanced or not. */
+    public RankerSettings withBalancedStyles(boolean balanced) {
+        return new RankerSettings(objective, minLengthDifference, margin, hiddenUnits, learningRate, steps, batchSize, listSize,
+                weightDecay, seed, encoder, maxTokens, lengthPrior, lengthPriorThreshold, balanced, stacking);
+    }
+
+    /** These settings with other trees stacked on the head, or none. */
+    public RankerSettings withStacking(TreeStacking otherStacking) {
+        return new RankerSettings(objective, minLengthDifference, margin, hiddenUnits, learningRate, steps, batchSize, listSize,
+                weightDecay, seed, encoder, maxTokens, lengthPrior, lengthPriorThreshold, balanceStyles, otherStacking);
     }
 }

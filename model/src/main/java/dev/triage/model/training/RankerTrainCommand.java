@@ -19,14 +19,15 @@ import java.util.Optional;
 
 /**
  * {@code scripts/train --estimator ranker}: embeds the corpus with the sentence encoder (cached),
- * trains the ranking head on the training split, fits its calibration on the validation split, and
+ * trains the ranking head on the training split (and the trees stacked on it), fits its calibration on the validation split, and
  * writes the head's ONNX file and metadata, figures on the validation and test splits included.
  *
  * <pre>
  * scripts/train --estimator ranker [--data ../shared/data] [--out model/src/main/resources/models/ranker.onnx]
  *     [--objective pairwise|pointwise|listwise] [--min-length-difference 0.2] [--margin 1.0] [--hidden-units 128]
  *     [--learning-rate 0.0003] [--steps 3000] [--batch-size 256] [--list-size 32] [--weight-decay 0] [--seed 42]
- *     [--encoder minilm|bge-small|e5-small] [--max-tokens 256] [--length-prior W] [--length-prior-threshold C] [--embedding-cache model/target/ranker-embeddings]
+ *     [--encoder minilm|bge-small|e5-small] [--max-tokens 256] [--length-prior W] [--length-prior-threshold C]
+ *     [--balance-styles false] [--stack-folds 0] [--stack-trees 200] [--stack-depth 4] [--stack-learning-rate 0.05] [--embedding-cache model/target/ranker-embeddings]
  * </pre>
  */
 final class RankerTrainCommand {
@@ -52,7 +53,9 @@ final class RankerTrainCommand {
                 EncoderSpec.of(flags.string("encoder", defaults.encoder().id())),
                 flags.integer("max-tokens", defaults.maxTokens()),
                 flags.number("length-prior", defaults.lengthPrior()),
-                flags.number("length-prior-threshold", defaults.lengthPriorThreshold()));
+                flags.number("length-prior-threshold", defaults.lengthPriorThreshold()),
+                flags.string("balance-styles", String.valueOf(defaults.balanceStyles())).equals("true"),
+                stacking(flags, defaults.stacking()));
         Path out = flags.path("out", DEFAULT_OUT.toString());
         Path cache = flags.path("embedding-cache", EmbeddingCache.DEFAULT_DIRECTORY.toString());
         Path data = TrainingFlags.promptResponse(flags);
@@ -71,6 +74,14 @@ final class RankerTrainCommand {
         }
         trained.writeTo(out);
         ShippedModel.printWritten(out, trained.metadata().evaluation());
+    }
+
+    /** {@code --stack-folds} (0: the head alone), {@code --stack-trees}, {@code --stack-depth}, {@code --stack-learning-rate}. */
+    private static TreeStacking stacking(Flags flags, TreeStacking defaults) {
+        TrainingSettings trees = defaults.trees();
+        return new TreeStacking(flags.integer("stack-folds", defaults.folds()), new TrainingSettings(
+                flags.integer("stack-trees", trees.trees()), flags.integer("stack-depth", trees.maxDepth()),
+                flags.number("stack-learning-rate", trees.learningRate()), trees.seed()));
     }
 
     /** The head's figures on the validation and test splits, pooled and per source. */

@@ -7,6 +7,7 @@ import dev.triage.model.data.PromptAnswer;
 import dev.triage.model.data.TargetModels;
 import dev.triage.model.ranker.EncoderSpec;
 import dev.triage.model.ranker.RankerMetadata;
+import dev.triage.model.ranker.RankerModel;
 import dev.triage.model.ranker.ScoreCalibration;
 import dev.triage.model.ranker.SentenceEncoder;
 import java.util.ArrayList;
@@ -20,8 +21,9 @@ import java.util.SplittableRandom;
 /**
  * Trains the ranker's head on frozen sentence embeddings beside the request's standardized
  * {@link RequestFeatures} ({@link FeatureScaling}), PARS's way or, for the comparison PARS
- * makes, pointwise or listwise; then fits the calibration from score to tokens on the validation
- * split and exports the head to ONNX.
+ * makes, pointwise or listwise; stacks trees on the head's score where the settings ask for them
+ * ({@link TreeStacking}); then exports the head (and trees) to one ONNX graph and fits the calibration
+ * from that graph's score to tokens on the validation split.
  *
  * <p>What is compared with what: an answer's length says something about its prompt only next to
  * answers <em>by the same model</em> (one model writes three times as much as another to the same
@@ -40,6 +42,11 @@ import java.util.SplittableRandom;
  * }</pre>
  */
 public final class RankerTrainer {
+
+    static final String STACKING = "trees over the request features and the head's score, each training prompt scored by a "
+            + "head trained on the other folds (prompt i in fold i mod folds); squared error on log answer length less the "
+            + "answering model's mean, weighted as the lexical trees; never lower for a higher head score or a longer prompt "
+            + "or conversation";
 
     static final String PAIRING = "examples drawn within one answering model's answers in one source (models in proportion "
             + "to their answers, prompts uniformly within a model); pairwise: two prompts labeled by which answer is longer, "
@@ -65,21 +72,80 @@ public final class RankerTrainer {
      */
     public static TrainedRanker train(List<LabeledPrompt> train, float[][] trainEmbeddings, List<LabeledPrompt> validation,
             float[][] validationEmbeddings, RankerSettings settings) {
-        FeatureScaling scaling = FeatureScaling.fit(LexicalTrainer.featureRows(train));
-        RankingHead head = trainHead(train, scaling.inputs(trainEmbeddings, LexicalTrainer.featureRows(train)), settings)
-                .withPrior(lengthInput(settings.encoder()), settings.lengthPrior(), settings.lengthPriorThreshold()).roundedToFloat();
-        ScoreCalibration calibration = calibrate(head, validation,
-                scaling.inputs(validationEmbeddings, LexicalTrainer.featureRows(validation)));
+        float[][] trainFeatures = LexicalTrainer.featureRows(train);
+        FeatureScaling scaling = FeatureScaling.fit(trainFeatures);
+        float[][] trainInputs = scaling.inputs(trainEmbeddings, trainFeatures);
+        RankingHead head = servedHead(train, trainInputs, settings);
+        byte[] onnx = settings.stacking().stacked()
+                ? OnnxRankingHeadWriter.write(head, scaling, stackedTrees(train, trainFeatures, trainInputs, settings))
+                : OnnxRankingHeadWriter.write(head, scaling);
+        ScoreCalibration calibration;
+        try (RankerModel uncalibrated = new TrainedRanker(onnx, metadata(train, validation, settings,
+                LexicalTrainer.placeholderCalibration())).model("trained model")) {
+            calibration = IsotonicCalibration.fitPrompts(
+                    toDoubles(uncalibrated.scores(validationEmbeddings, LexicalTrainer.featureRows(validation))), validation);
+        }
+        return new TrainedRanker(onnx, metadata(train, validation, settings, calibration));
+    }
+
+    private static RankerMetadata metadata(List<LabeledPrompt> train, List<LabeledPrompt> validation, RankerSettings settings,
+            ScoreCalibration calibration) {
+        TreeStacking stacking = settings.stacking();
+        RankerMetadata.Stacking stacked = stacking.stacked() ? new RankerMetadata.Stacking(stacking.folds(),
+                stacking.trees().trees(), stacking.trees().maxDepth(), stacking.trees().learningRate(), stacking.trees().seed(),
+                STACKING) : null;
         RankerMetadata.Training training = new RankerMetadata.Training(settings.hiddenUnits(), settings.learningRate(),
                 settings.steps(), settings.batchSize(), settings.listSize(), settings.weightDecay(), settings.seed(),
                 settings.lengthPrior(), settings.lengthPriorThreshold(), train.size(), train.stream().mapToInt(p -> p.answers().size()).sum(), PAIRING, validation.size(),
-                TargetModels.EXCLUDED);
+                TargetModels.EXCLUDED, settings.balanceStyles(), stacked);
         EncoderSpec encoder = settings.encoder();
-        RankerMetadata metadata = new RankerMetadata(encoder.displayName(), encoder.pooling().description, settings.maxTokens(),
+        return new RankerMetadata(encoder.displayName(), encoder.pooling().description, settings.maxTokens(),
                 SentenceEncoder.TRUNCATION, RequestFeatures.SCHEMA_VERSION, RequestFeatures.NAMES,
                 encoder.dimensions(), settings.objective().id(), settings.margin(), settings.minLengthDifference(),
                 training, calibration, AnswerTokens.TOKENIZER, ClassifierTrainer.dataSources(train), List.of());
-        return new TrainedRanker(OnnxRankingHeadWriter.write(head, scaling), metadata);
+    }
+
+    /** A head trained on {@code inputs} with the length prior added, its weights rounded as the ONNX graph keeps them. */
+    private static RankingHead servedHead(List<LabeledPrompt> prompts, float[][] inputs, RankerSettings settings) {
+        return trainHead(prompts, inputs, settings)
+                .withPrior(lengthInput(settings.encoder()), settings.lengthPrior(), settings.lengthPriorThreshold()).roundedToFloat();
+    }
+
+    /**
+     * XGBoost's JSON model of the trees stacked on the head ({@link TreeStacking}): over each training
+     * prompt's raw features and the score given it by a head trained on the other folds (prompt
+     * {@code i} is in fold {@code i mod folds}).
+     */
+    static byte[] stackedTrees(List<LabeledPrompt> train, float[][] features, float[][] inputs, RankerSettings settings) {
+        int folds = settings.stacking().folds();
+        float[][] rows = new float[train.size()][];
+        for (int fold = 0; fold < folds; fold++) {
+            List<LabeledPrompt> others = new ArrayList<>();
+            List<float[]> otherInputs = new ArrayList<>();
+            for (int i = 0; i < train.size(); i++) {
+                if (i % folds != fold) {
+                    others.add(train.get(i));
+                    otherInputs.add(inputs[i]);
+                }
+            }
+            RankingHead head = servedHead(others, otherInputs.toArray(float[][]::new), settings);
+            for (int i = fold; i < train.size(); i += folds) {
+                rows[i] = Arrays.copyOf(features[i], RequestFeatures.COUNT + 1);
+                rows[i][RequestFeatures.COUNT] = (float) head.score(inputs[i]);
+            }
+        }
+        int[] monotone = LexicalTrainer.monotoneInLength(RequestFeatures.COUNT + 1);
+        monotone[RequestFeatures.COUNT] = 1;
+        return LexicalTrainer.boost(train, rows, monotone,
+                new LexicalSettings(LexicalSettings.Objective.REGRESSION, settings.stacking().trees()));
+    }
+
+    private static double[] toDoubles(float[] values) {
+        double[] doubles = new double[values.length];
+        for (int i = 0; i < values.length; i++) {
+            doubles[i] = values[i];
+        }
+        return doubles;
     }
 
     /** Trains a head with Adam on {@code settings.objective()}, on each prompt's input (embedding and scaled features). */
@@ -91,7 +157,7 @@ public final class RankerTrainer {
             throw new IllegalArgumentException("prompts: none to train on");
         }
         SplittableRandom random = new SplittableRandom(settings.seed());
-        Groups groups = Groups.of(prompts, settings.objective() == RankingObjective.POINTWISE ? 1 : 2);
+        Groups groups = Groups.of(prompts, settings.objective() == RankingObjective.POINTWISE ? 1 : 2, settings.balanceStyles());
         RankingHead head = RankingHead.initialized(embeddings[0].length, settings.hiddenUnits(), new Random(settings.seed()));
         AdamOptimizer adam = new AdamOptimizer(head.parameters.length, settings.learningRate(), settings.weightDecay());
         Batch batch = new Batch(settings.batchSize(), settings.hiddenUnits());
@@ -111,24 +177,15 @@ public final class RankerTrainer {
         return head;
     }
 
-    /** The calibration of {@code head}'s scores on {@code prompts} ({@link IsotonicCalibration#fitPrompts}). */
-    static ScoreCalibration calibrate(RankingHead head, List<LabeledPrompt> prompts, float[][] embeddings) {
-        double[] scores = new double[prompts.size()];
-        for (int i = 0; i < prompts.size(); i++) {
-            scores[i] = head.score(embeddings[i]);
-        }
-        return IsotonicCalibration.fitPrompts(scores, prompts);
-    }
-
     /** One answering model's answers in one source: (prompt index, answer length) pairs. */
-    private record Group(int[] prompts, int[] tokens) {}
+    record Group(int[] prompts, int[] tokens) {}
 
     /** The groups examples are drawn from, each drawn in proportion to its size. */
-    private static final class Groups {
+    static final class Groups {
         final List<Group> groups = new ArrayList<>();
         final double[] cumulativeWeight;
 
-        private Groups(Map<String, List<int[]>> members, int minimumSize) {
+        private Groups(Map<String, List<int[]>> members, int minimumSize, boolean balanceStyles) {
             for (List<int[]> group : members.values()) {
                 if (group.size() >= minimumSize) {
                     groups.add(new Group(group.stream().mapToInt(m -> m[0]).toArray(), group.stream().mapToInt(m -> m[1]).toArray()));
@@ -138,15 +195,23 @@ public final class RankerTrainer {
                 throw new IllegalArgumentException("prompts: no answering model has " + minimumSize
                         + " or more answers (expected: at least one to draw examples from)");
             }
+            double[] answersByStyle = new double[2];
+            for (Group group : groups) {
+                answersByStyle[AnswerStyle.isLong(group.tokens()) ? 1 : 0] += group.prompts().length;
+            }
             cumulativeWeight = new double[groups.size()];
             double total = 0;
             for (int g = 0; g < groups.size(); g++) {
-                total += groups.get(g).prompts().length;
+                Group group = groups.get(g);
+                double styleAnswers = answersByStyle[AnswerStyle.isLong(group.tokens()) ? 1 : 0];
+                // Balanced, each style present draws half the examples, its models still in proportion to their answers.
+                total += balanceStyles && answersByStyle[0] > 0 && answersByStyle[1] > 0
+                        ? group.prompts().length / styleAnswers : group.prompts().length;
                 cumulativeWeight[g] = total;
             }
         }
 
-        static Groups of(List<LabeledPrompt> prompts, int minimumSize) {
+        static Groups of(List<LabeledPrompt> prompts, int minimumSize, boolean balanceStyles) {
             Map<String, List<int[]>> members = new LinkedHashMap<>();
             for (int i = 0; i < prompts.size(); i++) {
                 for (PromptAnswer answer : prompts.get(i).answers()) {
@@ -154,7 +219,7 @@ public final class RankerTrainer {
                             .add(new int[] {i, answer.answerTokens()});
                 }
             }
-            return new Groups(members, minimumSize);
+            return new Groups(members, minimumSize, balanceStyles);
         }
 
         Group draw(SplittableRandom random) {

@@ -9,7 +9,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 
-/** A trained ranking head in its shipped form: the ONNX head and its metadata (calibration included). */
+/** A trained ranking head in its shipped form: the ONNX head (with any trees stacked on it) and its metadata (calibration included). */
 public final class TrainedRanker {
 
     private final byte[] onnxModel;

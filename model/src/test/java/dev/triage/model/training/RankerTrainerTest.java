@@ -4,9 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtSession;
 import dev.triage.features.RequestFeatures;
 import dev.triage.model.Estimate;
 import dev.triage.model.LengthClass;
+import dev.triage.model.OnnxSessions;
 import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptAnswer;
 import dev.triage.model.data.PromptSource;
@@ -17,7 +21,14 @@ import dev.triage.model.ranker.RankerModel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.stream.IntStream;
+import ml.dmlc.xgboost4j.java.Booster;
+import ml.dmlc.xgboost4j.java.DMatrix;
+import ml.dmlc.xgboost4j.java.XGBoost;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -95,23 +106,8 @@ class RankerTrainerTest {
         for (int i = 0; i < randomHead.parameters.length; i++) {
             randomHead.parameters[i] += 0.05 * random.nextGaussian();
         }
-        float[][] embeddings = new float[64][EncoderSpec.DEFAULT.dimensions()];
-        for (float[] embedding : embeddings) {
-            double norm = 0;
-            for (int d = 0; d < embedding.length; d++) {
-                embedding[d] = (float) random.nextGaussian();
-                norm += embedding[d] * embedding[d];
-            }
-            for (int d = 0; d < embedding.length; d++) {
-                embedding[d] /= (float) Math.sqrt(norm);
-            }
-        }
-        float[][] features = new float[embeddings.length][RequestFeatures.COUNT];
-        for (float[] row : features) {
-            for (int f = 0; f < row.length; f++) {
-                row[f] = (float) (3 * random.nextGaussian());
-            }
-        }
+        float[][] embeddings = randomEmbeddings(random, 64);
+        float[][] features = randomFeatures(random, 64);
         TrainedRanker template = RankerTrainer.train(train, trainEmbeddings, heldOut, heldOutEmbeddings, TinyModels.RANKER_SETTINGS);
         for (RankingHead head : List.of(trainedHead, randomHead.roundedToFloat(),
                 randomHead.withPrior(RankerTrainer.lengthInput(EncoderSpec.DEFAULT), 0.7, 0.5).roundedToFloat())) {
@@ -122,6 +118,124 @@ class RankerTrainerTest {
                     assertEquals(head.score(scaling.input(embeddings[i], features[i])), scores[i], 1e-5, "prompt " + i);
                 }
             }
+        }
+    }
+
+    /**
+     * The stacked graph serves the head and the trees trained on it: its head's score must be the Java
+     * head's, and its score what XGBoost4J predicts from the features and that head score, plus the tie break.
+     */
+    @Test
+    void theStackedGraphScoresAsTheHeadAndAsXGBoostPredictsFromItsScore() throws Exception {
+        XGBoostNative.assumeAvailable();
+        float[][] trainFeatures = LexicalTrainer.featureRows(train);
+        FeatureScaling scaling = FeatureScaling.fit(trainFeatures);
+        float[][] trainInputs = scaling.inputs(trainEmbeddings, trainFeatures);
+        RankingHead head = RankerTrainer.trainHead(train, trainInputs, TinyModels.RANKER_SETTINGS).roundedToFloat();
+        byte[] trees = RankerTrainer.stackedTrees(train, trainFeatures, trainInputs, TinyModels.RANKER_SETTINGS);
+        Random random = new Random(13);
+        float[][] embeddings = new float[64 + heldOut.size()][];
+        float[][] features = new float[embeddings.length][];
+        System.arraycopy(randomEmbeddings(random, 64), 0, embeddings, 0, 64);
+        System.arraycopy(randomFeatures(random, 64), 0, features, 0, 64);
+        System.arraycopy(heldOutEmbeddings, 0, embeddings, 64, heldOut.size());
+        System.arraycopy(LexicalTrainer.featureRows(heldOut), 0, features, 64, heldOut.size());
+
+        float[] headScores;
+        float[] scores;
+        OrtEnvironment environment = OrtEnvironment.getEnvironment();
+        try (OrtSession session = OnnxSessions.singleThreaded(environment, OnnxRankingHeadWriter.write(head, scaling, trees));
+                OnnxTensor embeddingInput = OnnxTensor.createTensor(environment, embeddings);
+                OnnxTensor featureInput = OnnxTensor.createTensor(environment, features);
+                OrtSession.Result result = session.run(Map.of(RankerModel.INPUT, embeddingInput, RankerModel.FEATURES, featureInput),
+                        Set.of(RankerModel.SCORE, RankerModel.HEAD_SCORE))) {
+            headScores = flatScores((float[][]) result.get(RankerModel.HEAD_SCORE).orElseThrow().getValue());
+            scores = flatScores((float[][]) result.get(RankerModel.SCORE).orElseThrow().getValue());
+        }
+        int columns = RequestFeatures.COUNT + 1;
+        float[] stackRows = new float[embeddings.length * columns];
+        for (int i = 0; i < embeddings.length; i++) {
+            assertEquals(head.score(scaling.input(embeddings[i], features[i])), headScores[i], 1e-5, "head, prompt " + i);
+            System.arraycopy(features[i], 0, stackRows, i * columns, RequestFeatures.COUNT);
+            stackRows[i * columns + RequestFeatures.COUNT] = headScores[i];
+        }
+        Booster booster = XGBoost.loadModel(trees);
+        DMatrix matrix = new DMatrix(stackRows, embeddings.length, columns, Float.NaN);
+        float[][] expected = booster.predict(matrix);
+        matrix.dispose();
+        booster.dispose();
+        double lowest = Double.MAX_VALUE;
+        double highest = -Double.MAX_VALUE;
+        for (int i = 0; i < embeddings.length; i++) {
+            double stacked = expected[i][0] + OnnxRankingHeadWriter.TIE_BREAK * headScores[i];
+            assertEquals(stacked, scores[i], 1e-5 * Math.max(1, Math.abs(stacked)), "trees, prompt " + i);
+            lowest = Math.min(lowest, scores[i]);
+            highest = Math.max(highest, scores[i]);
+        }
+        assertTrue(highest - lowest > 0.5, "the trees score from " + lowest + " to " + highest);
+        assertEquals(embeddings.length, distinct(scores), "prompts the head scored apart must not tie");
+    }
+
+    private static long distinct(float[] values) {
+        return IntStream.range(0, values.length).mapToDouble(i -> values[i]).distinct().count();
+    }
+
+    private static float[] flatScores(float[][] column) {
+        float[] scores = new float[column.length];
+        for (int i = 0; i < column.length; i++) {
+            scores[i] = column[i][0];
+        }
+        return scores;
+    }
+
+    /** Unit vectors, as the encoder's embeddings are. */
+    private static float[][] randomEmbeddings(Random random, int count) {
+        float[][] embeddings = new float[count][EncoderSpec.DEFAULT.dimensions()];
+        for (float[] embedding : embeddings) {
+            double norm = 0;
+            for (int d = 0; d < embedding.length; d++) {
+                embedding[d] = (float) random.nextGaussian();
+                norm += embedding[d] * embedding[d];
+            }
+            for (int d = 0; d < embedding.length; d++) {
+                embedding[d] /= (float) Math.sqrt(norm);
+            }
+        }
+        return embeddings;
+    }
+
+    private static float[][] randomFeatures(Random random, int count) {
+        float[][] features = new float[count][RequestFeatures.COUNT];
+        for (float[] row : features) {
+            for (int f = 0; f < row.length; f++) {
+                row[f] = (float) (3 * random.nextGaussian());
+            }
+        }
+        return features;
+    }
+
+    /** A verbose model with a tenth of a terse one's answers: drawn for a tenth of the examples, or half with the styles balanced. */
+    @Test
+    void balancedStylesDrawTheLongAnswerStyleAsOftenAsTheChatStyle() {
+        List<LabeledPrompt> prompts = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            String text = "Prompt " + i;
+            List<PromptAnswer> answers = new ArrayList<>();
+            answers.add(new PromptAnswer(text, 50 + i, PromptSource.ALPACA_EVAL, "terse"));
+            if (i % 10 == 0) {
+                answers.add(new PromptAnswer(text, 700 + i, PromptSource.ALPACA_EVAL, "verbose"));
+            }
+            prompts.add(new LabeledPrompt(text, PromptSource.ALPACA_EVAL, PromptSplit.TRAIN, answers));
+        }
+        for (boolean balanced : new boolean[] {false, true}) {
+            RankerTrainer.Groups groups = RankerTrainer.Groups.of(prompts, 2, balanced);
+            SplittableRandom random = new SplittableRandom(3);
+            int verbose = 0;
+            int draws = 20_000;
+            for (int d = 0; d < draws; d++) {
+                verbose += groups.draw(random).prompts().length == 10 ? 1 : 0;
+            }
+            assertEquals(balanced ? 0.5 : 10 / 110.0, verbose / (double) draws, 0.02, "balanced " + balanced);
         }
     }
 
