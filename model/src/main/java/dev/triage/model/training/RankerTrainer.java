@@ -180,7 +180,10 @@ public final class RankerTrainer {
     /** One answering model's answers in one source: (prompt index, answer length) pairs. */
     record Group(int[] prompts, int[] tokens) {}
 
-    /** The groups examples are drawn from, each drawn in proportion to its size. */
+    /**
+     * The groups examples are drawn from, each in proportion to its size, or, with the styles
+     * balanced, in proportion to its share of its style's answers.
+     */
     static final class Groups {
         final List<Group> groups = new ArrayList<>();
         final double[] cumulativeWeight;

@@ -133,7 +133,9 @@ class EstimatorFallbackTest {
             }
             double saturated = fallbacks(triage, "saturated");
             double sent = fallbacks(triage, "sent");
-            assertTrue(saturated <= surplus, "only the surplus beyond one batch that waits: " + saturated);
+            // The first request, sent at once, is scored in the estimator's spare time, so its prompt may hold a place
+            // in the batch that waits: one more waits in vain unless a later request finds the slot free and goes first.
+            assertTrue(saturated <= surplus + 1, "only the surplus beyond one batch that waits: " + saturated);
             assertTrue(saturated + sent >= surplus - slipped, "the surplus, sent or waiting: " + saturated + " + " + sent);
             String metrics = triage.metricsAfter(responses.size());
             assertEquals(responses.size(), PrometheusText.sum(metrics, "triage_estimate_tokens_count", CHAT),
