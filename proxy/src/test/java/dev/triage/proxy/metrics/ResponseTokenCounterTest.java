@@ -32,6 +32,22 @@ class ResponseTokenCounterTest {
         }
     }
 
+    /**
+     * A chunk longer than the block the counter copies bytes into, with a long answer (read by the
+     * fast path through strings) full of escapes and quoted keys, and the usage across a block's end.
+     */
+    @Test
+    void readsAChunkLargerThanItsBlockWithLongStringsAndEscapes() {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 900; i++) {
+            text.append("word ").append(i).append(i % 50 == 0 ? " \\\"completion_tokens\\\": 7 \\n" : "");
+        }
+        String body = "{\"choices\":[{\"message\":{\"content\":\"" + text + "\"}}],\"usage\":{\"completion_tokens\":4321}}";
+        for (int piece : new int[] {body.length(), 4095, 4097, 8191}) {
+            assertEquals(OptionalLong.of(4321), count(body, piece), "pieces of " + piece);
+        }
+    }
+
     @Test
     void readsOllamasEvalCountFromTheLastStreamedLine() {
         String ndjson = "{\"message\":{\"content\":\"a\"},\"done\":false}\n"
