@@ -20,8 +20,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Counting a response's tokens as it goes by, as every scheduled request's relay does on its event
- * loop: a non-streamed chat answer of 200 words with its usage, and a stream of 200 token events, each
- * in a pooled direct buffer as Netty reads them.
+ * loop: a non-streamed chat answer of 200 words with its usage, and a stream of 200 token events,
+ * read at once or event by event (as a server that flushes each token is read), each in a pooled
+ * direct buffer as Netty reads them.
  *
  * <pre>{@code
  * scripts/jmh ResponseTokenCounterBenchmark
@@ -37,20 +38,26 @@ public class ResponseTokenCounterBenchmark {
 
     private ByteBuf answer;
     private ByteBuf stream;
+    private ByteBuf[] events;
 
     @Setup(Level.Trial)
     public void start() {
         StringBuilder words = new StringBuilder();
-        StringBuilder events = new StringBuilder();
+        StringBuilder sse = new StringBuilder();
         for (int i = 0; i < 200; i++) {
             words.append(i == 0 ? "" : " ").append("word").append(i);
-            events.append("data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",")
+            sse.append("data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",")
                     .append("\"choices\":[{\"index\":0,\"delta\":{\"content\":\" word").append(i).append("\"},\"finish_reason\":null}]}\n\n");
         }
         answer = direct("{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,"
                 + "\"message\":{\"role\":\"assistant\",\"content\":\"" + words + "\"},\"finish_reason\":\"stop\"}],"
                 + "\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":200,\"total_tokens\":212}}");
-        stream = direct(events.append("data: [DONE]\n\n").toString());
+        stream = direct(sse.append("data: [DONE]\n\n").toString());
+        String[] lines = sse.toString().split("(?<=\n\n)");
+        events = new ByteBuf[lines.length];
+        for (int i = 0; i < lines.length; i++) {
+            events[i] = direct(lines[i]);
+        }
     }
 
     private static ByteBuf direct(String text) {
@@ -62,6 +69,9 @@ public class ResponseTokenCounterBenchmark {
     public void stop() {
         answer.release();
         stream.release();
+        for (ByteBuf event : events) {
+            event.release();
+        }
     }
 
     @Benchmark
@@ -75,6 +85,15 @@ public class ResponseTokenCounterBenchmark {
     public long stream() {
         ResponseTokenCounter counter = new ResponseTokenCounter();
         counter.accept(stream);
+        return counter.tokens().orElseThrow();
+    }
+
+    @Benchmark
+    public long streamByEvents() {
+        ResponseTokenCounter counter = new ResponseTokenCounter();
+        for (ByteBuf event : events) {
+            counter.accept(event);
+        }
         return counter.tokens().orElseThrow();
     }
 }

@@ -62,6 +62,9 @@ public record RankerMetadata(String encoder, String pooling, int maxTokens, Stri
             int calibrationPrompts, Map<String, String> excludedModels, boolean stylesBalanced, Stacking stacking) {}
 
     /**
+     * The XGBoost trees stacked on the head's score and the request's features, in the head's ONNX
+     * graph: how they were trained.
+     *
      * @param folds folds of the training prompts, each scored by a head trained on the others
      * @param trees XGBoost's trees
      * @param maxDepth their depth

@@ -105,7 +105,7 @@ final class HeldOutReport {
         text.append("### Per answering-model family and answer style (test split)\n\n")
                 .append("Long-answer style: the answering models whose median answer in the training split is at least ")
                 .append(AnswerStyle.LONG_STYLE_MEDIAN).append(" tokens (").append(String.join(", ", longStyle.stream().sorted().toList()))
-                .append("); training weighs them as any other model.\n\n")
+                .append("); the setup above says how training weighs them.\n\n")
                 .append("| answering models | answers | short×long pairs | ").append(name)
                 .append(" | prompt length | τ_b |\n|---|---|---|---|---|---|\n");
         BaselineEstimator baseline = new BaselineEstimator();

@@ -31,9 +31,10 @@ final class OnnxRankingHeadWriter {
 
     /**
      * How much of the head's score is added to the stacked trees' sum. Trees score in steps, and
-     * prompts whose scores tie are served in arrival order, so the head orders what the trees tie;
-     * a head's scores span a few units, so this moves the trees' sum by thousandths, below what its
-     * steps resolve.
+     * prompts whose scores tie are served in arrival order, so the head orders what the trees tie. A
+     * head's scores span a few units, so this moves the trees' sum by a few thousandths: small against
+     * most of its steps, and, rising with the head's score as the trees do, it never turns the order
+     * of two prompts against both.
      */
     static final double TIE_BREAK = 1e-3;
 

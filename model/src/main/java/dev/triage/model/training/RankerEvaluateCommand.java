@@ -178,7 +178,7 @@ final class RankerEvaluateCommand {
 
     /**
      * The head alone, its models drawn in proportion to their answers, against trees stacked on it
-     * and against the answering styles balanced; the evaluated model's own way among them.
+     * (the evaluated model's own stacking where it has one) and against the answering styles balanced.
      */
     private static TrainingChoices trainingChoices(PromptCorpus corpus, PromptEmbeddings embeddings, RankerSettings settings) {
         RankerSettings plain = settings.withStacking(TreeStacking.NONE).withBalancedStyles(false);
@@ -186,7 +186,7 @@ final class RankerEvaluateCommand {
         return TrainingChoices.run(corpus, embeddings, new TrainingChoices.Choice("the head alone, models in proportion to their "
                 + "answers", plain), List.of(
                 new TrainingChoices.Choice(String.format(Locale.ROOT, "%d trees of depth %d stacked over %d folds (`--stack-folds`)",
-                        stacking.trees().trees(), stacking.trees().maxDepth(), stacking.folds()), plain.withStacking(stacking)),
+                        stacking.boosting().trees(), stacking.boosting().maxDepth(), stacking.folds()), plain.withStacking(stacking)),
                 new TrainingChoices.Choice("the answering styles balanced (`--balance-styles true`)", plain.withBalancedStyles(true))));
     }
 

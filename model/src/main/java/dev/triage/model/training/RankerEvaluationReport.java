@@ -54,6 +54,9 @@ final class RankerEvaluationReport {
                 .append("[ranker-encoders.md](ranker-encoders.md) (`--compare-encoders true`).\n")
                 .append("- **Request features** beside the embedding, standardized: ")
                 .append(String.join(", ", metadata.featureNames())).append(" (`RequestFeatures`).\n")
+                .append(training.stylesBalanced()
+                        ? "- **Answering styles balanced**: the long-answer style's models drawn as often in all as the chat style's.\n"
+                        : "- **Answering models** drawn in proportion to their answers, whatever their style.\n")
                 .append(stacking(training.stacking()))
                 .append("- **Data, split, metrics**: as in [classifier-evaluation.md](classifier-evaluation.md) — the same ")
                 .append("target models, the same split by prompt (")

@@ -78,7 +78,7 @@ final class RankerTrainCommand {
 
     /** {@code --stack-folds} (0: the head alone), {@code --stack-trees}, {@code --stack-depth}, {@code --stack-learning-rate}. */
     private static TreeStacking stacking(Flags flags, TreeStacking defaults) {
-        TrainingSettings trees = defaults.trees();
+        TrainingSettings trees = defaults.boosting();
         return new TreeStacking(flags.integer("stack-folds", defaults.folds()), new TrainingSettings(
                 flags.integer("stack-trees", trees.trees()), flags.integer("stack-depth", trees.maxDepth()),
                 flags.number("stack-learning-rate", trees.learningRate()), trees.seed()));

@@ -4,6 +4,7 @@ import dev.triage.features.RequestFeatures;
 import dev.triage.model.data.AnswerTokens;
 import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptAnswer;
+import dev.triage.model.data.PromptText;
 import dev.triage.model.data.TargetModels;
 import dev.triage.model.ranker.EncoderSpec;
 import dev.triage.model.ranker.RankerMetadata;
@@ -53,6 +54,8 @@ public final class RankerTrainer {
             + "kept when |L_A - L_B| / max(L_A, L_B) >= minLengthDifference; listwise: listSize prompts ordered by answer "
             + "length; pointwise: answers uniformly";
 
+    static final String BALANCED_STYLES = "; the long-answer style's models drawn as often in all as the chat style's";
+
     /** Draws in a row that may fail to find a pair differing by δ before the data is declared unusable. */
     private static final int MAX_REJECTIONS = 100_000;
 
@@ -92,11 +95,12 @@ public final class RankerTrainer {
             ScoreCalibration calibration) {
         TreeStacking stacking = settings.stacking();
         RankerMetadata.Stacking stacked = stacking.stacked() ? new RankerMetadata.Stacking(stacking.folds(),
-                stacking.trees().trees(), stacking.trees().maxDepth(), stacking.trees().learningRate(), stacking.trees().seed(),
-                STACKING) : null;
+                stacking.boosting().trees(), stacking.boosting().maxDepth(), stacking.boosting().learningRate(),
+                stacking.boosting().seed(), STACKING) : null;
         RankerMetadata.Training training = new RankerMetadata.Training(settings.hiddenUnits(), settings.learningRate(),
                 settings.steps(), settings.batchSize(), settings.listSize(), settings.weightDecay(), settings.seed(),
-                settings.lengthPrior(), settings.lengthPriorThreshold(), train.size(), train.stream().mapToInt(p -> p.answers().size()).sum(), PAIRING, validation.size(),
+                settings.lengthPrior(), settings.lengthPriorThreshold(), train.size(), train.stream().mapToInt(p -> p.answers().size()).sum(),
+                settings.balanceStyles() ? PAIRING + BALANCED_STYLES : PAIRING, validation.size(),
                 TargetModels.EXCLUDED, settings.balanceStyles(), stacked);
         EncoderSpec encoder = settings.encoder();
         return new RankerMetadata(encoder.displayName(), encoder.pooling().description, settings.maxTokens(),
@@ -113,31 +117,44 @@ public final class RankerTrainer {
 
     /**
      * XGBoost's JSON model of the trees stacked on the head ({@link TreeStacking}): over each training
-     * prompt's raw features and the score given it by a head trained on the other folds (prompt
-     * {@code i} is in fold {@code i mod folds}).
+     * prompt's raw features and the score given it by a head trained on the other folds ({@link #fold}).
      */
     static byte[] stackedTrees(List<LabeledPrompt> train, float[][] features, float[][] inputs, RankerSettings settings) {
         int folds = settings.stacking().folds();
         float[][] rows = new float[train.size()][];
+        int[] foldOf = new int[train.size()];
+        for (int i = 0; i < foldOf.length; i++) {
+            foldOf[i] = fold(train.get(i), folds);
+        }
         for (int fold = 0; fold < folds; fold++) {
             List<LabeledPrompt> others = new ArrayList<>();
             List<float[]> otherInputs = new ArrayList<>();
             for (int i = 0; i < train.size(); i++) {
-                if (i % folds != fold) {
+                if (foldOf[i] != fold) {
                     others.add(train.get(i));
                     otherInputs.add(inputs[i]);
                 }
             }
             RankingHead head = servedHead(others, otherInputs.toArray(float[][]::new), settings);
-            for (int i = fold; i < train.size(); i += folds) {
-                rows[i] = Arrays.copyOf(features[i], RequestFeatures.COUNT + 1);
-                rows[i][RequestFeatures.COUNT] = (float) head.score(inputs[i]);
+            for (int i = 0; i < train.size(); i++) {
+                if (foldOf[i] == fold) {
+                    rows[i] = Arrays.copyOf(features[i], RequestFeatures.COUNT + 1);
+                    rows[i][RequestFeatures.COUNT] = (float) head.score(inputs[i]);
+                }
             }
         }
         int[] monotone = LexicalTrainer.monotoneInLength(RequestFeatures.COUNT + 1);
         monotone[RequestFeatures.COUNT] = 1;
         return LexicalTrainer.boost(train, rows, monotone,
-                new LexicalSettings(LexicalSettings.Objective.REGRESSION, settings.stacking().trees()));
+                new LexicalSettings(LexicalSettings.Objective.REGRESSION, settings.stacking().boosting()));
+    }
+
+    /**
+     * The fold of a training prompt, by its normalized text ({@code String.hashCode} is the same on
+     * every JVM): the corpus keeps a prompt found in two sources twice, and both must be on one side.
+     */
+    static int fold(LabeledPrompt prompt, int folds) {
+        return Math.floorMod(PromptText.normalize(prompt.prompt()).hashCode(), folds);
     }
 
     private static double[] toDoubles(float[] values) {
@@ -198,15 +215,17 @@ public final class RankerTrainer {
                 throw new IllegalArgumentException("prompts: no answering model has " + minimumSize
                         + " or more answers (expected: at least one to draw examples from)");
             }
+            int[] style = new int[groups.size()];
             double[] answersByStyle = new double[2];
-            for (Group group : groups) {
-                answersByStyle[AnswerStyle.isLong(group.tokens()) ? 1 : 0] += group.prompts().length;
+            for (int g = 0; g < groups.size(); g++) {
+                style[g] = AnswerStyle.isLong(groups.get(g).tokens()) ? 1 : 0;
+                answersByStyle[style[g]] += groups.get(g).prompts().length;
             }
             cumulativeWeight = new double[groups.size()];
             double total = 0;
             for (int g = 0; g < groups.size(); g++) {
                 Group group = groups.get(g);
-                double styleAnswers = answersByStyle[AnswerStyle.isLong(group.tokens()) ? 1 : 0];
+                double styleAnswers = answersByStyle[style[g]];
                 // Balanced, each style present draws half the examples, its models still in proportion to their answers.
                 total += balanceStyles && answersByStyle[0] > 0 && answersByStyle[1] > 0
                         ? group.prompts().length / styleAnswers : group.prompts().length;

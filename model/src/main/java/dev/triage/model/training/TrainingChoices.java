@@ -61,7 +61,8 @@ final class TrainingChoices {
         }
         Progress progress = Progress.start("training choices: " + (others.size() + 1) + " ways, on validation and without each source",
                 jobs.size(), Duration.ofMinutes(15));
-        // Each job trains on one core; they are independent and seeded, so the order they run in changes nothing.
+        // The jobs are independent and seeded, so the order they run in changes nothing (a head trains on one core;
+        // XGBoost's stacked trees take every core, briefly).
         Map<Job, Figures> figures = jobs.parallelStream().collect(Collectors.toMap(job -> job, job -> {
             Figures result = score(corpus, embeddings, job.choice().settings(), job.scope());
             progress.step();

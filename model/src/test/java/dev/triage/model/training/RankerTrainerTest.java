@@ -21,6 +21,7 @@ import dev.triage.model.ranker.RankerModel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -131,8 +132,8 @@ class RankerTrainerTest {
         float[][] trainFeatures = LexicalTrainer.featureRows(train);
         FeatureScaling scaling = FeatureScaling.fit(trainFeatures);
         float[][] trainInputs = scaling.inputs(trainEmbeddings, trainFeatures);
-        RankingHead head = RankerTrainer.trainHead(train, trainInputs, TinyModels.RANKER_SETTINGS).roundedToFloat();
-        byte[] trees = RankerTrainer.stackedTrees(train, trainFeatures, trainInputs, TinyModels.RANKER_SETTINGS);
+        RankingHead head = RankerTrainer.trainHead(train, trainInputs, TinyModels.STACKED_RANKER_SETTINGS).roundedToFloat();
+        byte[] trees = RankerTrainer.stackedTrees(train, trainFeatures, trainInputs, TinyModels.STACKED_RANKER_SETTINGS);
         Random random = new Random(13);
         float[][] embeddings = new float[64 + heldOut.size()][];
         float[][] features = new float[embeddings.length][];
@@ -212,6 +213,36 @@ class RankerTrainerTest {
             }
         }
         return features;
+    }
+
+    @Test
+    void aStackedModelIsTrainedEndToEndAndSaysHowInItsMetadata() {
+        XGBoostNative.assumeAvailable();
+        TrainedRanker trained = RankerTrainer.train(train, trainEmbeddings, heldOut, heldOutEmbeddings,
+                TinyModels.STACKED_RANKER_SETTINGS);
+        RankerMetadata.Stacking stacking = trained.metadata().training().stacking();
+        assertEquals(2, stacking.folds());
+        assertEquals(TinyModels.SETTINGS.trees(), stacking.trees());
+        try (RankerModel model = trained.model("tiny, stacked")) {
+            List<Estimate> estimates = model.estimates(heldOutEmbeddings, LexicalTrainer.featureRows(heldOut));
+            for (int i = 0; i < estimates.size(); i += 3) {
+                assertTrue(estimates.get(i + 2).expectedTokens() > estimates.get(i).expectedTokens(),
+                        "essay " + (i + 2) + " " + estimates.get(i + 2) + " above brief " + i + " " + estimates.get(i));
+            }
+        }
+    }
+
+    /** The corpus keeps a prompt found in two sources twice; an out-of-fold score must not come from a head that saw its twin. */
+    @Test
+    void aPromptInTwoSourcesFallsInOneFold() {
+        for (String text : List.of("Write a haiku about tides.", "  Explain   JAZZ\n", "What is a volcano?")) {
+            String twin = text.strip().toUpperCase(Locale.ROOT);
+            LabeledPrompt alpaca = new LabeledPrompt(text, PromptSource.ALPACA_EVAL, PromptSplit.TRAIN,
+                    List.of(new PromptAnswer(text, 100, PromptSource.ALPACA_EVAL, "m")));
+            LabeledPrompt arena = new LabeledPrompt(twin, PromptSource.ARENA_HARD_V01, PromptSplit.TRAIN,
+                    List.of(new PromptAnswer(twin, 900, PromptSource.ARENA_HARD_V01, "n")));
+            assertEquals(RankerTrainer.fold(alpaca, 5), RankerTrainer.fold(arena, 5), text);
+        }
     }
 
     /** A verbose model with a tenth of a terse one's answers: drawn for a tenth of the examples, or half with the styles balanced. */

@@ -97,9 +97,9 @@ class EstimatorFallbackTest {
     }
 
     /**
-     * Requests that find the slot free are sent at once and sized after, by the fallback while the
-     * estimator is busy, so the held estimator holds back none of them; of those that wait, the ones
-     * beyond one batch get the fallback's estimate.
+     * Requests that find the slot free are sent at once and sized after (by the estimator in its spare
+     * time, else by the fallback), so the held estimator holds back none of them; of those that wait,
+     * the ones beyond one batch get the fallback's estimate.
      */
     @Test
     void aSaturatedEstimatorHandsTheSurplusToTheFallbackAndNoRequestIsRefused() throws Exception {
@@ -133,8 +133,8 @@ class EstimatorFallbackTest {
             }
             double saturated = fallbacks(triage, "saturated");
             double sent = fallbacks(triage, "sent");
-            // The first request, sent at once, is scored in the estimator's spare time, so its prompt may hold a place
-            // in the batch that waits: one more waits in vain unless a later request finds the slot free and goes first.
+            // The first request, sent at once, is scored in the estimator's spare time (no other prompt waited when it
+            // was sized), so its prompt may hold one of the batch's places.
             assertTrue(saturated <= surplus + 1, "only the surplus beyond one batch that waits: " + saturated);
             assertTrue(saturated + sent >= surplus - slipped, "the surplus, sent or waiting: " + saturated + " + " + sent);
             String metrics = triage.metricsAfter(responses.size());

@@ -33,19 +33,50 @@ class ResponseTokenCounterTest {
     }
 
     /**
-     * A chunk longer than the block the counter copies bytes into, with a long answer (read by the
-     * fast path through strings) full of escapes and quoted keys, and the usage across a block's end.
+     * Chunks longer than the block a direct buffer is copied into, with a long answer (read by the fast
+     * path through strings) full of escapes and quoted keys, and the reported count across the block's end.
      */
     @Test
-    void readsAChunkLargerThanItsBlockWithLongStringsAndEscapes() {
+    void readsChunksLongerThanItsBlockWithLongStringsAndEscapes() {
         StringBuilder text = new StringBuilder();
-        for (int i = 0; i < 900; i++) {
+        for (int i = 0; text.length() < 3_900; i++) {
             text.append("word ").append(i).append(i % 50 == 0 ? " \\\"completion_tokens\\\": 7 \\n" : "");
         }
-        String body = "{\"choices\":[{\"message\":{\"content\":\"" + text + "\"}}],\"usage\":{\"completion_tokens\":4321}}";
-        for (int piece : new int[] {body.length(), 4095, 4097, 8191}) {
-            assertEquals(OptionalLong.of(4321), count(body, piece), "pieces of " + piece);
+        String head = "{\"choices\":[{\"message\":{\"content\":\"";
+        String tail = "\"}}],\"usage\":{\"completion_tokens\":4321}}";
+        // The count's digits straddle byte 4096, where the first block ends.
+        int fill = 4094 - head.length() - text.length() - tail.indexOf("4321");
+        String body = head + text + "x".repeat(fill) + tail;
+        assertEquals(4094, body.indexOf("4321"));
+        for (int piece : new int[] {body.length(), 4095, 4097}) {
+            assertEquals(OptionalLong.of(4321), countDirect(body, piece), "direct pieces of " + piece);
+            assertEquals(OptionalLong.of(4321), count(body, piece), "heap pieces of " + piece);
         }
+    }
+
+    /** A line break inside a long string (not JSON, or out of step) starts a line whose "data:" still makes an event. */
+    @Test
+    void anEventAfterALineBreakInsideALongStringIsCounted() {
+        String body = "\"" + "a".repeat(21) + "\ndata: x\" \"content\":\"y\"\n\n";
+        for (int piece : new int[] {1, 5, 1000}) {
+            assertEquals(OptionalLong.of(1), count(body, piece), "pieces of " + piece);
+            assertEquals(OptionalLong.of(1), countDirect(body, piece), "direct pieces of " + piece);
+        }
+    }
+
+    /** As {@link #count}, each piece in a direct buffer, as Netty reads a socket. */
+    private static OptionalLong countDirect(String body, int piece) {
+        ResponseTokenCounter counter = new ResponseTokenCounter();
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < bytes.length; i += piece) {
+            ByteBuf chunk = Unpooled.directBuffer(piece).writeBytes(bytes, i, Math.min(piece, bytes.length - i));
+            try {
+                counter.accept(chunk);
+            } finally {
+                chunk.release();
+            }
+        }
+        return counter.tokens();
     }
 
     @Test

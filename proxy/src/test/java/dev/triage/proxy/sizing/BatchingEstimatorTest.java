@@ -202,21 +202,23 @@ class BatchingEstimatorTest {
             estimator.gate.release();
             spare.get(10, TimeUnit.SECONDS);
 
-            // Back to back, each 10 ms prompt takes 100 ms of the spare share while the clock moves 10 ms:
-            // the 1 s burst lets about 10 s / 90 ms more through, then the share holds them back.
+            // Back to back, each 10 ms prompt takes 10 ms / SPARE_SHARE of the share while the clock moves 10 ms: the
+            // burst (SPARE_BURST of the estimator's time) lets about SPARE_BURST / 10 ms through, then the share holds them back.
+            long burst = BatchingEstimator.SPARE_BURST.toMillis() / 10;
+            long sharePerPrompt = Math.round(Duration.ofMillis(10).toNanos() / BatchingEstimator.SPARE_SHARE);
             estimator.gate.release(1_000);
             int taken = 0;
             Optional<CompletableFuture<Estimate>> next;
             while ((next = batcher.trySpare(new Prompt("spare " + taken))).isPresent()) {
                 next.get().get(10, TimeUnit.SECONDS);
                 taken++;
-                assertTrue(taken < 200, "the share holds spare prompts back");
+                assertTrue(taken < 2 * burst, "the share holds spare prompts back");
             }
-            assertTrue(taken >= 100, "a burst after a quiet spell: " + taken);
+            assertTrue(taken >= 0.9 * burst, "a burst after a quiet spell: " + taken);
             assertTrue(batcher.tryEstimate(new Prompt("waiting")).orElseThrow().get(10, TimeUnit.SECONDS) != null,
                     "a prompt that waits is taken whatever the spare prompts took");
             assertTrue(batcher.trySpare(new Prompt("too soon")).isEmpty());
-            estimator.now.addAndGet(Duration.ofMillis(200).toNanos());
+            estimator.now.addAndGet(2 * sharePerPrompt);
             assertTrue(batcher.trySpare(new Prompt("later")).isPresent(), "taken again as the share allows");
         }
     }
