@@ -604,8 +604,16 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         }
     }
 
-    /** Reports the ended record, and a completed answer's real length against its estimate with the time it held its slots. */
+    /**
+     * Reports the ended record, and a completed answer's real length against its estimate with the
+     * time it held its slots: as a task of the event loop, which runs it after the reads at hand, so
+     * that a client's next request on this loop is not held behind the bookkeeping of the last.
+     */
     private void report() {
+        ctx.executor().execute(this::reportNow);
+    }
+
+    private void reportNow() {
         context.observer().finished(record);
         if (record.estimate() != null && record.status() < 400) {
             record.actualTokens().ifPresent(actual ->
