@@ -55,6 +55,9 @@ record RequestTarget(String originForm, String path, String canonicalPath) {
     }
 
     private static String canonical(String path) {
+        if (isPlain(path)) {
+            return path; // as almost every request spells it: no need to take it apart
+        }
         String decoded = percentDecoded(path);
         Deque<String> segments = new ArrayDeque<>();
         for (String segment : decoded.split("/")) {
@@ -70,6 +73,27 @@ record RequestTarget(String originForm, String path, String canonicalPath) {
             }
         }
         return "/" + String.join("/", segments);
+    }
+
+    /**
+     * True when the path has nothing to decode or collapse: no escape, no parameters, no empty,
+     * dot or trailing segment.
+     */
+    private static boolean isPlain(String path) {
+        int length = path.length();
+        if (length == 0 || path.charAt(0) != '/' || (length > 1 && path.charAt(length - 1) == '/')) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            char c = path.charAt(i);
+            if (c == '%' || c == ';') {
+                return false;
+            }
+            if (c == '/' && i + 1 < length && (path.charAt(i + 1) == '/' || path.charAt(i + 1) == '.')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String percentDecoded(String path) {

@@ -36,6 +36,7 @@ class RequestTargetTest {
         assertTrue(target.isCanonical());
         assertEquals("/v1/models?limit=2", target.originForm());
         assertTrue(RequestTarget.parse("/").isCanonical());
+        assertTrue(RequestTarget.parse("/v1/.well-known/x").isCanonical(), "a segment that only starts with a dot");
     }
 
     @Test
