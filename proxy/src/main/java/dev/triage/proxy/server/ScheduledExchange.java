@@ -538,7 +538,11 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     @Override
     public void onClientGone() {
         switch (state) {
-            case QUEUED, PAUSED -> ticket.cancel();
+            case QUEUED -> {
+                record.leftQueue(System.nanoTime() - submittedNanos); // the wait it gave up on
+                ticket.cancel();
+            }
+            case PAUSED -> ticket.cancel();
             case RELAYING -> call.cancel();
             default -> { }
         }

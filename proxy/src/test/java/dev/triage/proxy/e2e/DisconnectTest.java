@@ -2,6 +2,7 @@ package dev.triage.proxy.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.proxy.testing.Await;
 import dev.triage.proxy.testing.CapturedErr;
@@ -19,9 +20,10 @@ import org.junit.jupiter.api.Test;
 class DisconnectTest {
 
     @Test
-    void aClientThatLeavesWhileQueuedIsNeverSent() throws Exception {
+    void aClientThatLeavesWhileQueuedIsNeverSentAndItsWaitIsLogged() throws Exception {
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(2));
-                RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
+                RunningTriage triage = RunningTriage.start("--backend", backend.url());
+                CapturedErr log = new CapturedErr()) {
             CompletableFuture<HttpResponse<String>> busy =
                     triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 200, false));
             Await.until("busy reaches the backend", () -> backend.started().contains("busy"));
@@ -34,6 +36,9 @@ class DisconnectTest {
             assertEquals(200, triage.post("/v1/chat/completions", ChatRequests.chat("after", 5, false)).statusCode());
             assertFalse(backend.started().contains("gone"), backend.started().toString());
             Await.until("the slot is free again", () -> triage.chatQueue().busySlots() == 0);
+            Await.until("the departed request's line", () -> log.text().contains("outcome=client_gone"));
+            String line = log.text().lines().filter(l -> l.contains("outcome=client_gone")).findFirst().orElseThrow();
+            assertTrue(line.matches(".* queue_ms=\\d+\\.\\d .*"), "the wait is in the log: " + line);
         }
     }
 
