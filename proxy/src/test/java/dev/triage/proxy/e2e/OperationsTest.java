@@ -61,8 +61,9 @@ class OperationsTest {
             assertEquals(1, PrometheusText.sum(metrics, "triage_request_seconds_count", Map.of("outcome", "client_gone")));
             assertEquals(1, PrometheusText.sum(metrics, "triage_rejected_total", Map.of("reason", "invalid_request")));
             assertEquals(1, PrometheusText.sum(metrics, "triage_rejected_total", Map.of("reason", "queue_full")));
-            // Dispatched: the three that succeeded, the one the backend broke off and the one it refused.
-            assertEquals(5, PrometheusText.sum(metrics, "triage_queue_wait_seconds_count", chat));
+            // Waited: the five dispatched (the three that succeeded, the one the backend broke off and the one it
+            // refused) and the leaver, until it left.
+            assertEquals(6, PrometheusText.sum(metrics, "triage_queue_wait_seconds_count", chat));
             assertEquals(5, PrometheusText.sum(metrics, "triage_time_to_first_byte_seconds_count", chat) + 1,
                     "the garbage answer had no first byte of HTTP");
             assertEquals(3, PrometheusText.sum(metrics, "triage_estimate_tokens_count", chat));
