@@ -20,7 +20,10 @@ import io.netty.handler.codec.http.multipart.HttpPostRequestDecoder;
 import io.netty.handler.codec.http.multipart.InterfaceHttpData;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.OptionalDouble;
 
@@ -101,10 +104,10 @@ public final class AudioUploadReader {
         }
         // The body is offered after construction, not with it: a decoder whose constructor throws
         // cannot be destroyed, and would leak the copy it made.
+        PartsMade parts = new PartsMade();
         HttpPostMultipartRequestDecoder decoder;
         try {
-            decoder = new HttpPostMultipartRequestDecoder(new DefaultHttpDataFactory(false, StandardCharsets.UTF_8), request,
-                    StandardCharsets.UTF_8, MAX_FIELDS, MAX_BUFFERED_BYTES);
+            decoder = new HttpPostMultipartRequestDecoder(parts, request, StandardCharsets.UTF_8, MAX_FIELDS, MAX_BUFFERED_BYTES);
         } catch (DecoderException | IllegalArgumentException e) {
             // Netty wraps an illegal charset name in a DecoderException, but lets an unknown one
             // (UnsupportedCharsetException) through; a part's Content-Type does the reverse.
@@ -121,13 +124,57 @@ public final class AudioUploadReader {
         } catch (DecoderException | IllegalArgumentException e) {
             throw new AudioUploadException(AudioUploadProblem.MALFORMED_MULTIPART, e.getMessage());
         } finally {
-            // destroy() releases the finished parts but not an in-memory part left open by a body
-            // that ends early.
-            InterfaceHttpData open = decoder.currentPartialHttpData();
-            if (open != null && open.refCnt() > 0) {
-                open.release();
-            }
             decoder.destroy();
+            parts.releaseAll();
+        }
+    }
+
+    /**
+     * Makes the decoder's parts in memory and keeps hold of each. The decoder's {@code destroy()}
+     * releases only the parts it kept: not one a body left open by ending early, nor the part past
+     * {@link #MAX_FIELDS}, which it makes, fills with a copy of its bytes, and then refuses.
+     */
+    private static final class PartsMade extends DefaultHttpDataFactory {
+
+        private final List<HttpData> made = new ArrayList<>();
+
+        PartsMade() {
+            super(false, StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public Attribute createAttribute(HttpRequest request, String name) {
+            return kept(super.createAttribute(request, name));
+        }
+
+        @Override
+        public Attribute createAttribute(HttpRequest request, String name, long definedSize) {
+            return kept(super.createAttribute(request, name, definedSize));
+        }
+
+        @Override
+        public Attribute createAttribute(HttpRequest request, String name, String value) {
+            return kept(super.createAttribute(request, name, value));
+        }
+
+        @Override
+        public FileUpload createFileUpload(HttpRequest request, String name, String filename, String contentType,
+                String contentTransferEncoding, Charset charset, long size) {
+            return kept(super.createFileUpload(request, name, filename, contentType, contentTransferEncoding, charset, size));
+        }
+
+        private <T extends HttpData> T kept(T part) {
+            made.add(part);
+            return part;
+        }
+
+        /** Releases every part the decoder has not released itself. */
+        void releaseAll() {
+            for (HttpData part : made) {
+                if (part.refCnt() > 0) {
+                    part.release();
+                }
+            }
         }
     }
 

@@ -168,6 +168,21 @@ class AudioUploadReaderTest {
     }
 
     @Test
+    void aFormWithTooManyPartsIs400AndLeavesNoPartBehind() {
+        // The decoder makes the part past its limit, with a copy of its bytes, before refusing to keep it.
+        MultipartForm form = new MultipartForm();
+        for (int i = 0; i < 100; i++) {
+            form.field("extra" + i, "a value of the part that is copied out of the body " + i);
+        }
+        byte[] body = form.file("a.wav", AudioFixtures.named("pcm8-mono-8000.wav").bytes()).build();
+        AudioUploadException tooMany = assertThrows(AudioUploadException.class, () -> read(body));
+        assertEquals(AudioUploadProblem.MALFORMED_MULTIPART, tooMany.problem());
+        for (int i = 0; i < 20; i++) {
+            assertThrows(AudioUploadException.class, () -> read(body)); // leaks enough for the detector to see
+        }
+    }
+
+    @Test
     void anUnknownOrIllegalCharsetIs400() {
         byte[] form = new MultipartForm().field("model", "whisper-1").file("a.wav", AudioFixtures.named("pcm8-mono-8000.wav").bytes()).build();
         AudioUploadException unknown = assertThrows(AudioUploadException.class,
