@@ -444,7 +444,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             return;
         }
         if (refusal.reason() != Refusal.Reason.QUEUE_FULL) {
-            record.leftQueue(System.nanoTime() - submittedNanos); // it waited, and was then turned away
+            leftQueue(); // it waited, and was then turned away
         }
         switch (refusal.reason()) {
             case QUEUE_FULL -> {
@@ -539,7 +539,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     public void onClientGone() {
         switch (state) {
             case QUEUED -> {
-                record.leftQueue(System.nanoTime() - submittedNanos); // the wait it gave up on
+                leftQueue(); // the wait it gave up on
                 ticket.cancel();
             }
             case PAUSED -> ticket.cancel();
@@ -547,6 +547,11 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             default -> { }
         }
         clientGone();
+    }
+
+    /** Records the time waited in the queue by a request that leaves it without a slot. */
+    private void leftQueue() {
+        record.leftQueue(System.nanoTime() - submittedNanos);
     }
 
     private void clientGone() {
