@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.triage.proxy.api.Json;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
+import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -24,23 +25,64 @@ import java.util.Optional;
  * {@code /api/generate} a {@code raw} prompt (a templated prompt cannot be continued without the
  * template). Non-streaming requests are never paused.
  *
+ * <p>Text sent back is tokenized again, and not always into the tokens it was generated as: a
+ * prefix cache then stops at the first difference and the server reads the rest of the answer again.
+ * On llama.cpp's OpenAI routes every run therefore asks for the generated tokens' ids (as
+ * {@code logprobs}, removed from the client's stream unless it asked for them), and a resume sends
+ * the prompt followed by those ids to {@code /v1/completions}, whose prompt may mix text and token
+ * ids. For chat, the prompt is the conversation as the server's own chat template renders it, which
+ * llama-server's {@code /apply-template} tells ({@link #templateRequest}); until it has, and for a
+ * chat with a {@code response_format} (which only the chat route applies), the text goes back.
+ *
  * <pre>{@code
  * Optional<ResumableRequest> resumable = ResumableRequest.of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", body);
- * byte[] rest = resumable.get().continuation("The answer so far", 4);
+ * StreamSplicer splicer = resumable.get().splicer();
+ * ... the first run's body is resumable.get().firstRun(body); its events go through the splicer ...
+ * ResumableRequest.Continuation rest = resumable.get().continuation(splicer);
  * }</pre>
  */
 public final class ResumableRequest {
 
+    /** llama-server's route that renders a chat body through the model's template. */
+    public static final String TEMPLATE_PATH = "/apply-template";
+
+    private static final String COMPLETIONS_PATH = "/v1/completions";
     private static final String[] LIMITS = {"max_tokens", "max_completion_tokens", "n_predict"};
 
     private final PreemptionDialect dialect;
     private final StreamFormat format;
     private final ObjectNode body;
+    /** Resumes send the generated tokens' ids back, not their text. */
+    private final boolean byTokenIds;
+    /** The client asked for logprobs itself: they stay in its stream. */
+    private final boolean clientAsksLogprobs;
+    /** The chat as the server's template renders it, once the server has said; null before. */
+    private String templated;
+    private boolean templateAsked;
+
+    /**
+     * The request to a continuation: {@code path} is where it goes, or null for the request's own
+     * route; {@code body} is what it asks.
+     */
+    public record Continuation(String path, byte[] body) {
+
+        /** The URI to send it to, given the client's: the same, or {@code path} with the client's query. */
+        public String uri(String clientUri) {
+            if (path == null) {
+                return clientUri;
+            }
+            int query = clientUri.indexOf('?');
+            return query < 0 ? path : path + clientUri.substring(query);
+        }
+    }
 
     private ResumableRequest(PreemptionDialect dialect, StreamFormat format, ObjectNode body) {
         this.dialect = dialect;
         this.format = format;
         this.body = body;
+        this.byTokenIds = dialect == PreemptionDialect.LLAMA_CPP && format.serverSentEvents() && !body.has("response_format");
+        this.clientAsksLogprobs = format == StreamFormat.OPENAI_CHAT ? body.path("logprobs").asBoolean(false)
+                : body.path("logprobs").asInt(0) > 0;
     }
 
     /** The request, if it can be paused under {@code dialect}; the body is read, not kept or released. */
@@ -82,13 +124,89 @@ public final class ResumableRequest {
         return format;
     }
 
+    /** A splicer for this request's stream, which drops the logprobs asked for on the client's behalf. */
+    public StreamSplicer splicer() {
+        return new StreamSplicer(format, byTokenIds && !clientAsksLogprobs);
+    }
+
     /**
-     * The body of the request that continues the answer after {@code textSoFar}, of which the backend
-     * produced {@code tokensSoFar} tokens: the answer so far as a trailing assistant message (chat)
-     * or after the prompt (completion, raw generate), and every output limit the request set lowered
-     * by the tokens already produced.
+     * The body of a run from the start: {@code clientBody} as it is, or, where resumes go by token
+     * ids, with the ids asked for. Returns a buffer of its own (the caller releases it).
      */
-    public byte[] continuation(String textSoFar, long tokensSoFar) {
+    public ByteBuf firstRun(ByteBuf clientBody) {
+        if (!byTokenIds || clientAsksLogprobs) {
+            return clientBody.retainedDuplicate();
+        }
+        ObjectNode run = body.deepCopy();
+        askForTokenIds(run, format);
+        return Unpooled.wrappedBuffer(write(run));
+    }
+
+    /**
+     * The body to post to {@link #TEMPLATE_PATH} for the chat's rendered prompt, the first time a
+     * resume could use it; empty otherwise. Its answer goes to {@link #templated(byte[])}.
+     */
+    public Optional<byte[]> templateRequest() {
+        if (!byTokenIds || format != StreamFormat.OPENAI_CHAT || templateAsked) {
+            return Optional.empty();
+        }
+        templateAsked = true;
+        return Optional.of(write(body));
+    }
+
+    /** The server's answer to {@link #templateRequest()}: {@code {"prompt": "..."}}; anything else is ignored. */
+    public void templated(byte[] answer) {
+        try {
+            JsonNode prompt = Json.MAPPER.readTree(answer).path("prompt");
+            templated = prompt.isTextual() ? prompt.asText() : null;
+        } catch (IOException e) {
+            templated = null;
+        }
+    }
+
+    /**
+     * The request that continues the answer {@code soFar} holds: by its token ids where the server
+     * takes them and every one is known, else with its text as a trailing assistant message (chat)
+     * or after the prompt (completion, raw generate). Every output limit the request set is lowered by
+     * the tokens already produced.
+     */
+    public Continuation continuation(StreamSplicer soFar) {
+        return continuation(soFar.text(), soFar.tokens(), soFar.tokenIds());
+    }
+
+    /** As {@link #continuation(StreamSplicer)}, from the answer's text, its token count and its ids (null when unknown). */
+    Continuation continuation(String textSoFar, long tokensSoFar, int[] idsSoFar) {
+        String prompt = format == StreamFormat.OPENAI_CHAT ? templated : body.path("prompt").asText();
+        if (byTokenIds && idsSoFar != null && prompt != null) {
+            return new Continuation(format == StreamFormat.OPENAI_CHAT ? COMPLETIONS_PATH : null,
+                    write(byTokenIds(prompt, idsSoFar, tokensSoFar)));
+        }
+        return new Continuation(null, write(byText(textSoFar, tokensSoFar)));
+    }
+
+    /** A completion of the prompt followed by the answer's token ids, a prompt llama-server takes as it is. */
+    private ObjectNode byTokenIds(String prompt, int[] ids, long tokensSoFar) {
+        ObjectNode rest = body.deepCopy();
+        if (format == StreamFormat.OPENAI_CHAT) {
+            rest.remove("messages");
+            JsonNode chatLimit = rest.remove("max_completion_tokens");
+            if (chatLimit != null && !rest.has("max_tokens")) {
+                rest.set("max_tokens", chatLimit);
+            }
+            rest.put("logprobs", Math.max(1, rest.path("top_logprobs").asInt(1)));
+            rest.remove("top_logprobs");
+        } else if (!clientAsksLogprobs) {
+            askForTokenIds(rest, format);
+        }
+        ArrayNode mixed = rest.putArray("prompt").add(prompt);
+        for (int id : ids) {
+            mixed.add(id);
+        }
+        lowerLimits(rest, tokensSoFar);
+        return rest;
+    }
+
+    private ObjectNode byText(String textSoFar, long tokensSoFar) {
         ObjectNode rest = body.deepCopy();
         switch (format) {
             case OPENAI_CHAT, OLLAMA_CHAT -> {
@@ -104,14 +222,34 @@ public final class ResumableRequest {
             }
             case OPENAI_COMPLETION, OLLAMA_GENERATE -> rest.put("prompt", rest.path("prompt").asText() + textSoFar);
         }
+        if (byTokenIds && !clientAsksLogprobs) {
+            askForTokenIds(rest, format); // a later resume can go by ids again
+        }
+        lowerLimits(rest, tokensSoFar);
+        return rest;
+    }
+
+    /** Asks llama-server to stream each token's id (its most likely alternative comes along: the least it sends). */
+    private static void askForTokenIds(ObjectNode run, StreamFormat format) {
+        if (format == StreamFormat.OPENAI_CHAT) {
+            run.put("logprobs", true).put("top_logprobs", 1);
+        } else {
+            run.put("logprobs", 1);
+        }
+    }
+
+    private static void lowerLimits(ObjectNode rest, long tokensSoFar) {
         for (String limit : LIMITS) {
             lower(rest, limit, tokensSoFar);
         }
         if (rest.path("options") instanceof ObjectNode options) {
             lower(options, "num_predict", tokensSoFar);
         }
+    }
+
+    private static byte[] write(ObjectNode json) {
         try {
-            return Json.MAPPER.writeValueAsBytes(rest);
+            return Json.MAPPER.writeValueAsBytes(json);
         } catch (JacksonException e) {
             throw new IllegalStateException("writing a JSON tree", e);
         }

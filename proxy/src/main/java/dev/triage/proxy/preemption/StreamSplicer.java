@@ -16,13 +16,17 @@ import java.util.Arrays;
  * (so a pause never leaves half an event behind), with the first run's {@code id} and
  * {@code created}, one role delta, and usage that counts every run's tokens. Along the way it keeps
  * what a continuation needs: the text delivered and its tokens (one per event that carries text, as
- * llama.cpp and vLLM stream them).
+ * llama.cpp and vLLM stream them, or as many as the event's {@code logprobs} name), with the tokens'
+ * ids where every event named them.
+ *
+ * <p>A chat resumed through the completions route (by token ids) streams completion chunks: they
+ * reach the client as chat chunks. Logprobs asked for on the client's behalf are taken out.
  *
  * <p>Pure bytes in, bytes out, on one thread (the client connection's event loop): the caller owns
  * both buffers.
  *
  * <pre>{@code
- * StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_CHAT);
+ * StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_CHAT, false);
  * splicer.append(chunk, out);            // for every chunk of the first run
  * ... pause: the backend stops, splicer.text() and splicer.tokens() go into the continuation ...
  * splicer.startRun();                     // before the resumed run's first chunk
@@ -37,24 +41,35 @@ public final class StreamSplicer {
     private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
 
     private final StreamFormat format;
+    private final boolean dropsLogprobs;
     private byte[] pending = new byte[1024];
     private int pendingLength;
     private boolean oversized;
     private long tokens;
     private long tokensBeforeRun;
     private final StringBuilder text = new StringBuilder();
+    private int[] tokenIds = new int[64];
+    /** False once an event carried text without its tokens' ids: the ids are then not the answer's. */
+    private boolean idsWhole = true;
     private boolean finished;
     private boolean roleSent;
     private String id;
     private JsonNode created;
 
-    public StreamSplicer(StreamFormat format) {
+    /** @param dropsLogprobs take the choices' {@code logprobs} out of what the client gets */
+    public StreamSplicer(StreamFormat format, boolean dropsLogprobs) {
         this.format = format;
+        this.dropsLogprobs = dropsLogprobs;
     }
 
     /** Text-bearing events delivered so far, over every run: the tokens the answer has. */
     public long tokens() {
         return tokens;
+    }
+
+    /** The ids of the {@link #tokens()} delivered so far, when every event with text named them; else null. */
+    public int[] tokenIds() {
+        return idsWhole && tokens > 0 ? Arrays.copyOf(tokenIds, (int) tokens) : null;
     }
 
     /** The answer's text delivered so far, over every run. */
@@ -145,15 +160,17 @@ public final class StreamSplicer {
             return;
         }
         boolean secondRole = roleSent && hasRole(event);
+        int ids = readTokenIds(event);
         boolean rewritten = rewrite(event);
         if (secondRole && roleOnly(event)) {
             return;
         }
         String piece = format.text(event);
         if (!piece.isEmpty()) {
-            tokens++;
             text.append(piece);
+            idsWhole &= ids > 0;
         }
+        tokens += ids > 0 ? ids : piece.isEmpty() ? 0 : 1;
         finished |= format.finishes(event);
         if (!rewritten) {
             out.writeBytes(pending, start, end - start);
@@ -203,9 +220,44 @@ public final class StreamSplicer {
         }
     }
 
+    /** Keeps the ids of the tokens the first choice's logprobs name; returns how many there were. */
+    private int readTokenIds(ObjectNode event) {
+        if (!format.serverSentEvents()) {
+            return 0;
+        }
+        JsonNode named = event.path("choices").path(0).path("logprobs").path("content");
+        int count = 0;
+        for (JsonNode token : named) {
+            if (!token.path("id").isIntegralNumber()) {
+                return 0;
+            }
+            count++;
+        }
+        int at = (int) tokens;
+        if (at + count > tokenIds.length) {
+            tokenIds = Arrays.copyOf(tokenIds, Math.max(tokenIds.length * 2, at + count));
+        }
+        for (JsonNode token : named) {
+            tokenIds[at++] = token.path("id").asInt();
+        }
+        return count;
+    }
+
     /** Makes a later run's event look like the first run's; true when it changed anything. */
     private boolean rewrite(ObjectNode event) {
-        boolean changed = false;
+        boolean changed = format == StreamFormat.OPENAI_CHAT && chatFromCompletion(event);
+        if (dropsLogprobs) {
+            for (JsonNode choice : event.path("choices")) {
+                // A completion chunk names logprobs null when none were asked for; a chat chunk leaves them out.
+                if (format == StreamFormat.OPENAI_COMPLETION && choice.hasNonNull("logprobs")) {
+                    ((ObjectNode) choice).putNull("logprobs");
+                    changed = true;
+                } else if (format != StreamFormat.OPENAI_COMPLETION && choice.has("logprobs")) {
+                    ((ObjectNode) choice).remove("logprobs");
+                    changed = true;
+                }
+            }
+        }
         if (format.serverSentEvents()) {
             JsonNode eventId = event.get("id");
             if (eventId != null && eventId.isTextual()) {
@@ -261,6 +313,24 @@ public final class StreamSplicer {
             usage.put(promptField, prompt);
             if (totalField != null && usage.has(totalField)) {
                 usage.put(totalField, prompt + generated);
+            }
+        }
+        return true;
+    }
+
+    /** A completion chunk (a chat resumed by token ids) made a chat chunk: its choices' text becomes their delta. */
+    private static boolean chatFromCompletion(ObjectNode event) {
+        if (!"text_completion".equals(event.path("object").asText())) {
+            return false;
+        }
+        event.put("object", "chat.completion.chunk");
+        for (JsonNode choice : event.path("choices")) {
+            if (choice instanceof ObjectNode object) {
+                JsonNode piece = object.remove("text");
+                ObjectNode delta = object.putObject("delta");
+                if (piece != null && piece.isTextual() && !piece.asText().isEmpty()) {
+                    delta.put("content", piece.asText());
+                }
             }
         }
         return true;

@@ -20,6 +20,7 @@ import dev.triage.proxy.scheduler.Ticket;
 import dev.triage.proxy.sizing.CheckedRequest;
 import dev.triage.proxy.sizing.RequestRejectedException;
 import dev.triage.proxy.sizing.SizedJob;
+import dev.triage.proxy.upstream.BackendFetch;
 import dev.triage.proxy.upstream.UpstreamCall;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -33,6 +34,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -218,7 +220,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         }
         recordSized(job);
         resumable = ResumableRequest.of(target.preemption(), record.path(), body.bytes()).orElse(null);
-        splicer = resumable == null ? null : new StreamSplicer(resumable.format());
+        splicer = resumable == null ? null : resumable.splicer();
         state = State.QUEUED;
         admittedPosition = -1;
         submittedNanos = System.nanoTime();
@@ -312,28 +314,32 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         } else if (state == State.PAUSED) {
             // Resuming: ask for the rest of the answer the client has part of (all of it if none yet).
             splicer.startRun();
-            send(granted, splicer.tokens() == 0 ? body.bytes().retainedDuplicate()
-                    : Unpooled.wrappedBuffer(resumable.continuation(splicer.text(), splicer.tokens())));
+            if (splicer.tokens() == 0) {
+                send(granted, head.uri(), resumable.firstRun(body.bytes()));
+            } else {
+                ResumableRequest.Continuation rest = resumable.continuation(splicer);
+                send(granted, rest.uri(head.uri()), Unpooled.wrappedBuffer(rest.body()));
+            }
         } else {
             granted.release();
         }
     }
 
-    /** Sends the request as the client sent it, in its first slot. */
+    /** Sends the request as the client sent it (with what a resume will need asked for too), in its first slot. */
     private void relay(Slot granted) {
         record.dispatched(granted.queuedNanos(), granted.starvationPromoted(), granted.running());
-        send(granted, body.bytes().retainedDuplicate());
+        send(granted, head.uri(), resumable != null ? resumable.firstRun(body.bytes()) : body.bytes().retainedDuplicate());
     }
 
-    /** Starts a run of the request in {@code granted}, with {@code requestBody} as what the backend is asked. */
-    private void send(Slot granted, ByteBuf requestBody) {
+    /** Starts a run of the request in {@code granted}: {@code requestBody} sent to {@code uri}. */
+    private void send(Slot granted, String uri, ByteBuf requestBody) {
         slot = granted;
         runStartedNanos = System.nanoTime();
         state = State.RELAYING;
         upstreamDone = false;
         resumeFailed = false;
         reportedThisRun = false;
-        FullHttpRequest forwarded = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, head.method(), head.uri(),
+        FullHttpRequest forwarded = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, head.method(), uri,
                 target.forwardPriority() ? ForwardedPriority.write(requestBody, scheduledTokens()) : requestBody,
                 head.headers().copy(), EmptyHttpHeaders.INSTANCE);
         HttpUtil.setContentLength(forwarded, forwarded.content().readableBytes());
@@ -341,6 +347,27 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         record.boundTo(sentTo.name());
         call = UpstreamCall.start(sentTo.pool(), sentTo.config(), ctx.channel(), forwarded,
                 context.upstreamTimeout(), this::relayToClient, this);
+    }
+
+    /**
+     * Asks the backend, while the request is paused, for its chat as the model's template renders it:
+     * the prompt a resume by token ids needs. The request's own headers go along (an API key, say).
+     * Without an answer in time, the resume sends the text instead.
+     */
+    private void askTemplate(byte[] templateBody) {
+        FullHttpRequest ask = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, ResumableRequest.TEMPLATE_PATH,
+                Unpooled.wrappedBuffer(templateBody), head.headers().copy(), EmptyHttpHeaders.INSTANCE);
+        HttpUtil.setContentLength(ask, templateBody.length);
+        Backend backend = sentTo;
+        BackendFetch.start(backend.pool(), backend.config(), ctx.channel(), ask, context.upstreamTimeout())
+                .whenComplete((answer, failure) -> {
+                    if (failure == null) {
+                        resumable.templated(answer);
+                    } else {
+                        log.debug("backend {} gave no chat template ({}): resumes of {} send text", backend.name(),
+                                failure.getMessage(), record.id());
+                    }
+                });
     }
 
     /** The answer's tokens the request was scheduled by; empty for a request sent before it was sized. */
@@ -478,6 +505,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             Slot paused = slot;
             slot = null;
             paused.pause(splicer.tokens());
+            resumable.templateRequest().ifPresent(this::askTemplate);
             return;
         }
         slot.release();

@@ -98,14 +98,21 @@ class PreemptionTest {
 
             List<JsonNode> bodies = backend.bodies();
             assertEquals(3, bodies.size(), "long, short, then the long one's continuation");
+            assertTrue(bodies.get(0).path("logprobs").asBoolean(), "the first run asks for its tokens' ids");
+            assertEquals(1, bodies.get(0).path("top_logprobs").asInt());
             assertEquals("short one", bodies.get(1).path("messages").path(0).path("content").asText());
+            // The continuation goes to the completions route: the chat as the server's template
+            // renders it, then the ids of the tokens the client has, in order.
             JsonNode continuation = bodies.get(2);
-            JsonNode messages = continuation.path("messages");
-            assertEquals(3, messages.size(), "the original messages and the answer so far");
-            assertEquals("assistant", messages.path(2).path("role").asText());
-            String soFar = messages.path(2).path("content").asText();
-            int paused = soFar.split(" ").length;
-            assertEquals(words(0, paused), soFar, "the text the client had when the long request was paused");
+            assertFalse(continuation.has("messages"));
+            JsonNode prompt = continuation.path("prompt");
+            assertEquals("system: be long\nuser: write at length\n", prompt.path(0).asText());
+            int paused = prompt.size() - 1;
+            assertTrue(paused > 0 && paused < 60, "paused after " + paused);
+            for (int i = 1; i <= paused; i++) {
+                assertEquals(i - 1, prompt.path(i).asInt(), "token ids in order");
+            }
+            assertEquals(1, backend.templated(), "the template was asked for once");
             assertEquals(60 - paused, continuation.path("max_tokens").asInt());
             assertTrue(continuation.path("stream").asBoolean());
             assertEquals(1, backend.aborted(), "pausing closed the backend's connection");
@@ -117,7 +124,10 @@ class PreemptionTest {
             for (JsonNode event : events) {
                 assertEquals(events.get(0).path("id").asText(), event.path("id").asText(), "one id");
                 assertEquals(events.get(0).path("created").asLong(), event.path("created").asLong());
+                assertEquals("chat.completion.chunk", event.path("object").asText(), "the resumed run's completion chunks too");
                 for (JsonNode choice : event.path("choices")) {
+                    assertFalse(choice.has("logprobs"), "logprobs the client did not ask for");
+                    assertFalse(choice.has("text"));
                     roles += choice.path("delta").has("role") ? 1 : 0;
                     finishes += choice.path("finish_reason").isNull() ? 0 : 1;
                     content.append(choice.path("delta").path("content").asText(""));
@@ -248,22 +258,26 @@ class PreemptionTest {
     }
 
     @Test
-    void completionsContinueFromThePromptAndTheTextSoFar() throws Exception {
+    void completionsContinueFromThePromptAndTheTokenIdsSoFar() throws Exception {
         try (ContinuingBackend backend = ContinuingBackend.start(PreemptionDialect.LLAMA_CPP, PER_TOKEN);
                 RunningTriage triage = triage(backend, PreemptionDialect.LLAMA_CPP)) {
             String prompt = "{\"model\":\"fake\",\"stream\":true,\"max_tokens\":50,\"prompt\":\"Once upon a time \"}";
             List<HttpResponse<String>> responses = longThenShort(triage, backend, "/v1/completions", prompt,
                     "{\"model\":\"fake\",\"stream\":true,\"max_tokens\":5,\"prompt\":\"short\"}");
             JsonNode continuation = backend.bodies().get(2);
-            String continued = continuation.path("prompt").asText();
-            assertTrue(continued.startsWith("Once upon a time w0 "), continued);
-            int paused = continued.substring("Once upon a time ".length()).split(" ").length;
+            JsonNode continued = continuation.path("prompt");
+            assertEquals("Once upon a time ", continued.path(0).asText());
+            int paused = continued.size() - 1;
+            assertTrue(paused > 0, "paused after " + paused);
+            assertEquals(paused - 1, continued.path(paused).asInt(), "the ids so far, last the last");
             assertEquals(50 - paused, continuation.path("max_tokens").asInt());
+            assertEquals(0, backend.templated(), "a completion's prompt is its own");
             List<JsonNode> events = events(responses.get(0).body());
             StringBuilder text = new StringBuilder();
             int finishes = 0;
             for (JsonNode event : events) {
                 assertEquals("cmpl-1", event.path("id").asText());
+                assertFalse(event.path("choices").path(0).path("logprobs").isObject(), "logprobs the client did not ask for");
                 text.append(event.path("choices").path(0).path("text").asText(""));
                 finishes += event.path("choices").path(0).path("finish_reason").isNull() ? 0 : 1;
             }

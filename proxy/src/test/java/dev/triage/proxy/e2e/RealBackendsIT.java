@@ -12,6 +12,7 @@ import dev.triage.proxy.testing.PrometheusText;
 import dev.triage.proxy.testing.RealBackend;
 import dev.triage.proxy.testing.RunningTriage;
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.http.HttpResponse;
@@ -90,18 +91,31 @@ class RealBackendsIT {
                 RunningTriage triage = RunningTriage.start("--backend", llama.url(), "--policy", "laps",
                         "--preemption", "llama.cpp", "--starvation-timeout", "off",
                         "--laps", "levels=2,first-level=100ms,window-tokens=2,preemptive-levels=2,max-preemptions=1")) {
-            CompletableFuture<HttpResponse<String>> paused = triage.postAsync("/v1/chat/completions", PreemptionTest.longChat(200));
-            Await.until("the long request runs", () -> triage.chatQueue().busySlots() == 1);
+            // The short request comes once the long one has streamed a few dozen tokens: a pause with
+            // an answer so far that the server must not read again.
+            ByteArrayOutputStream streamed = new ByteArrayOutputStream();
+            CompletableFuture<HttpResponse<Void>> paused = triage.client().sendAsync(
+                    triage.postRequest("/v1/chat/completions", PreemptionTest.longChat(200)),
+                    HttpResponse.BodyHandlers.ofByteArrayConsumer(bytes -> bytes.ifPresent(chunk -> {
+                        synchronized (streamed) {
+                            streamed.writeBytes(chunk);
+                        }
+                    })));
+            Await.until("the long request streams", () -> {
+                synchronized (streamed) {
+                    return streamed.toString(StandardCharsets.UTF_8).split("\"content\"").length > 40;
+                }
+            });
             HttpResponse<String> shortOne = triage.postAsync("/v1/chat/completions", ChatRequests.chat("short", 5, true))
                     .get(5, TimeUnit.MINUTES);
-            HttpResponse<String> longOne = paused.get(5, TimeUnit.MINUTES);
+            assertEquals(200, paused.get(5, TimeUnit.MINUTES).statusCode());
+            String longOne = streamed.toString(StandardCharsets.UTF_8);
             assertEquals(200, shortOne.statusCode());
-            assertEquals(200, longOne.statusCode());
 
             String metrics = triage.metricsAfter(2);
             assertEquals(1, PrometheusText.sum(metrics, "triage_preemptions_total", Map.of("backend", "chat")), "paused once");
             assertEquals(1, PrometheusText.sum(metrics, "triage_resumes_total", Map.of("backend", "chat")), "resumed once");
-            List<JsonNode> events = PreemptionTest.events(longOne.body());
+            List<JsonNode> events = PreemptionTest.events(longOne);
             Set<String> ids = new HashSet<>();
             int roles = 0;
             int finishes = 0;
@@ -120,8 +134,12 @@ class RealBackendsIT {
             // The random model generates exactly max_tokens, so the two runs' 200 mean the continuation asked
             // for the rest only. A few of its tokens stream no text (a straight 200-token run has 196-200 text
             // chunks), so the chunks can only be bounded.
-            assertEquals(200, events.get(events.size() - 1).path("usage").path("completion_tokens").asInt(), "usage counts both runs");
+            JsonNode last = events.get(events.size() - 1);
+            assertEquals(200, last.path("usage").path("completion_tokens").asInt(), "usage counts both runs");
             assertTrue(tokens > 100 && tokens <= 200, tokens + " text chunks for 200 tokens");
+            // The resume sent the answer back as the tokens it was generated as, so the server found
+            // them in its cache: its own timings of the resumed run say how much it read again.
+            assertTrue(last.path("timings").path("prompt_n").asInt(99) <= 2, "read again: " + last.path("timings"));
         }
     }
 

@@ -26,7 +26,15 @@ class ResumableRequestTest {
     }
 
     private static JsonNode continuation(PreemptionDialect dialect, String path, String body, String text, long tokens) throws Exception {
-        return JSON.readTree(of(dialect, path, body).orElseThrow().continuation(text, tokens));
+        return JSON.readTree(of(dialect, path, body).orElseThrow().continuation(text, tokens, null).body());
+    }
+
+    private static JsonNode json(ByteBuf run) throws Exception {
+        try {
+            return JSON.readTree(run.toString(StandardCharsets.UTF_8));
+        } finally {
+            run.release();
+        }
     }
 
     private static final String CHAT = "{\"stream\":true,\"max_tokens\":100,\"max_completion_tokens\":90,"
@@ -99,6 +107,90 @@ class ResumableRequestTest {
                 "{\"options\":{\"num_predict\":-1},\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}", "a", 1);
         assertEquals(-1, chat.path("options").path("num_predict").asInt(), "no limit stays no limit");
         assertEquals("a", chat.path("messages").path(1).path("content").asText());
+    }
+
+    @Test
+    void onLlamaCppEveryRunAsksForItsTokensIdsUnlessTheClientDid() throws Exception {
+        ResumableRequest chat = of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", CHAT).orElseThrow();
+        ByteBuf client = Unpooled.copiedBuffer(CHAT, StandardCharsets.UTF_8);
+        JsonNode first = json(chat.firstRun(client));
+        assertTrue(first.path("logprobs").asBoolean());
+        assertEquals(1, first.path("top_logprobs").asInt());
+        assertEquals(100, first.path("max_tokens").asInt(), "the rest as the client sent it");
+        assertEquals(1, client.refCnt(), "the client's body is the caller's to release");
+        client.release();
+        assertTrue(JSON.readTree(chat.continuation("a", 1, null).body()).path("logprobs").asBoolean(), "a resume by text asks too");
+
+        String asked = CHAT.replace("{\"stream\"", "{\"logprobs\":true,\"top_logprobs\":3,\"stream\"");
+        ByteBuf askedBody = Unpooled.copiedBuffer(asked, StandardCharsets.UTF_8);
+        ByteBuf same = of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", asked).orElseThrow().firstRun(askedBody);
+        assertEquals(asked, same.toString(StandardCharsets.UTF_8), "the client's own logprobs are left alone");
+        same.release();
+        askedBody.release();
+
+        String completion = "{\"stream\":true,\"prompt\":\"x\"}";
+        ByteBuf completionBody = Unpooled.copiedBuffer(completion, StandardCharsets.UTF_8);
+        assertEquals(1, json(of(PreemptionDialect.LLAMA_CPP, "/v1/completions", completion).orElseThrow().firstRun(completionBody))
+                .path("logprobs").asInt());
+        ByteBuf vllm = of(PreemptionDialect.VLLM, "/v1/completions", completion).orElseThrow().firstRun(completionBody);
+        assertEquals(completion, vllm.toString(StandardCharsets.UTF_8), "other servers get the request as it came");
+        vllm.release();
+        completionBody.release();
+    }
+
+    @Test
+    void llamaCppResumesAChatByTokenIdsOnTheCompletionsRouteOnceTheTemplateIsKnown() throws Exception {
+        String body = CHAT.replace("\"max_tokens\":100,", "");
+        ResumableRequest chat = of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", body).orElseThrow();
+        ResumableRequest.Continuation beforeTemplate = chat.continuation("Hello the", 2, new int[] {7, 9});
+        assertEquals(null, beforeTemplate.path(), "without the template, by text on the chat route");
+        assertEquals("Hello the", JSON.readTree(beforeTemplate.body()).path("messages").path(1).path("content").asText());
+
+        JsonNode templateRequest = JSON.readTree(chat.templateRequest().orElseThrow());
+        assertEquals("hi", templateRequest.path("messages").path(0).path("content").asText(), "the chat as the client sent it");
+        assertTrue(chat.templateRequest().isEmpty(), "asked once");
+        chat.templated("{\"prompt\":\"<user>hi<assistant>\"}".getBytes(StandardCharsets.UTF_8));
+
+        ResumableRequest.Continuation rest = chat.continuation("Hello the", 2, new int[] {7, 9});
+        assertEquals("/v1/completions?key=1", rest.uri("/v1/chat/completions?key=1"));
+        JsonNode completion = JSON.readTree(rest.body());
+        assertFalse(completion.has("messages"));
+        assertEquals("[\"<user>hi<assistant>\",7,9]", completion.path("prompt").toString());
+        assertEquals(88, completion.path("max_tokens").asInt(), "the chat's limit, lowered, under the completions name");
+        assertFalse(completion.has("max_completion_tokens"));
+        assertEquals(1, completion.path("logprobs").asInt());
+        assertFalse(completion.has("top_logprobs"));
+        assertTrue(completion.path("stream").asBoolean());
+
+        assertEquals(null, chat.continuation("Hello the", 2, null).path(), "ids not all known: by text");
+    }
+
+    @Test
+    void aCompletionResumesByTokenIdsOnItsOwnRouteAndOnlyLlamaCppAsksForATemplate() throws Exception {
+        ResumableRequest completion = of(PreemptionDialect.LLAMA_CPP, "/v1/completions",
+                "{\"stream\":true,\"max_tokens\":5,\"prompt\":\"Once \"}").orElseThrow();
+        assertTrue(completion.templateRequest().isEmpty(), "a completion's prompt is its own");
+        ResumableRequest.Continuation rest = completion.continuation("upon", 1, new int[] {42});
+        assertEquals("/v1/completions", rest.uri("/v1/completions"));
+        JsonNode body = JSON.readTree(rest.body());
+        assertEquals("[\"Once \",42]", body.path("prompt").toString());
+        assertEquals(4, body.path("max_tokens").asInt());
+        assertEquals(1, body.path("logprobs").asInt());
+
+        assertTrue(of(PreemptionDialect.VLLM, "/v1/chat/completions", CHAT).orElseThrow().templateRequest().isEmpty());
+        ResumableRequest formatted = of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions",
+                CHAT.replace("{\"stream\"", "{\"response_format\":{\"type\":\"json_object\"},\"stream\"")).orElseThrow();
+        assertTrue(formatted.templateRequest().isEmpty(), "only the chat route applies a response format: by text");
+        assertEquals(null, formatted.continuation("{", 1, new int[] {5}).path());
+    }
+
+    @Test
+    void aTemplateAnswerThatIsNotOneLeavesResumesByText() throws Exception {
+        ResumableRequest chat = of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", CHAT).orElseThrow();
+        chat.templated("<html>not found</html>".getBytes(StandardCharsets.UTF_8));
+        assertEquals(null, chat.continuation("a", 1, new int[] {1}).path());
+        chat.templated("{\"prompt\":3}".getBytes(StandardCharsets.UTF_8));
+        assertEquals(null, chat.continuation("a", 1, new int[] {1}).path());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.triage.proxy.preemption;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,7 +46,7 @@ class StreamSplicerTest {
 
     @Test
     void onlyWholeEventsGoOutAndTheFirstRunPassesUnchanged() {
-        StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_CHAT);
+        StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_CHAT, false);
         String role = chat("a", 1, "{\"role\":\"assistant\",\"content\":null}", null);
         String hello = chat("a", 1, "{\"content\":\"Hel\"}", null);
         assertEquals(role, feed(splicer, role + hello.substring(0, 20)));
@@ -57,7 +58,7 @@ class StreamSplicerTest {
 
     @Test
     void aResumedRunLooksLikeTheFirst() {
-        StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_CHAT);
+        StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_CHAT, false);
         feed(splicer, chat("a", 1, "{\"role\":\"assistant\",\"content\":null}", null), chat("a", 1, "{\"content\":\"Hel\"}", null),
                 chat("a", 1, "{\"content\":\"lo\"}", null), "data: {\"id\":\"a\",\"choi");
         splicer.startRun();
@@ -77,7 +78,7 @@ class StreamSplicerTest {
 
     @Test
     void completionsCountTheirTextAndSumUsageInTheFinishEvent() {
-        StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_COMPLETION);
+        StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_COMPLETION, false);
         feed(splicer, "data: {\"id\":\"x\",\"choices\":[{\"text\":\"one \",\"finish_reason\":null}]}\r\n\r\n");
         splicer.startRun();
         String resumed = feed(splicer, "data: {\"id\":\"y\",\"choices\":[{\"text\":\"two\",\"finish_reason\":\"length\"}],"
@@ -87,9 +88,62 @@ class StreamSplicerTest {
         assertEquals("one two", splicer.text());
     }
 
+    private static String withId(String text, int id) {
+        return "\"logprobs\":{\"content\":[{\"id\":" + id + ",\"token\":\"" + text + "\",\"logprob\":-1.0,\"top_logprobs\":[]}]}";
+    }
+
+    @Test
+    void tokenIdsAreKeptAndLogprobsAskedForTheClientAreTakenOut() {
+        StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_CHAT, true);
+        String out = feed(splicer, chat("a", 1, "{\"role\":\"assistant\",\"content\":null}", null),
+                "data: {\"id\":\"a\",\"created\":1,\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}," + withId("Hel", 31) + "}]}\n\n",
+                "data: {\"id\":\"a\",\"created\":1,\"choices\":[{\"index\":0,\"delta\":{\"content\":\"lo\"}," + withId("lo", 4) + "}]}\n\n");
+        assertFalse(out.contains("logprobs"), out);
+        assertTrue(out.endsWith("data: {\"id\":\"a\",\"created\":1,\"choices\":[{\"index\":0,\"delta\":{\"content\":\"lo\"}}]}\n\n"), out);
+        assertArrayEquals(new int[] {31, 4}, splicer.tokenIds());
+        assertEquals(2, splicer.tokens());
+
+        StreamSplicer kept = new StreamSplicer(StreamFormat.OPENAI_CHAT, false);
+        String event = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}," + withId("Hel", 31) + "}]}\n\n";
+        assertEquals(event, feed(kept, event), "logprobs the client asked for pass as they came");
+        assertArrayEquals(new int[] {31}, kept.tokenIds());
+    }
+
+    @Test
+    void anEventWithTextButNoIdsLeavesTheAnswerWithoutIds() {
+        StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_COMPLETION, true);
+        assertEquals(null, splicer.tokenIds(), "no tokens yet");
+        feed(splicer, "data: {\"choices\":[{\"text\":\"a\"," + withId("a", 3) + "}]}\n\n");
+        assertArrayEquals(new int[] {3}, splicer.tokenIds());
+        String out = feed(splicer, "data: {\"choices\":[{\"text\":\"b\",\"logprobs\":null}]}\n\n");
+        assertEquals("data: {\"choices\":[{\"text\":\"b\",\"logprobs\":null}]}\n\n", out);
+        assertEquals(null, splicer.tokenIds());
+        assertEquals(2, splicer.tokens());
+    }
+
+    @Test
+    void aChatResumedOnTheCompletionsRouteReachesItsClientAsChatChunks() {
+        StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_CHAT, true);
+        feed(splicer, chat("a", 1, "{\"role\":\"assistant\",\"content\":null}", null), chat("a", 1, "{\"content\":\"Hel\"}", null));
+        splicer.startRun();
+        String resumed = feed(splicer,
+                "data: {\"choices\":[{\"text\":\"lo\",\"index\":0," + withId("lo", 4) + ",\"finish_reason\":null}],"
+                        + "\"created\":2,\"object\":\"text_completion\",\"id\":\"b\"}\n\n",
+                "data: {\"choices\":[{\"text\":\"\",\"index\":0,\"logprobs\":null,\"finish_reason\":\"length\"}],\"created\":2,"
+                        + "\"object\":\"text_completion\",\"usage\":{\"completion_tokens\":1,\"prompt_tokens\":11,\"total_tokens\":12},\"id\":\"b\"}\n\n",
+                "data: [DONE]\n\n");
+        assertEquals("data: {\"choices\":[{\"index\":0,\"finish_reason\":null,\"delta\":{\"content\":\"lo\"}}],\"created\":1,"
+                + "\"object\":\"chat.completion.chunk\",\"id\":\"a\"}\n\n"
+                + "data: {\"choices\":[{\"index\":0,\"finish_reason\":\"length\",\"delta\":{}}],\"created\":1,"
+                + "\"object\":\"chat.completion.chunk\",\"usage\":{\"completion_tokens\":2,\"prompt_tokens\":10,\"total_tokens\":12},\"id\":\"a\"}\n\n"
+                + "data: [DONE]\n\n", resumed);
+        assertEquals("Hello", splicer.text());
+        assertTrue(splicer.finished());
+    }
+
     @Test
     void ollamaLinesCountTheirTextAndSumTheirCounts() {
-        StreamSplicer splicer = new StreamSplicer(StreamFormat.OLLAMA_CHAT);
+        StreamSplicer splicer = new StreamSplicer(StreamFormat.OLLAMA_CHAT, false);
         String first = "{\"message\":{\"role\":\"assistant\",\"content\":\"Hi\"},\"done\":false}\n";
         assertEquals(first, feed(splicer, first, "{\"message\":{\"role\":\"assis"));
         splicer.startRun();
@@ -100,7 +154,7 @@ class StreamSplicerTest {
         assertEquals("Hi there", splicer.text());
         assertTrue(splicer.finished());
 
-        StreamSplicer generate = new StreamSplicer(StreamFormat.OLLAMA_GENERATE);
+        StreamSplicer generate = new StreamSplicer(StreamFormat.OLLAMA_GENERATE, false);
         feed(generate, "{\"response\":\"a\",\"done\":false}\n{\"response\":\"b\",\"done\":false}\n");
         assertEquals("ab", generate.text());
         assertEquals(2, generate.tokens());
@@ -108,7 +162,7 @@ class StreamSplicerTest {
 
     @Test
     void whatIsNotJsonPassesAsItCameAndTheRemainderGoesAtTheEnd() {
-        StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_CHAT);
+        StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_CHAT, false);
         assertEquals(": keep-alive\n\n", feed(splicer, ": keep-alive\n\n"));
         assertEquals("", feed(splicer, "data: {\"choices\":[{\"delta\":{\"content\":\"x\"}}]}"));
         assertEquals("data: {\"choices\":[{\"delta\":{\"content\":\"x\"}}]}", end(splicer));
@@ -117,7 +171,7 @@ class StreamSplicerTest {
 
     @Test
     void anEventTooLargeToHoldIsRelayedAndEndsPausing() {
-        StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_CHAT);
+        StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_CHAT, false);
         String huge = "data: {\"choices\":[{\"delta\":{\"content\":\"" + "y".repeat(StreamSplicer.MAX_EVENT_BYTES) + "\"}}]}";
         assertEquals(huge, feed(splicer, huge));
         assertFalse(splicer.pausable());

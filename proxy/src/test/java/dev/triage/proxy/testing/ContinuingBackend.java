@@ -54,9 +54,14 @@ import java.util.regex.Pattern;
  * {@code stream_options.include_usage} asks (llama.cpp puts it in the finish chunk of completions),
  * then {@code [DONE]}; Ollama's lines end with {@code done} and the counts.
  *
+ * <p>As llama-server does, in the {@code llama.cpp} dialect it names each token's id (the word's
+ * number) in {@code logprobs} when asked, renders a chat through its template on
+ * {@code /apply-template}, and takes a completion prompt of text followed by token ids.
+ *
  * <p>It checks the documented shape of a continuation, and answers 400 when it is wrong: for
  * {@code vllm}, {@code continue_final_message: true} with {@code add_generation_prompt: false}
- * beside a trailing assistant message; for {@code ollama}'s {@code /api/generate}, {@code raw}.
+ * beside a trailing assistant message; for {@code ollama}'s {@code /api/generate}, {@code raw}; for
+ * a prompt of token ids, the ids of the answer so far in order.
  * {@link #failContinuations} makes every continuation fail with a 500.
  */
 public final class ContinuingBackend implements AutoCloseable {
@@ -72,6 +77,7 @@ public final class ContinuingBackend implements AutoCloseable {
     private final List<JsonNode> bodies = new CopyOnWriteArrayList<>();
     private final AtomicInteger aborted = new AtomicInteger();
     private final AtomicInteger requests = new AtomicInteger();
+    private final AtomicInteger templated = new AtomicInteger();
     private boolean busy;
     private volatile boolean failContinuations;
 
@@ -104,6 +110,11 @@ public final class ContinuingBackend implements AutoCloseable {
     /** Generations whose client (the proxy) closed the connection before the end: how pauses look from here. */
     public int aborted() {
         return aborted.get();
+    }
+
+    /** Chats rendered through the template ({@code /apply-template}). */
+    public int templated() {
+        return templated.get();
     }
 
     /** From now on, every request that continues an answer gets a 500. */
@@ -143,6 +154,11 @@ public final class ContinuingBackend implements AutoCloseable {
                 respond(ctx, HttpResponseStatus.OK, "{\"data\":[]}");
                 return;
             }
+            if (request.uri().equals("/apply-template") && dialect == PreemptionDialect.LLAMA_CPP) {
+                templated.incrementAndGet();
+                respond(ctx, HttpResponseStatus.OK, template(request.content().toString(StandardCharsets.UTF_8)));
+                return;
+            }
             JsonNode body;
             try {
                 body = JSON.readTree(request.content().toString(StandardCharsets.UTF_8));
@@ -157,9 +173,9 @@ public final class ContinuingBackend implements AutoCloseable {
         }
 
         private void generate(ChannelHandlerContext ctx, String path, JsonNode body, int id) {
-            String soFar = soFar(path, body);
-            int from = words(soFar);
-            String wrong = wrongShape(path, body, from > 0);
+            boolean byIds = body.path("prompt").isArray();
+            int from = byIds ? body.path("prompt").size() - 1 : words(soFar(path, body));
+            String wrong = byIds ? wrongIds(body) : wrongShape(path, body, from > 0);
             if (wrong != null || from > 0 && failContinuations) {
                 respond(ctx, wrong != null ? HttpResponseStatus.BAD_REQUEST : HttpResponseStatus.INTERNAL_SERVER_ERROR,
                         "{\"error\":{\"message\":\"" + (wrong != null ? wrong : "cannot continue") + "\"}}");
@@ -210,17 +226,19 @@ public final class ContinuingBackend implements AutoCloseable {
             }
             ctx.executor().schedule(() -> {
                 if (!over) {
-                    event(wordEvent("w" + (from + sent) + " "));
+                    event(wordEvent(from + sent));
                     next(sent + 1);
                 }
             }, perToken.toNanos(), TimeUnit.NANOSECONDS);
         }
 
-        private ObjectNode wordEvent(String word) {
+        private ObjectNode wordEvent(int number) {
+            String word = "w" + number + " ";
             return switch (path) {
-                case "/v1/chat/completions" -> chunk().set("choices", JSON.createArrayNode().add(choice()
-                        .set("delta", JSON.createObjectNode().put("content", word))));
-                case "/v1/completions" -> chunk().set("choices", JSON.createArrayNode().add(choice().put("text", word)));
+                case "/v1/chat/completions" -> chunk().set("choices", JSON.createArrayNode().add(withLogprobs(choice()
+                        .set("delta", JSON.createObjectNode().put("content", word)), number, word)));
+                case "/v1/completions" -> chunk().set("choices", JSON.createArrayNode().add(withLogprobs(choice().put("text", word),
+                        number, word)));
                 case "/api/chat" -> ollama(false).set("message", JSON.createObjectNode().put("role", "assistant").put("content", word));
                 default -> ollama(false).put("response", word);
             };
@@ -273,6 +291,17 @@ public final class ContinuingBackend implements AutoCloseable {
                     .put("object", path.equals("/v1/completions") ? "text_completion" : "chat.completion.chunk");
         }
 
+        /** The token's id and text in the choice's logprobs, when the request asked for them. */
+        private ObjectNode withLogprobs(ObjectNode choice, int number, String word) {
+            JsonNode asked = body.path("logprobs");
+            if (dialect == PreemptionDialect.LLAMA_CPP && (asked.asBoolean(false) || asked.asInt(0) > 0)) {
+                ObjectNode token = JSON.createObjectNode().put("id", number).put("token", word).put("logprob", -1.0);
+                token.putArray("top_logprobs").addObject().put("id", number).put("token", word).put("logprob", -1.0);
+                choice.putObject("logprobs").putArray("content").add(token);
+            }
+            return choice;
+        }
+
         private ObjectNode choice() {
             return JSON.createObjectNode().put("index", 0).putNull("finish_reason");
         }
@@ -293,6 +322,37 @@ public final class ContinuingBackend implements AutoCloseable {
         private void write(String text) {
             ctx.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(text, StandardCharsets.UTF_8)));
         }
+    }
+
+    /** A chat as this server's template renders it: each message as {@code role: content} on a line, then the answer's start. */
+    private static String template(String chat) {
+        try {
+            StringBuilder prompt = new StringBuilder();
+            JsonNode messages = JSON.readTree(chat).path("messages");
+            for (JsonNode message : messages) {
+                prompt.append(message.path("role").asText()).append(": ").append(message.path("content").asText());
+                if (message != messages.get(messages.size() - 1) || !"assistant".equals(message.path("role").asText())) {
+                    prompt.append('\n');
+                }
+            }
+            return JSON.createObjectNode().put("prompt", prompt.toString()).toString();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** What is wrong with a prompt of text and token ids, or null: the ids must be the answer's, {@code 0, 1, 2...}. */
+    private String wrongIds(JsonNode body) {
+        JsonNode prompt = body.path("prompt");
+        if (dialect != PreemptionDialect.LLAMA_CPP || !prompt.path(0).isTextual()) {
+            return "a prompt of token ids is llama.cpp's, after text";
+        }
+        for (int i = 1; i < prompt.size(); i++) {
+            if (prompt.path(i).asInt(-1) != i - 1) {
+                return "token ids out of order";
+            }
+        }
+        return null;
     }
 
     /** The answer a request already holds: its trailing assistant message, or its prompt. */
