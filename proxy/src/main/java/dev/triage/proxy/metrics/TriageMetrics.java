@@ -102,7 +102,7 @@ public final class TriageMetrics implements RequestObserver, AutoCloseable {
         FunctionCounter.builder("triage.resumes", queue, BackendQueue::resumes).tags(backend)
                 .description("Times a paused request was resumed").register(registry);
         FunctionCounter.builder("triage.reprefilled.tokens", queue, BackendQueue::reprefilledTokens).tags(backend)
-                .description("Tokens generated before a pause that the backend read again on resuming").register(registry);
+                .description("Tokens generated before a pause that resuming sent back to the backend (read again unless its cache holds them)").register(registry);
         queue.ewsjf().ifPresent(ewsjf -> bindEwsjf(ewsjf, backend));
     }
 

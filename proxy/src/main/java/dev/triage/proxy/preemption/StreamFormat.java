@@ -49,6 +49,19 @@ public enum StreamFormat {
         };
     }
 
+    /** True when a chat event carries a reasoning model's thoughts ({@code delta.reasoning_content}). */
+    boolean reasons(JsonNode event) {
+        if (this != OPENAI_CHAT) {
+            return false;
+        }
+        for (JsonNode choice : event.path("choices")) {
+            if (!choice.path("delta").path("reasoning_content").asText("").isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** True when the event ends the answer: a finish reason, or Ollama's {@code done}. */
     boolean finishes(JsonNode event) {
         if (!serverSentEvents) {

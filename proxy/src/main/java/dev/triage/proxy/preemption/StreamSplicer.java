@@ -170,6 +170,9 @@ public final class StreamSplicer {
             text.append(piece);
             idsWhole &= ids > 0;
         }
+        // A reasoning model's thoughts stream apart from its text; a completion by token ids would
+        // stream the rest of them as text.
+        idsWhole &= !format.reasons(event);
         tokens += ids > 0 ? ids : piece.isEmpty() ? 0 : 1;
         finished |= format.finishes(event);
         if (!rewritten) {

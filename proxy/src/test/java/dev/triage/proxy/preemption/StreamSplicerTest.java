@@ -122,6 +122,15 @@ class StreamSplicerTest {
     }
 
     @Test
+    void aStreamWithAReasoningModelsThoughtsHasNoIdsToResumeBy() {
+        StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_CHAT, true);
+        feed(splicer, "data: {\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"Hm\"}," + withId("Hm", 8) + "}]}\n\n",
+                "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Yes\"}," + withId("Yes", 9) + "}]}\n\n");
+        assertEquals("Yes", splicer.text());
+        assertEquals(null, splicer.tokenIds(), "the ids would continue the thoughts as text");
+    }
+
+    @Test
     void aChatResumedOnTheCompletionsRouteReachesItsClientAsChatChunks() {
         StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_CHAT, true);
         feed(splicer, chat("a", 1, "{\"role\":\"assistant\",\"content\":null}", null), chat("a", 1, "{\"content\":\"Hel\"}", null));
