@@ -30,6 +30,7 @@ public final class BackendFetch implements UpstreamCall.Listener {
     private final CompletableFuture<byte[]> answer = new CompletableFuture<>();
     private final ByteArrayOutputStream body = new ByteArrayOutputStream();
     private int status;
+    private boolean tooLarge;
 
     private BackendFetch(Channel beside) {
         this.beside = beside;
@@ -49,10 +50,11 @@ public final class BackendFetch implements UpstreamCall.Listener {
             if (message instanceof HttpResponse head) {
                 status = head.status().code();
             }
-            if (message instanceof HttpContent content && body.size() + content.content().readableBytes() <= MAX_BYTES) {
-                body.writeBytes(ByteBufUtil.getBytes(content.content()));
-            } else if (message instanceof HttpContent) {
-                status = -1; // too large for what it is for
+            if (message instanceof HttpContent content) {
+                tooLarge |= body.size() + content.content().readableBytes() > MAX_BYTES;
+                if (!tooLarge) {
+                    body.writeBytes(ByteBufUtil.getBytes(content.content()));
+                }
             }
         } finally {
             ReferenceCountUtil.release(message);
@@ -69,7 +71,9 @@ public final class BackendFetch implements UpstreamCall.Listener {
 
     @Override
     public void relayed() {
-        if (status == 200) {
+        if (tooLarge) {
+            answer.completeExceptionally(new IllegalStateException("backend answered more than " + MAX_BYTES + " bytes"));
+        } else if (status == 200) {
             answer.complete(body.toByteArray());
         } else {
             answer.completeExceptionally(new IllegalStateException("backend answered " + status));
