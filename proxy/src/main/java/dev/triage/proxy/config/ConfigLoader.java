@@ -44,7 +44,7 @@ public final class ConfigLoader {
                     "requests the backend runs at once: 1 serial, N batched, or auto[:MIN..MAX] (1..64) to find it"),
             new ConfigOption("policy", "sjf", "order of waiting requests: fcfs, sjf, hrrn, laps or ewsjf"),
             new ConfigOption("laps", "", "laps settings over the defaults, e.g. levels=2,first-level=8s (see the README)"),
-            new ConfigOption("preemption", "off", "how the backend continues a paused stream under laps: off, llama.cpp, vllm or ollama"),
+            new ConfigOption("preemption", "off", "how the backend continues a paused stream under laps: off, llama.cpp, llama.cpp-token-ids, vllm or ollama"),
             new ConfigOption("fair-share", "off", "off, or tenant: share each backend's time among tenants by weight, the policy's order within each"),
             new ConfigOption("tenant-header", "", "fair-share: the header that names a request's tenant, e.g. X-Team; unset, a hash of its API key"),
             new ConfigOption("tenant-weights", "", "fair-share: tenant=weight pairs, e.g. team-a=3,team-b=1 (default weight 1)"),
@@ -194,7 +194,7 @@ public final class ConfigLoader {
         try {
             preemption = PreemptionDialect.parse(v.get("preemption"));
         } catch (IllegalArgumentException e) {
-            throw ConfigException.invalid("preemption", v.get("preemption"), "off, llama.cpp, vllm or ollama");
+            throw ConfigException.invalid("preemption", v.get("preemption"), "off, llama.cpp, llama.cpp-token-ids, vllm or ollama");
         }
         require(preemption == PreemptionDialect.OFF || policy == Policy.LAPS, "preemption", v, "off unless --policy laps");
         String healthPath = v.get("health-path").trim();

@@ -27,15 +27,15 @@ import java.util.Optional;
  *
  * <p>Text sent back is tokenized again, and not always into the tokens it was generated as: a
  * prefix cache then stops at the first difference and the server reads the rest of the answer again.
- * On llama.cpp's OpenAI routes every run therefore asks for the generated tokens' ids (as
- * {@code logprobs}, removed from the client's stream unless it asked for them), and a resume sends
+ * Under {@code llama.cpp-token-ids}, on the OpenAI routes, every run therefore asks for the generated
+ * tokens' ids (as {@code logprobs}, removed from the client's stream unless it asked for them), and a resume sends
  * the prompt followed by those ids to {@code /v1/completions}, whose prompt may mix text and token
  * ids. For chat, the prompt is the conversation as the server's own chat template renders it, which
  * llama-server's {@code /apply-template} tells ({@link #templateRequest}); until it has, and for a
  * chat with a {@code response_format} (which only the chat route applies), the text goes back.
  *
  * <pre>{@code
- * Optional<ResumableRequest> resumable = ResumableRequest.of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", body);
+ * Optional<ResumableRequest> resumable = ResumableRequest.of(PreemptionDialect.LLAMA_CPP_TOKEN_IDS, "/v1/chat/completions", body);
  * StreamSplicer splicer = resumable.get().splicer();
  * ... the first run's body is resumable.get().firstRun(body); its events go through the splicer ...
  * ResumableRequest.Continuation rest = resumable.get().continuation(splicer);
@@ -80,7 +80,7 @@ public final class ResumableRequest {
         this.dialect = dialect;
         this.format = format;
         this.body = body;
-        this.byTokenIds = dialect == PreemptionDialect.LLAMA_CPP && format.serverSentEvents() && !body.has("response_format");
+        this.byTokenIds = dialect == PreemptionDialect.LLAMA_CPP_TOKEN_IDS && format.serverSentEvents() && !body.has("response_format");
         this.clientAsksLogprobs = format == StreamFormat.OPENAI_CHAT ? body.path("logprobs").asBoolean(false)
                 : body.path("logprobs").asInt(0) > 0;
     }

@@ -117,7 +117,7 @@ class ConfigLoaderTest {
         assertEquals("max-concurrency: 0 (expected: >= 1)", failure(Map.of(), "--max-concurrency", "0"));
         assertEquals("policy: lifo (expected: fcfs, sjf, hrrn, laps or ewsjf)", failure(Map.of(), "--policy", "lifo"));
         assertEquals("preemption: llama.cpp (expected: off unless --policy laps)", failure(Map.of(), "--preemption", "llama.cpp"));
-        assertEquals("preemption: tgi (expected: off, llama.cpp, vllm or ollama)",
+        assertEquals("preemption: tgi (expected: off, llama.cpp, llama.cpp-token-ids, vllm or ollama)",
                 failure(Map.of(), "--policy", "laps", "--preemption", "tgi"));
         assertEquals("laps: depth=3 (expected: levels, growth, first-level, window-tokens, stable-windows, rate-tolerance, "
                 + "preemptive-levels or max-preemptions=VALUE)", failure(Map.of(), "--laps", "depth=3"));

@@ -88,9 +88,9 @@ class PreemptionTest {
     }
 
     @Test
-    void aPausedChatStreamResumesAsOneValidStream() throws Exception {
-        try (ContinuingBackend backend = ContinuingBackend.start(PreemptionDialect.LLAMA_CPP, PER_TOKEN);
-                RunningTriage triage = triage(backend, PreemptionDialect.LLAMA_CPP)) {
+    void aPausedChatStreamResumesByTokenIdsAsOneValidStream() throws Exception {
+        try (ContinuingBackend backend = ContinuingBackend.start(PreemptionDialect.LLAMA_CPP_TOKEN_IDS, PER_TOKEN);
+                RunningTriage triage = triage(backend, PreemptionDialect.LLAMA_CPP_TOKEN_IDS)) {
             List<HttpResponse<String>> responses = longThenShort(triage, backend, "/v1/chat/completions", longChat(60),
                     ChatRequests.chat("short one", 5, true));
             assertEquals(200, responses.get(0).statusCode());
@@ -149,6 +149,32 @@ class PreemptionTest {
             assertEquals(paused, PrometheusText.sum(metrics, "triage_reprefilled_tokens_total", chat));
             // The long answer's usage counts both runs; the short one, without usage, counts its text events.
             assertEquals(60 + 5, PrometheusText.sum(metrics, "triage_actual_tokens_sum", chat));
+        }
+    }
+
+    @Test
+    void llamaCppByTextContinuesATrailingAssistantMessage() throws Exception {
+        try (ContinuingBackend backend = ContinuingBackend.start(PreemptionDialect.LLAMA_CPP, PER_TOKEN);
+                RunningTriage triage = triage(backend, PreemptionDialect.LLAMA_CPP)) {
+            List<HttpResponse<String>> responses = longThenShort(triage, backend, "/v1/chat/completions", longChat(60),
+                    ChatRequests.chat("short one", 5, true));
+            List<JsonNode> bodies = backend.bodies();
+            assertFalse(bodies.get(0).has("logprobs"), "the first run as the client sent it");
+            JsonNode continuation = bodies.get(2);
+            JsonNode messages = continuation.path("messages");
+            assertEquals(3, messages.size(), "the original messages and the answer so far");
+            assertEquals("assistant", messages.path(2).path("role").asText());
+            String soFar = messages.path(2).path("content").asText();
+            int paused = soFar.split(" ").length;
+            assertEquals(words(0, paused), soFar, "the text the client had when the long request was paused");
+            assertEquals(60 - paused, continuation.path("max_tokens").asInt());
+            assertEquals(0, backend.templated());
+            StringBuilder content = new StringBuilder();
+            for (JsonNode event : events(responses.get(0).body())) {
+                content.append(event.path("choices").path(0).path("delta").path("content").asText(""));
+            }
+            assertEquals(words(0, 60), content.toString());
+            assertAllReleased(triage);
         }
     }
 
@@ -259,8 +285,8 @@ class PreemptionTest {
 
     @Test
     void completionsContinueFromThePromptAndTheTokenIdsSoFar() throws Exception {
-        try (ContinuingBackend backend = ContinuingBackend.start(PreemptionDialect.LLAMA_CPP, PER_TOKEN);
-                RunningTriage triage = triage(backend, PreemptionDialect.LLAMA_CPP)) {
+        try (ContinuingBackend backend = ContinuingBackend.start(PreemptionDialect.LLAMA_CPP_TOKEN_IDS, PER_TOKEN);
+                RunningTriage triage = triage(backend, PreemptionDialect.LLAMA_CPP_TOKEN_IDS)) {
             String prompt = "{\"model\":\"fake\",\"stream\":true,\"max_tokens\":50,\"prompt\":\"Once upon a time \"}";
             List<HttpResponse<String>> responses = longThenShort(triage, backend, "/v1/completions", prompt,
                     "{\"model\":\"fake\",\"stream\":true,\"max_tokens\":5,\"prompt\":\"short\"}");

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -110,8 +111,8 @@ class ResumableRequestTest {
     }
 
     @Test
-    void onLlamaCppEveryRunAsksForItsTokensIdsUnlessTheClientDid() throws Exception {
-        ResumableRequest chat = of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", CHAT).orElseThrow();
+    void byTokenIdsEveryRunAsksForItsTokensIdsUnlessTheClientDid() throws Exception {
+        ResumableRequest chat = of(PreemptionDialect.LLAMA_CPP_TOKEN_IDS, "/v1/chat/completions", CHAT).orElseThrow();
         ByteBuf client = Unpooled.copiedBuffer(CHAT, StandardCharsets.UTF_8);
         JsonNode first = json(chat.firstRun(client));
         assertTrue(first.path("logprobs").asBoolean());
@@ -123,25 +124,30 @@ class ResumableRequestTest {
 
         String asked = CHAT.replace("{\"stream\"", "{\"logprobs\":true,\"top_logprobs\":3,\"stream\"");
         ByteBuf askedBody = Unpooled.copiedBuffer(asked, StandardCharsets.UTF_8);
-        ByteBuf same = of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", asked).orElseThrow().firstRun(askedBody);
+        ByteBuf same = of(PreemptionDialect.LLAMA_CPP_TOKEN_IDS, "/v1/chat/completions", asked).orElseThrow().firstRun(askedBody);
         assertEquals(asked, same.toString(StandardCharsets.UTF_8), "the client's own logprobs are left alone");
         same.release();
         askedBody.release();
 
         String completion = "{\"stream\":true,\"prompt\":\"x\"}";
         ByteBuf completionBody = Unpooled.copiedBuffer(completion, StandardCharsets.UTF_8);
-        assertEquals(1, json(of(PreemptionDialect.LLAMA_CPP, "/v1/completions", completion).orElseThrow().firstRun(completionBody))
+        assertEquals(1, json(of(PreemptionDialect.LLAMA_CPP_TOKEN_IDS, "/v1/completions", completion).orElseThrow().firstRun(completionBody))
                 .path("logprobs").asInt());
-        ByteBuf vllm = of(PreemptionDialect.VLLM, "/v1/completions", completion).orElseThrow().firstRun(completionBody);
-        assertEquals(completion, vllm.toString(StandardCharsets.UTF_8), "other servers get the request as it came");
-        vllm.release();
+        for (PreemptionDialect byText : List.of(PreemptionDialect.LLAMA_CPP, PreemptionDialect.VLLM)) {
+            ResumableRequest request = of(byText, "/v1/completions", completion).orElseThrow();
+            ByteBuf run = request.firstRun(completionBody);
+            assertEquals(completion, run.toString(StandardCharsets.UTF_8), byText + " gets the request as it came");
+            run.release();
+            assertFalse(JSON.readTree(request.continuation("a", 1, new int[] {1}).body()).has("logprobs"), byText + " resumes by text");
+            assertTrue(request.templateRequest().isEmpty());
+        }
         completionBody.release();
     }
 
     @Test
     void llamaCppResumesAChatByTokenIdsOnTheCompletionsRouteOnceTheTemplateIsKnown() throws Exception {
         String body = CHAT.replace("\"max_tokens\":100,", "");
-        ResumableRequest chat = of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", body).orElseThrow();
+        ResumableRequest chat = of(PreemptionDialect.LLAMA_CPP_TOKEN_IDS, "/v1/chat/completions", body).orElseThrow();
         ResumableRequest.Continuation beforeTemplate = chat.continuation("Hello the", 2, new int[] {7, 9});
         assertEquals(null, beforeTemplate.path(), "without the template, by text on the chat route");
         assertEquals("Hello the", JSON.readTree(beforeTemplate.body()).path("messages").path(1).path("content").asText());
@@ -167,7 +173,7 @@ class ResumableRequestTest {
 
     @Test
     void aCompletionResumesByTokenIdsOnItsOwnRouteAndOnlyLlamaCppAsksForATemplate() throws Exception {
-        ResumableRequest completion = of(PreemptionDialect.LLAMA_CPP, "/v1/completions",
+        ResumableRequest completion = of(PreemptionDialect.LLAMA_CPP_TOKEN_IDS, "/v1/completions",
                 "{\"stream\":true,\"max_tokens\":5,\"prompt\":\"Once \"}").orElseThrow();
         assertTrue(completion.templateRequest().isEmpty(), "a completion's prompt is its own");
         ResumableRequest.Continuation rest = completion.continuation("upon", 1, new int[] {42});
@@ -177,8 +183,7 @@ class ResumableRequestTest {
         assertEquals(4, body.path("max_tokens").asInt());
         assertEquals(1, body.path("logprobs").asInt());
 
-        assertTrue(of(PreemptionDialect.VLLM, "/v1/chat/completions", CHAT).orElseThrow().templateRequest().isEmpty());
-        ResumableRequest formatted = of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions",
+        ResumableRequest formatted = of(PreemptionDialect.LLAMA_CPP_TOKEN_IDS, "/v1/chat/completions",
                 CHAT.replace("{\"stream\"", "{\"response_format\":{\"type\":\"json_object\"},\"stream\"")).orElseThrow();
         assertTrue(formatted.templateRequest().isEmpty(), "only the chat route applies a response format: by text");
         assertEquals(null, formatted.continuation("{", 1, new int[] {5}).path());
@@ -186,7 +191,7 @@ class ResumableRequestTest {
 
     @Test
     void aTemplateAnswerThatIsNotOneLeavesResumesByText() throws Exception {
-        ResumableRequest chat = of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", CHAT).orElseThrow();
+        ResumableRequest chat = of(PreemptionDialect.LLAMA_CPP_TOKEN_IDS, "/v1/chat/completions", CHAT).orElseThrow();
         chat.templated("<html>not found</html>".getBytes(StandardCharsets.UTF_8));
         assertEquals(null, chat.continuation("a", 1, new int[] {1}).path());
         chat.templated("{\"prompt\":3}".getBytes(StandardCharsets.UTF_8));

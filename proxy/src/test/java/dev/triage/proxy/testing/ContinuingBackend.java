@@ -54,7 +54,7 @@ import java.util.regex.Pattern;
  * {@code stream_options.include_usage} asks (llama.cpp puts it in the finish chunk of completions),
  * then {@code [DONE]}; Ollama's lines end with {@code done} and the counts.
  *
- * <p>As llama-server does, in the {@code llama.cpp} dialect it names each token's id (the word's
+ * <p>As llama-server does, in the llama.cpp dialects it names each token's id (the word's
  * number) in {@code logprobs} when asked, renders a chat through its template on
  * {@code /apply-template}, and takes a completion prompt of text followed by token ids.
  *
@@ -154,7 +154,7 @@ public final class ContinuingBackend implements AutoCloseable {
                 respond(ctx, HttpResponseStatus.OK, "{\"data\":[]}");
                 return;
             }
-            if (request.uri().equals("/apply-template") && dialect == PreemptionDialect.LLAMA_CPP) {
+            if (request.uri().equals("/apply-template") && llamaCpp()) {
                 templated.incrementAndGet();
                 respond(ctx, HttpResponseStatus.OK, template(request.content().toString(StandardCharsets.UTF_8)));
                 return;
@@ -294,7 +294,7 @@ public final class ContinuingBackend implements AutoCloseable {
         /** The token's id and text in the choice's logprobs, when the request asked for them. */
         private ObjectNode withLogprobs(ObjectNode choice, int number, String word) {
             JsonNode asked = body.path("logprobs");
-            if (dialect == PreemptionDialect.LLAMA_CPP && (asked.asBoolean(false) || asked.asInt(0) > 0)) {
+            if (llamaCpp() && (asked.asBoolean(false) || asked.asInt(0) > 0)) {
                 ObjectNode token = JSON.createObjectNode().put("id", number).put("token", word).put("logprob", -1.0);
                 token.putArray("top_logprobs").addObject().put("id", number).put("token", word).put("logprob", -1.0);
                 choice.putObject("logprobs").putArray("content").add(token);
@@ -324,6 +324,11 @@ public final class ContinuingBackend implements AutoCloseable {
         }
     }
 
+    /** llama-server, whichever way Triage continues its answers. */
+    private boolean llamaCpp() {
+        return dialect == PreemptionDialect.LLAMA_CPP || dialect == PreemptionDialect.LLAMA_CPP_TOKEN_IDS;
+    }
+
     /** A chat as this server's template renders it: each message as {@code role: content} on a line, then the answer's start. */
     private static String template(String chat) {
         try {
@@ -344,7 +349,7 @@ public final class ContinuingBackend implements AutoCloseable {
     /** What is wrong with a prompt of text and token ids, or null: the ids must be the answer's, {@code 0, 1, 2...}. */
     private String wrongIds(JsonNode body) {
         JsonNode prompt = body.path("prompt");
-        if (dialect != PreemptionDialect.LLAMA_CPP || !prompt.path(0).isTextual()) {
+        if (!llamaCpp() || !prompt.path(0).isTextual()) {
             return "a prompt of token ids is llama.cpp's, after text";
         }
         for (int i = 1; i < prompt.size(); i++) {
