@@ -315,7 +315,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             // Resuming: ask for the rest of the answer the client has part of (all of it if none yet).
             splicer.startRun();
             if (splicer.tokens() == 0) {
-                send(granted, head.uri(), resumable.firstRun(body.bytes()));
+                send(granted, head.uri(), firstRunBody());
             } else {
                 ResumableRequest.Continuation rest = resumable.continuation(splicer);
                 send(granted, rest.uri(head.uri()), Unpooled.wrappedBuffer(rest.body()));
@@ -328,7 +328,20 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     /** Sends the request as the client sent it (with what a resume will need asked for too), in its first slot. */
     private void relay(Slot granted) {
         record.dispatched(granted.queuedNanos(), granted.starvationPromoted(), granted.running());
-        send(granted, head.uri(), resumable != null ? resumable.firstRun(body.bytes()) : body.bytes().retainedDuplicate());
+        send(granted, head.uri(), firstRunBody());
+    }
+
+    /** What a run from the start asks: the client's body, with what a resume will need asked for too. */
+    private ByteBuf firstRunBody() {
+        return resumable != null ? resumable.firstRun(body.bytes()) : body.bytes().retainedDuplicate();
+    }
+
+    /** A request to this request's backend, with the client's headers (an API key, say) and {@code content}'s length. */
+    private FullHttpRequest toBackend(HttpMethod method, String uri, ByteBuf content) {
+        FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, method, uri, content, head.headers().copy(),
+                EmptyHttpHeaders.INSTANCE);
+        HttpUtil.setContentLength(request, content.readableBytes());
+        return request;
     }
 
     /** Starts a run of the request in {@code granted}: {@code requestBody} sent to {@code uri}. */
@@ -339,10 +352,8 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         upstreamDone = false;
         resumeFailed = false;
         reportedThisRun = false;
-        FullHttpRequest forwarded = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, head.method(), uri,
-                target.forwardPriority() ? ForwardedPriority.write(requestBody, scheduledTokens()) : requestBody,
-                head.headers().copy(), EmptyHttpHeaders.INSTANCE);
-        HttpUtil.setContentLength(forwarded, forwarded.content().readableBytes());
+        FullHttpRequest forwarded = toBackend(head.method(), uri,
+                target.forwardPriority() ? ForwardedPriority.write(requestBody, scheduledTokens()) : requestBody);
         sentTo = group.backend(granted);
         record.boundTo(sentTo.name());
         call = UpstreamCall.start(sentTo.pool(), sentTo.config(), ctx.channel(), forwarded,
@@ -351,13 +362,10 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     /**
      * Asks the backend, while the request is paused, for its chat as the model's template renders it:
-     * the prompt a resume by token ids needs. The request's own headers go along (an API key, say).
-     * Without an answer in time, the resume sends the text instead.
+     * the prompt a resume by token ids needs. Without an answer in time, the resume sends the text instead.
      */
     private void askTemplate(byte[] templateBody) {
-        FullHttpRequest ask = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, ResumableRequest.TEMPLATE_PATH,
-                Unpooled.wrappedBuffer(templateBody), head.headers().copy(), EmptyHttpHeaders.INSTANCE);
-        HttpUtil.setContentLength(ask, templateBody.length);
+        FullHttpRequest ask = toBackend(HttpMethod.POST, ResumableRequest.TEMPLATE_PATH, Unpooled.wrappedBuffer(templateBody));
         Backend backend = sentTo;
         BackendFetch.start(backend.pool(), backend.config(), ctx.channel(), ask, context.upstreamTimeout())
                 .whenComplete((answer, failure) -> {
