@@ -3,6 +3,7 @@ package dev.triage.proxy.server;
 import dev.triage.proxy.concurrent.StallTimer;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPromise;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +18,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The wait is timed from a write until that write, or any other, completes: a client that reads
  * slowly but steadily is not cut off, whatever the length of the response.
+ *
+ * <p>The connection is reset rather than closed: a close would leave what the kernel's send buffer
+ * holds (megabytes on loopback) to be delivered to a client that is not reading, at the pace of
+ * TCP's zero-window probes, minutes apart, with the socket and its buffer kept until then. The
+ * client's answer is cut short either way.
  */
 final class ClientWriteTimeout extends ChannelDuplexHandler {
 
@@ -66,6 +72,7 @@ final class ClientWriteTimeout extends ChannelDuplexHandler {
     private void expired(ChannelHandlerContext ctx, long waitedNanos) {
         log.debug("client {} took no response bytes for {} ms; closing", ctx.channel().remoteAddress(),
                 TimeUnit.NANOSECONDS.toMillis(waitedNanos));
+        ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
         ctx.close();
     }
 }

@@ -5,9 +5,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.proxy.testing.Await;
 import dev.triage.proxy.testing.HeldWrites;
+import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.SocketException;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +52,57 @@ class ClientWriteTimeoutTest {
             channel.runPendingTasks();
             return !channel.isOpen();
         });
+    }
+
+    /**
+     * A connection given up on is reset, not closed: a close would leave the response's unsent bytes
+     * in the kernel's send buffer, delivered to the client that stopped reading at the pace of TCP's
+     * zero-window probes (minutes, seen in the fault-injection runs), each such socket holding its
+     * buffer until then.
+     */
+    @Test
+    void aClientThatStoppedReadingIsResetAndGetsNothingMore() throws Exception {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        try {
+            Channel server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline().addLast(new ClientWriteTimeout(Duration.ofMillis(300)), new ChannelInboundHandlerAdapter() {
+                                @Override
+                                public void channelActive(ChannelHandlerContext ctx) {
+                                    // 64 MB, more than any kernel's socket buffers hold, so that the writes stall
+                                    byte[] piece = new byte[64 * 1024];
+                                    for (int i = 0; i < 1024; i++) {
+                                        ctx.write(Unpooled.wrappedBuffer(piece));
+                                    }
+                                    ctx.flush();
+                                }
+                            });
+                        }
+                    }).bind(InetAddress.getLoopbackAddress(), 0).sync().channel();
+            try (Socket client = new Socket()) {
+                client.setReceiveBufferSize(4096);
+                client.connect(server.localAddress());
+                client.setSoTimeout(5_000);
+                Thread.sleep(1_500); // not reading: the server's writes stall, and its timeout fires
+                long readAfterwards = 0;
+                try {
+                    InputStream in = client.getInputStream();
+                    byte[] buffer = new byte[8192];
+                    for (int n; (n = in.read(buffer)) >= 0; ) {
+                        readAfterwards += n;
+                    }
+                } catch (SocketException reset) {
+                    // the end this test wants
+                }
+                assertTrue(readAfterwards < 64 * 1024, "read " + readAfterwards + " bytes after the connection was given up");
+            } finally {
+                server.close().sync();
+            }
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
+        }
     }
 
     @Test
