@@ -98,6 +98,9 @@ record ChaosReport(ChaosSettings settings, Duration took, List<KindTally.Summary
         row(out, "log lines with a prompt", 0, log.prompts());
         row(out, "bodies checked byte for byte / altered", "-", forwarding.checked() + " / " + forwarding.altered());
         row(out, "forwarded twice / forwarded though refused", "-", forwarding.duplicated() + " / " + forwarding.leaked());
+        if (settings.pausesStreams()) {
+            row(out, "paused streams resumed (continuations forwarded)", "-", forwarding.resumed());
+        }
         row(out, "answered whole after the run", "-", servedAfter + " of " + ChaosRun.CHECKS_AFTER);
         row(out, "exit status on SIGTERM", "-", exitStatus);
         out.append(String.format(Locale.ROOT, "%nIdle again %d ms after the last operation. The backend struck %,d faults and "

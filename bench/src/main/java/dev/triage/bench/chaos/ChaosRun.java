@@ -64,7 +64,7 @@ final class ChaosRun {
         Examples examples = new Examples(3);
         String canary = "canary" + Long.toHexString(new Random(settings.seed()).nextLong() & Long.MAX_VALUE);
         LogScan scan = new LogScan(canary, examples);
-        ForwardingLedger ledger = new ForwardingLedger(examples);
+        ForwardingLedger ledger = new ForwardingLedger(examples, settings.pausesStreams());
         AudioSamples audio = AudioSamples.load(settings.audio());
         ReplayBackendSettings backendSettings = ReplayBackendSettings.builder()
                 .slots(settings.maxConcurrency())

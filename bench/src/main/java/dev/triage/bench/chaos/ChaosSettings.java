@@ -56,6 +56,12 @@ record ChaosSettings(int ops, int maxConcurrency, int clients, long seed, Set<Fa
                 ">= the upstream timeout + " + SLACK.toSeconds() + " s");
     }
 
+    /** Whether the Triage options name a preemption dialect: paused streams then come back to the backend as continuations. */
+    boolean pausesStreams() {
+        int at = triageOptions.indexOf("--preemption");
+        return at >= 0 && at + 1 < triageOptions.size() && !triageOptions.get(at + 1).equals("off");
+    }
+
     private static void check(boolean ok, String name, Object value, String expected) {
         if (!ok) {
             throw new IllegalArgumentException("--" + name + ": " + value + " (expected: " + expected + ")");

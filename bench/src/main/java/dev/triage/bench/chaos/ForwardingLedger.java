@@ -1,11 +1,18 @@
 package dev.triage.bench.chaos;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.triage.bench.replay.RequestListener;
+import io.netty.buffer.ByteBufInputStream;
 import io.netty.handler.codec.http.FullHttpRequest;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,11 +22,19 @@ import java.util.concurrent.atomic.LongAdder;
  * What the backend received, held against what the clients sent. A client marks each request with
  * {@value #MARK_HEADER}, and either expects it, with its body, which must then arrive byte for byte
  * and at most once, or forbids it (a request Triage must refuse), which must never arrive. The
- * backend tells the ledger of every request as it arrives.
+ * backend tells the ledger of every request as it arrives. Where Triage pauses streams, a request may
+ * arrive again as the continuation of its answer ({@link ResumeShape}); that is a resume, not a
+ * request forwarded twice.
  */
 final class ForwardingLedger implements RequestListener {
 
     static final String MARK_HEADER = "x-chaos-op";
+    /**
+     * The latest first bodies kept for comparing with a resume: a resume follows its first run while
+     * the client is still reading, and a run has at most a few dozen requests in flight.
+     */
+    private static final int KEPT_BODIES = 256;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Map<String, byte[]> expected = new ConcurrentHashMap<>();
     private final Set<String> forbidden = ConcurrentHashMap.newKeySet();
@@ -28,10 +43,20 @@ final class ForwardingLedger implements RequestListener {
     private final LongAdder altered = new LongAdder();
     private final LongAdder duplicated = new LongAdder();
     private final LongAdder leaked = new LongAdder();
+    private final LongAdder resumed = new LongAdder();
+    /** The latest requests' first bodies as they reached the backend, where Triage may resume them; null where it never does. */
+    private final Map<String, JsonNode> firstBodies;
     private final Examples examples;
 
-    ForwardingLedger(Examples examples) {
+    /** @param pausesStreams whether Triage runs with a preemption dialect, so that a request may come back as its continuation */
+    ForwardingLedger(Examples examples, boolean pausesStreams) {
         this.examples = examples;
+        this.firstBodies = pausesStreams ? Collections.synchronizedMap(new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, JsonNode> eldest) {
+                return size() > KEPT_BODIES;
+            }
+        }) : null;
     }
 
     /** The request marked {@code mark} may reach the backend, once, with exactly this body. */
@@ -51,8 +76,18 @@ final class ForwardingLedger implements RequestListener {
             return; // Triage's own readiness probes
         }
         if (!arrived.add(mark)) {
-            duplicated.increment();
-            examples.add("forwarded twice", mark + " " + request.method() + " " + request.uri());
+            JsonNode first = firstBodies == null ? null : firstBodies.get(mark);
+            if (first != null && ResumeShape.continues(first, json(request))) {
+                resumed.increment();
+            } else {
+                duplicated.increment();
+                examples.add("forwarded twice", mark + " " + request.method() + " " + request.uri());
+            }
+        } else if (firstBodies != null) {
+            JsonNode body = json(request);
+            if (body != null) {
+                firstBodies.put(mark, body);
+            }
         }
         if (forbidden.contains(mark)) {
             leaked.increment();
@@ -75,7 +110,7 @@ final class ForwardingLedger implements RequestListener {
 
     /** The counts so far. */
     Tally tally() {
-        return new Tally(checked.sum(), altered.sum(), duplicated.sum(), leaked.sum());
+        return new Tally(checked.sum(), altered.sum(), duplicated.sum(), leaked.sum(), resumed.sum());
     }
 
     /**
@@ -83,8 +118,17 @@ final class ForwardingLedger implements RequestListener {
      * @param altered of those, bodies that differed
      * @param duplicated requests that reached the backend more than once
      * @param leaked requests that reached the backend though Triage had to refuse them
+     * @param resumed continuations of paused streams that reached the backend
      */
-    record Tally(long checked, long altered, long duplicated, long leaked) {}
+    record Tally(long checked, long altered, long duplicated, long leaked, long resumed) {}
+
+    private static JsonNode json(FullHttpRequest request) {
+        try (InputStream in = new ByteBufInputStream(request.content().duplicate())) {
+            return JSON.readTree(in);
+        } catch (IOException e) {
+            return null; // not JSON: never a continuation
+        }
+    }
 
     private static byte[] sha256(ByteBuffer bytes) {
         try {

@@ -41,4 +41,23 @@ class ChaosSuiteTest {
         assertTrue(report.forwarding().checked() > 1_000, report::markdown);
         assertTrue(report.backendFaults() > 100, report::markdown);
     }
+
+    /**
+     * The same mix where Triage pauses streams after 20 ms of service and resumes them as
+     * continuations: a client that leaves while its stream is paused, a backend that fails during a
+     * resume, a resume that meets a stale pooled connection, all on the way. Every resume must be the
+     * continuation of its request, never a copy of it.
+     */
+    @Test
+    void pausingAndResumingStreamsUnderFaultsLeavesNothingBehind() throws Exception {
+        ChaosSettings settings = new ChaosSettings(600, 1, 16, 13, EnumSet.allOf(FaultKind.class), Duration.ofSeconds(5),
+                BACKEND_KEEP_ALIVE, Duration.ofSeconds(30), AUDIO, dir,
+                List.of("--policy", "laps", "--preemption", "llama.cpp", "--laps", "first-level=20ms,max-preemptions=3"));
+
+        ChaosReport report = ChaosRun.run(settings, () -> { });
+
+        assertEquals(List.of(), report.broken(), report::markdown);
+        assertEquals(0, report.unexpected(), report::markdown);
+        assertTrue(report.forwarding().resumed() >= 5, report::markdown);
+    }
 }

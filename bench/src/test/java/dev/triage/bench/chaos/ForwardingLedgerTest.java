@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /** The ledger of what reached the backend: bodies byte for byte, at most once, and never a refused request. */
 class ForwardingLedgerTest {
 
-    private final ForwardingLedger ledger = new ForwardingLedger(new Examples(2));
+    private ForwardingLedger ledger = new ForwardingLedger(new Examples(2), false);
 
     @Test
     void countsBodiesCheckedAlteredDuplicatedAndLeaked() {
@@ -27,7 +27,25 @@ class ForwardingLedgerTest {
         arrive("3.0", "PRI * HTTP/2.0");
         arrive(null, "");
 
-        assertEquals(new ForwardingLedger.Tally(2, 1, 1, 1), ledger.tally());
+        assertEquals(new ForwardingLedger.Tally(2, 1, 1, 1, 0), ledger.tally());
+    }
+
+    @Test
+    void whereTriagePausesStreamsAContinuationIsAResumeAndACopyIsStillForwardedTwice() {
+        ledger = new ForwardingLedger(new Examples(2), true);
+        String chat = "{\"stream\":true,\"max_tokens\":40,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+        ledger.expect("1.0", bytes(chat));
+        ledger.expect("2.0", bytes("{\"stream\":true,\"prompt\":\"once\",\"max_tokens\":9}"));
+
+        arrive("1.0", chat);
+        arrive("1.0", "{\"stream\":true,\"max_tokens\":25,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"},"
+                + "{\"role\":\"assistant\",\"content\":\"Hello th\"}]}");
+        arrive("1.0", "{\"stream\":true,\"max_tokens\":20,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"},"
+                + "{\"role\":\"assistant\",\"content\":\"Hello there, I\"}]}");
+        arrive("2.0", "{\"stream\":true,\"prompt\":\"once\",\"max_tokens\":9}");
+        arrive("2.0", "{\"stream\":true,\"prompt\":\"once\",\"max_tokens\":9}");
+
+        assertEquals(new ForwardingLedger.Tally(2, 0, 1, 0, 2), ledger.tally());
     }
 
     private void arrive(String mark, String body) {
