@@ -260,7 +260,7 @@ final class ReplayRequestHandler extends SimpleChannelInboundHandler<FullHttpReq
             this.answers = answers;
             this.keepAlive = keepAlive;
             this.fault = fault;
-            this.generation = new Generation(settings.speed().prefillSeconds(request.promptTokens()), request.tokens(), this);
+            this.generation = new Generation(settings.speed().takenPrefillSeconds(request.promptTokens()), request.tokens(), this);
         }
 
         @Override

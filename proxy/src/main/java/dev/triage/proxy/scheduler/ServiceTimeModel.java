@@ -40,8 +40,17 @@ public record ServiceTimeModel(double baseSeconds, double secondsPerPromptToken,
         return Math.max(MIN_SECONDS, baseSeconds + secondsPerPromptToken * promptTokens + secondsPerToken * tokens);
     }
 
-    /** Seconds to the first token of a request of {@code promptTokens}. */
+    /** Expected seconds to the first token of a request of {@code promptTokens}: a cost, at least {@link #MIN_SECONDS}. */
     public double prefillSeconds(int promptTokens) {
-        return Math.max(MIN_SECONDS, baseSeconds + secondsPerPromptToken * promptTokens);
+        return Math.max(MIN_SECONDS, takenPrefillSeconds(promptTokens));
+    }
+
+    /**
+     * Seconds to the first token that a backend of this speed takes: 0 for one configured to take
+     * none. The replay backend times its answers by it; {@link #MIN_SECONDS} is a floor for the
+     * scheduler's divisions, not a pause a server makes.
+     */
+    public double takenPrefillSeconds(int promptTokens) {
+        return baseSeconds + secondsPerPromptToken * promptTokens;
     }
 }
