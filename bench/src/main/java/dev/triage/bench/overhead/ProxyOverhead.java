@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.LongAdder;
  * machine, and reports the distributions and the differences at p50, p90 and p99. The throughput mode
  * runs closed-loop connections for a few seconds at a time, directly and through Triage in turn, and
  * reports requests per second and their ratio, for the pass-through route (what relaying alone
- * costs) and then the scheduled chat.
+ * costs) and then the scheduled chat, with the CPU time Triage's own threads spent per request.
  *
  * <pre>
  * scripts/overhead [--estimator classifier] [--requests 20000] [--warmup 5000] [--block 100]
@@ -42,6 +42,8 @@ public final class ProxyOverhead {
     private static final int ANSWER_TOKENS = 8;
     /** Backend slots and Triage's concurrency, well above any connection count here: slots are always free. */
     private static final int SLOTS = 256;
+    /** The prefix of every thread Triage starts. */
+    private static final String TRIAGE_THREADS = "triage-";
 
     private ProxyOverhead() {}
 
@@ -137,18 +139,34 @@ public final class ProxyOverhead {
         closedLoop(triagePort, request, connections, 1);
         double direct = 0;
         double proxied = 0;
+        long proxiedRequests = 0;
+        long triageCpuNanos = 0;
         for (int round = 0; round < rounds; round++) {
-            direct += closedLoop(backendPort, request, connections, seconds);
-            proxied += closedLoop(triagePort, request, connections, seconds);
+            direct += closedLoop(backendPort, request, connections, seconds).perSecond();
+            long cpuBefore = ThreadCpu.nanos(TRIAGE_THREADS);
+            Completed through = closedLoop(triagePort, request, connections, seconds);
+            triageCpuNanos += ThreadCpu.nanos(TRIAGE_THREADS) - cpuBefore;
+            proxied += through.perSecond();
+            proxiedRequests += through.requests();
         }
         direct /= rounds;
         proxied /= rounds;
-        System.out.printf(Locale.ROOT, "%-28s direct %8.0f requests/s, triage %8.0f requests/s (%.0f%% of direct)%n", route,
-                direct, proxied, 100 * proxied / direct);
+        // A share of a shared machine's throughput moves with whatever else runs; the CPU Triage spends
+        // on a request moves much less, and says where the share goes.
+        System.out.printf(Locale.ROOT, "%-28s direct %8.0f requests/s, triage %8.0f requests/s (%.0f%% of direct); "
+                + "Triage's threads %.0f us of CPU a request%n", route, direct, proxied, 100 * proxied / direct,
+                triageCpuNanos / 1e3 / proxiedRequests);
     }
 
-    /** Requests per second that {@code connections} clients, each sending as soon as it has an answer, complete. */
-    private static double closedLoop(int port, byte[] request, int connections, int seconds) throws Exception {
+    /** Requests completed over a measuring window. */
+    private record Completed(long requests, double seconds) {
+        double perSecond() {
+            return requests / seconds;
+        }
+    }
+
+    /** The requests that {@code connections} clients, each sending as soon as it has an answer, complete. */
+    private static Completed closedLoop(int port, byte[] request, int connections, int seconds) throws Exception {
         LongAdder completed = new LongAdder();
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> threads = new ArrayList<>();
@@ -182,6 +200,6 @@ public final class ProxyOverhead {
         if (!failures.isEmpty()) {
             throw failures.get(0);
         }
-        return count / elapsed;
+        return new Completed(count, elapsed);
     }
 }
