@@ -1,10 +1,13 @@
 package dev.triage.bench.chaos;
 
+import dev.triage.proxy.config.ConfigLoader;
+import dev.triage.proxy.preemption.PreemptionDialect;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -56,10 +59,12 @@ record ChaosSettings(int ops, int maxConcurrency, int clients, long seed, Set<Fa
                 ">= the upstream timeout + " + SLACK.toSeconds() + " s");
     }
 
-    /** Whether the Triage options name a preemption dialect: paused streams then come back to the backend as continuations. */
+    /**
+     * Whether the Triage options, read as Triage reads them, name a preemption dialect: paused streams
+     * then come back to the backend as continuations.
+     */
     boolean pausesStreams() {
-        int at = triageOptions.indexOf("--preemption");
-        return at >= 0 && at + 1 < triageOptions.size() && !triageOptions.get(at + 1).equals("off");
+        return ConfigLoader.load(triageOptions.toArray(String[]::new), Map.of()).preemption() != PreemptionDialect.OFF;
     }
 
     private static void check(boolean ok, String name, Object value, String expected) {

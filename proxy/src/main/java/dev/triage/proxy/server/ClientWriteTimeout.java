@@ -70,7 +70,7 @@ final class ClientWriteTimeout extends ChannelDuplexHandler {
     }
 
     private void expired(ChannelHandlerContext ctx, long waitedNanos) {
-        log.debug("client {} took no response bytes for {} ms; closing", ctx.channel().remoteAddress(),
+        log.debug("client {} took no response bytes for {} ms; resetting the connection", ctx.channel().remoteAddress(),
                 TimeUnit.NANOSECONDS.toMillis(waitedNanos));
         ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
         ctx.close();
