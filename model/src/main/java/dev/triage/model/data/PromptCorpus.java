@@ -2,15 +2,23 @@ package dev.triage.model.data;
 
 import dev.triage.model.LengthClass;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The labeled prompts that training and evaluation read: the loader's answers restricted to the
  * {@link TargetModels}, grouped into one {@link LabeledPrompt} per distinct normalized prompt of a
  * source, each assigned to its {@link PromptSplit}.
+ *
+ * <p>Apart from those, the {@link PromptSource#CURATED curated instruction sets}' prompts with their
+ * generators' answers ({@link #instructionSetPrompts}): not the chat models Triage schedules for, so
+ * never evaluated, but within one generator a longer answer still marks a prompt that asks for more,
+ * and a ranker may learn that order from them.
  *
  * <pre>{@code
  * PromptCorpus corpus = PromptCorpus.of(PromptResponseLoader.load(dir));
@@ -20,25 +28,40 @@ import java.util.Map;
 public final class PromptCorpus {
 
     private final List<LabeledPrompt> prompts;
+    private final List<LabeledPrompt> instructionSetPrompts;
 
-    private PromptCorpus(List<LabeledPrompt> prompts) {
+    private PromptCorpus(List<LabeledPrompt> prompts, List<LabeledPrompt> instructionSetPrompts) {
         this.prompts = Collections.unmodifiableList(prompts);
+        this.instructionSetPrompts = Collections.unmodifiableList(instructionSetPrompts);
     }
 
     public static PromptCorpus of(List<PromptAnswer> answers) {
         Map<String, List<PromptAnswer>> groups = new LinkedHashMap<>();
+        Map<String, List<PromptAnswer>> instructionSets = new LinkedHashMap<>();
         for (PromptAnswer answer : answers) {
+            String text = PromptText.normalize(answer.prompt());
             if (TargetModels.targets(answer.answeringModel())) {
-                String key = answer.source().name() + '\u0000' + PromptText.normalize(answer.prompt());
-                groups.computeIfAbsent(key, k -> new ArrayList<>()).add(answer);
+                groups.computeIfAbsent(answer.source().name() + '\u0000' + text, k -> new ArrayList<>()).add(answer);
+            } else if (answer.source() == PromptSource.CURATED) {
+                instructionSets.computeIfAbsent(text, k -> new ArrayList<>()).add(answer);
             }
         }
-        List<LabeledPrompt> prompts = new ArrayList<>(groups.size());
+        Set<String> targetTexts = new HashSet<>();
         for (List<PromptAnswer> group : groups.values()) {
+            targetTexts.add(PromptText.normalize(group.get(0).prompt()));
+        }
+        // A text that a target model answered too is that source's: held out with it, never learned from twice.
+        instructionSets.keySet().removeAll(targetTexts);
+        return new PromptCorpus(labeled(groups.values()), labeled(instructionSets.values()));
+    }
+
+    private static List<LabeledPrompt> labeled(Collection<List<PromptAnswer>> groups) {
+        List<LabeledPrompt> prompts = new ArrayList<>(groups.size());
+        for (List<PromptAnswer> group : groups) {
             String prompt = group.get(0).prompt();
             prompts.add(new LabeledPrompt(prompt, group.get(0).source(), PromptSplit.of(prompt), group));
         }
-        return new PromptCorpus(prompts);
+        return prompts;
     }
 
     /** Every labeled prompt, in the loader's order. */
@@ -52,6 +75,14 @@ public final class PromptCorpus {
 
     public List<LabeledPrompt> prompts(PromptSplit split, PromptSource source) {
         return prompts.stream().filter(p -> p.split() == split && p.source() == source).toList();
+    }
+
+    /**
+     * The instruction sets' prompts of a split, each with its generators' answers; none whose text a
+     * target model answered.
+     */
+    public List<LabeledPrompt> instructionSetPrompts(PromptSplit split) {
+        return instructionSetPrompts.stream().filter(p -> p.split() == split).toList();
     }
 
     /**

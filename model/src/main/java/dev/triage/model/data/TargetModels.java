@@ -17,8 +17,9 @@ import java.util.TreeMap;
  * family that answers it at length ({@link LabeledPrompt}).
  *
  * <p>Left out, each for a reason that is about what the model is, not about how well it fits:
- * {@link #EXCLUDED}. That leaves the curated instruction sets ({@link PromptSource#CURATED}) out of
- * training and evaluation entirely; the loader still reads them.
+ * {@link #EXCLUDED}. That leaves the curated instruction sets ({@link PromptSource#CURATED}) out of the
+ * family and of evaluation; only the ranker may learn from the order of their answers
+ * ({@link PromptCorpus#instructionSetPrompts}).
  */
 public final class TargetModels {
 

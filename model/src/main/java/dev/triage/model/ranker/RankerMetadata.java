@@ -56,10 +56,13 @@ public record RankerMetadata(String encoder, String pooling, int maxTokens, Stri
      * @param excludedModels answering models left out of the target family, with why
      * @param stylesBalanced whether the long-answer style's models were drawn as often in all as the chat style's
      * @param stacking the trees stacked on the head's score, or null for the head alone
+     * @param instructionSetPrompts how many of the training prompts are the instruction sets' (answered by their
+     *     generators, not by target models); 0 when none is
      */
     public record Training(int hiddenUnits, double learningRate, int steps, int batchSize, int listSize,
             double weightDecay, long seed, double lengthPrior, double lengthPriorThreshold, int prompts, int answers, String pairing,
-            int calibrationPrompts, Map<String, String> excludedModels, boolean stylesBalanced, Stacking stacking) {}
+            int calibrationPrompts, Map<String, String> excludedModels, boolean stylesBalanced, Stacking stacking,
+            int instructionSetPrompts) {}
 
     /**
      * The XGBoost trees stacked on the head's score and the request's features, in the head's ONNX

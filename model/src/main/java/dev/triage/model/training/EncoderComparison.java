@@ -79,7 +79,7 @@ final class EncoderComparison {
         List<PromptSource> sources = EvaluateCommand.sourcesWithTestPrompts(corpus);
         Map<EncoderSpec, PromptEmbeddings> embeddings = new LinkedHashMap<>();
         for (EncoderSpec spec : EncoderSpec.values()) {
-            embeddings.put(spec, PromptEmbeddings.of(corpus.prompts(), spec, shipped.maxTokens(), cache));
+            embeddings.put(spec, PromptEmbeddings.of(corpus, spec, shipped.maxTokens(), cache));
         }
         List<Job> jobs = new ArrayList<>();
         for (EncoderSpec spec : EncoderSpec.values()) {
@@ -286,7 +286,7 @@ final class EncoderComparison {
         /** Trains and calibrates the head, and scores the validation split it is read for. */
         Outcome run(PromptCorpus corpus, PromptEmbeddings embeddings, RankerSettings shipped) {
             RankerSettings settings = shipped.withEncoder(encoder).withSeed(seed);
-            List<LabeledPrompt> train = without(corpus.prompts(PromptSplit.TRAIN));
+            List<LabeledPrompt> train = RankerTrainer.trainingPrompts(corpus, without(corpus.prompts(PromptSplit.TRAIN)), settings);
             List<LabeledPrompt> validation = without(corpus.prompts(PromptSplit.VALIDATION));
             List<LabeledPrompt> scored = heldOut == null ? validation : corpus.prompts(PromptSplit.VALIDATION, heldOut);
             TrainedRanker trained = RankerTrainer.train(train, embeddings.of(train), validation, embeddings.of(validation), settings);

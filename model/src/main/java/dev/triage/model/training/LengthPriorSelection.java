@@ -74,7 +74,8 @@ final class LengthPriorSelection {
         List<PromptSource> sources = EvaluateCommand.sourcesWithTestPrompts(corpus);
         Progress progress = Progress.start("length prior: a head without each source", sources.size(), Duration.ofMinutes(6));
         List<Cell> cells = sources.parallelStream().map(heldOut -> {
-            Cell cell = cell(heldOutName(heldOut), trainingWithout(corpus, heldOut), unseen(corpus, heldOut), embeddings, settings);
+            Cell cell = cell(heldOutName(heldOut), RankerTrainer.trainingPrompts(corpus, trainingWithout(corpus, heldOut), settings),
+                    unseen(corpus, heldOut), embeddings, settings);
             progress.step();
             return cell;
         }).toList();
@@ -101,7 +102,7 @@ final class LengthPriorSelection {
 
     private static Cell cell(String name, List<LabeledPrompt> train, List<LabeledPrompt> unseen, PromptEmbeddings embeddings,
             RankerSettings settings) {
-        FeatureScaling scaling = FeatureScaling.fit(LexicalTrainer.featureRows(train));
+        FeatureScaling scaling = RankerTrainer.featureScaling(train);
         RankingHead head = RankerTrainer.trainHead(train, scaling.inputs(embeddings.of(train), LexicalTrainer.featureRows(train)),
                 settings.withLengthPrior(0, 0));
         float[][] inputs = scaling.inputs(embeddings.of(unseen), LexicalTrainer.featureRows(unseen));

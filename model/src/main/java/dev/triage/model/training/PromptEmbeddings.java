@@ -2,10 +2,13 @@ package dev.triage.model.training;
 
 import dev.triage.model.Estimate;
 import dev.triage.model.data.LabeledPrompt;
+import dev.triage.model.data.PromptCorpus;
+import dev.triage.model.data.PromptSplit;
 import dev.triage.model.ranker.EncoderSpec;
 import dev.triage.model.ranker.RankerModel;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +25,13 @@ final class PromptEmbeddings {
     private PromptEmbeddings(EncoderSpec encoder, Map<LabeledPrompt, float[]> byPrompt) {
         this.encoder = encoder;
         this.byPrompt = byPrompt;
+    }
+
+    /** The embeddings of every prompt a ranker may be trained or scored on: the corpus's and its instruction sets'. */
+    static PromptEmbeddings of(PromptCorpus corpus, EncoderSpec encoder, int maxTokens, Path cacheDirectory) throws IOException {
+        List<LabeledPrompt> prompts = new ArrayList<>(corpus.prompts());
+        prompts.addAll(corpus.instructionSetPrompts(PromptSplit.TRAIN));
+        return of(prompts, encoder, maxTokens, cacheDirectory);
     }
 
     static PromptEmbeddings of(List<LabeledPrompt> prompts, EncoderSpec encoder, int maxTokens, Path cacheDirectory)

@@ -75,7 +75,7 @@ final class RankerEvaluateCommand {
         String report;
         try (RankerModel shipped = RankerModel.load(modelFile);
                 ClassifierEstimator classifier = ClassifierEstimator.load(classifierFile)) {
-            PromptEmbeddings embeddings = PromptEmbeddings.of(corpus.prompts(), shipped.metadata().encoderSpec(), shipped.metadata().maxTokens(),
+            PromptEmbeddings embeddings = PromptEmbeddings.of(corpus, shipped.metadata().encoderSpec(), shipped.metadata().maxTokens(),
                     cache);
             String latency;
             try (RankerEstimator estimator = RankerEstimator.load(modelFile)) {
@@ -137,7 +137,8 @@ final class RankerEvaluateCommand {
         HeldOutReport heldOut = new HeldOutReport(corpus, "ranker");
         Function<List<LabeledPrompt>, List<Estimate>> shippedEstimates = prompts -> embeddings.estimates(shipped, prompts);
         heldOut.testSplit(shippedEstimates);
-        heldOut.crossSource((train, validation) -> {
+        heldOut.crossSource((split, validation) -> {
+            List<LabeledPrompt> train = RankerTrainer.trainingPrompts(corpus, split, settings);
             TrainedRanker trained = RankerTrainer.train(train, embeddings.of(train), validation, embeddings.of(validation), settings);
             return prompts -> {
                 try (RankerModel model = trained.model("cross-source")) {
@@ -177,17 +178,21 @@ final class RankerEvaluateCommand {
     }
 
     /**
-     * The head alone, its models drawn in proportion to their answers, against trees stacked on it
-     * (the evaluated model's own stacking where it has one) and against the answering styles balanced.
+     * The head alone, its models drawn in proportion to their answers, with the instruction sets' prompts or without as
+     * the evaluated model was trained, against trees stacked on it (the evaluated model's own stacking where it has
+     * one), against the answering styles balanced, and against the other choice of instruction sets.
      */
     private static TrainingChoices trainingChoices(PromptCorpus corpus, PromptEmbeddings embeddings, RankerSettings settings) {
         RankerSettings plain = settings.withStacking(TreeStacking.NONE).withBalancedStyles(false);
         TreeStacking stacking = settings.stacking().stacked() ? settings.stacking() : TreeStacking.COMPARED;
+        boolean instructionSets = plain.instructionSets();
         return TrainingChoices.run(corpus, embeddings, new TrainingChoices.Choice("the head alone, models in proportion to their "
-                + "answers", plain), List.of(
+                + "answers" + (instructionSets ? ", the instruction sets' prompts added" : ""), plain), List.of(
                 new TrainingChoices.Choice(String.format(Locale.ROOT, "%d trees of depth %d stacked over %d folds (`--stack-folds`)",
                         stacking.boosting().trees(), stacking.boosting().maxDepth(), stacking.folds()), plain.withStacking(stacking)),
-                new TrainingChoices.Choice("the answering styles balanced (`--balance-styles true`)", plain.withBalancedStyles(true))));
+                new TrainingChoices.Choice("the answering styles balanced (`--balance-styles true`)", plain.withBalancedStyles(true)),
+                new TrainingChoices.Choice((instructionSets ? "without" : "with") + " the instruction sets' prompts (`--instruction-sets "
+                        + !instructionSets + "`)", plain.withInstructionSets(!instructionSets))));
     }
 
     /** The settings the evaluated head was trained with. */
@@ -196,7 +201,8 @@ final class RankerEvaluateCommand {
         return new RankerSettings(RankingObjective.of(metadata.objective()), metadata.minLengthDifference(), metadata.margin(),
                 training.hiddenUnits(), training.learningRate(), training.steps(), training.batchSize(), training.listSize(),
                 training.weightDecay(), training.seed(), metadata.encoderSpec(), metadata.maxTokens(), training.lengthPrior(),
-                training.lengthPriorThreshold(), training.stylesBalanced(), stackingOf(training.stacking()));
+                training.lengthPriorThreshold(), training.stylesBalanced(), stackingOf(training.stacking()),
+                training.instructionSetPrompts() > 0);
     }
 
     private static TreeStacking stackingOf(RankerMetadata.Stacking stacking) {
@@ -246,8 +252,8 @@ final class RankerEvaluateCommand {
         Map<String, Figures> run(PromptCorpus corpus, PromptEmbeddings embeddings, RankerSettings evaluated,
                 List<PromptSource> sources) {
             RankerSettings settings = variant.settings(evaluated).withSeed(seed);
-            List<LabeledPrompt> train = trainSource == null ? corpus.prompts(PromptSplit.TRAIN)
-                    : corpus.prompts(PromptSplit.TRAIN, trainSource);
+            List<LabeledPrompt> train = RankerTrainer.trainingPrompts(corpus, trainSource == null ? corpus.prompts(PromptSplit.TRAIN)
+                    : corpus.prompts(PromptSplit.TRAIN, trainSource), settings);
             List<LabeledPrompt> validation = trainSource == null || corpus.prompts(PromptSplit.VALIDATION, trainSource).isEmpty()
                     ? corpus.prompts(PromptSplit.VALIDATION) : corpus.prompts(PromptSplit.VALIDATION, trainSource);
             TrainedRanker trained = RankerTrainer.train(train, embeddings.of(train), validation, embeddings.of(validation),

@@ -27,7 +27,8 @@ import java.util.Optional;
  *     [--objective pairwise|pointwise|listwise] [--min-length-difference 0.2] [--margin 1.0] [--hidden-units 128]
  *     [--learning-rate 0.0003] [--steps 3000] [--batch-size 256] [--list-size 32] [--weight-decay 0] [--seed 42]
  *     [--encoder minilm|bge-small|e5-small] [--max-tokens 256] [--length-prior W] [--length-prior-threshold C]
- *     [--balance-styles false] [--stack-folds 0] [--stack-trees 200] [--stack-depth 4] [--stack-learning-rate 0.05] [--embedding-cache model/target/ranker-embeddings]
+ *     [--balance-styles false] [--stack-folds 0] [--stack-trees 200] [--stack-depth 4] [--stack-learning-rate 0.05] [--instruction-sets true]
+ *     [--embedding-cache model/target/ranker-embeddings]
  * </pre>
  */
 final class RankerTrainCommand {
@@ -55,17 +56,18 @@ final class RankerTrainCommand {
                 flags.number("length-prior", defaults.lengthPrior()),
                 flags.number("length-prior-threshold", defaults.lengthPriorThreshold()),
                 flags.string("balance-styles", String.valueOf(defaults.balanceStyles())).equals("true"),
-                stacking(flags, defaults.stacking()));
+                stacking(flags, defaults.stacking()),
+                flags.string("instruction-sets", String.valueOf(defaults.instructionSets())).equals("true"));
         Path out = flags.path("out", DEFAULT_OUT.toString());
         Path cache = flags.path("embedding-cache", EmbeddingCache.DEFAULT_DIRECTORY.toString());
         Path data = TrainingFlags.promptResponse(flags);
         Optional<Path> feedback = TrainingFlags.feedback(flags);
         flags.finish();
         PromptCorpus corpus = TrainCommand.loadCorpus(data, feedback);
-        PromptEmbeddings embeddings = PromptEmbeddings.of(corpus.prompts(), settings.encoder(), settings.maxTokens(), cache);
+        PromptEmbeddings embeddings = PromptEmbeddings.of(corpus, settings.encoder(), settings.maxTokens(), cache);
 
         long start = System.nanoTime();
-        List<LabeledPrompt> train = corpus.prompts(PromptSplit.TRAIN);
+        List<LabeledPrompt> train = RankerTrainer.trainingPrompts(corpus, corpus.prompts(PromptSplit.TRAIN), settings);
         List<LabeledPrompt> validation = corpus.prompts(PromptSplit.VALIDATION);
         TrainedRanker trained = RankerTrainer.train(train, embeddings.of(train), validation, embeddings.of(validation), settings);
         System.out.printf(Locale.ROOT, "trained %s in %.1f s%n", settings, (System.nanoTime() - start) / 1e9);

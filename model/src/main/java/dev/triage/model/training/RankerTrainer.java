@@ -4,6 +4,9 @@ import dev.triage.features.RequestFeatures;
 import dev.triage.model.data.AnswerTokens;
 import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptAnswer;
+import dev.triage.model.data.PromptCorpus;
+import dev.triage.model.data.PromptSource;
+import dev.triage.model.data.PromptSplit;
 import dev.triage.model.data.PromptText;
 import dev.triage.model.data.TargetModels;
 import dev.triage.model.ranker.EncoderSpec;
@@ -56,6 +59,9 @@ public final class RankerTrainer {
 
     static final String BALANCED_STYLES = "; the long-answer style's models drawn as often in all as the chat style's";
 
+    static final String INSTRUCTION_SETS = "; the instruction sets' training prompts added, each generator's answers a model "
+            + "of their own";
+
     /** Draws in a row that may fail to find a pair differing by δ before the data is declared unusable. */
     private static final int MAX_REJECTIONS = 100_000;
 
@@ -67,6 +73,27 @@ public final class RankerTrainer {
     private RankerTrainer() {}
 
     /**
+     * The prompts a head is trained on: {@code train}, a split (or part of one) of {@code corpus}, and
+     * the instruction sets' training prompts where the settings add them.
+     */
+    static List<LabeledPrompt> trainingPrompts(PromptCorpus corpus, List<LabeledPrompt> train, RankerSettings settings) {
+        if (!settings.instructionSets()) {
+            return train;
+        }
+        List<LabeledPrompt> prompts = new ArrayList<>(train);
+        prompts.addAll(corpus.instructionSetPrompts(PromptSplit.TRAIN));
+        return prompts;
+    }
+
+    /**
+     * The standardization of the request features over the target models' training prompts, the traffic the head is
+     * to serve and on which the length prior's threshold is set; the instruction sets' prompts, shorter, would move it.
+     */
+    static FeatureScaling featureScaling(List<LabeledPrompt> train) {
+        return FeatureScaling.fit(LexicalTrainer.featureRows(train.stream().filter(p -> p.source() != PromptSource.CURATED).toList()));
+    }
+
+    /**
      * The shipped form: a head trained on {@code train}, calibrated on {@code validation}, exported
      * to ONNX, with its metadata (evaluation figures are added later).
      *
@@ -76,7 +103,7 @@ public final class RankerTrainer {
     public static TrainedRanker train(List<LabeledPrompt> train, float[][] trainEmbeddings, List<LabeledPrompt> validation,
             float[][] validationEmbeddings, RankerSettings settings) {
         float[][] trainFeatures = LexicalTrainer.featureRows(train);
-        FeatureScaling scaling = FeatureScaling.fit(trainFeatures);
+        FeatureScaling scaling = featureScaling(train);
         float[][] trainInputs = scaling.inputs(trainEmbeddings, trainFeatures);
         RankingHead head = servedHead(train, trainInputs, settings);
         byte[] onnx = settings.stacking().stacked()
@@ -100,8 +127,9 @@ public final class RankerTrainer {
         RankerMetadata.Training training = new RankerMetadata.Training(settings.hiddenUnits(), settings.learningRate(),
                 settings.steps(), settings.batchSize(), settings.listSize(), settings.weightDecay(), settings.seed(),
                 settings.lengthPrior(), settings.lengthPriorThreshold(), train.size(), train.stream().mapToInt(p -> p.answers().size()).sum(),
-                settings.balanceStyles() ? PAIRING + BALANCED_STYLES : PAIRING, validation.size(),
-                TargetModels.EXCLUDED, settings.balanceStyles(), stacked);
+                PAIRING + (settings.balanceStyles() ? BALANCED_STYLES : "") + (settings.instructionSets() ? INSTRUCTION_SETS : ""),
+                validation.size(), TargetModels.EXCLUDED, settings.balanceStyles(), stacked,
+                (int) train.stream().filter(p -> p.source() == PromptSource.CURATED).count());
         EncoderSpec encoder = settings.encoder();
         return new RankerMetadata(encoder.displayName(), encoder.pooling().description, settings.maxTokens(),
                 SentenceEncoder.TRUNCATION, RequestFeatures.SCHEMA_VERSION, RequestFeatures.NAMES,

@@ -24,7 +24,8 @@ import java.util.stream.Collectors;
  * unlike its training data, so a gain in distribution that costs a source it never saw is not taken.
  *
  * <p>The choices weighed by {@code scripts/evaluate --estimator ranker}: trees stacked on the head
- * ({@link TreeStacking}), and the answering styles balanced in training ({@link AnswerStyle}).
+ * ({@link TreeStacking}), the answering styles balanced in training ({@link AnswerStyle}), and the instruction sets'
+ * prompts in training or not ({@link RankerTrainer#trainingPrompts}).
  */
 final class TrainingChoices {
 
@@ -73,8 +74,8 @@ final class TrainingChoices {
     }
 
     private static Figures score(PromptCorpus corpus, PromptEmbeddings embeddings, RankerSettings settings, Scope scope) {
-        List<LabeledPrompt> train = scope.heldOut() == null ? corpus.prompts(PromptSplit.TRAIN)
-                : LengthPriorSelection.trainingWithout(corpus, scope.heldOut());
+        List<LabeledPrompt> train = RankerTrainer.trainingPrompts(corpus, scope.heldOut() == null ? corpus.prompts(PromptSplit.TRAIN)
+                : LengthPriorSelection.trainingWithout(corpus, scope.heldOut()), settings);
         List<LabeledPrompt> validation = corpus.prompts(PromptSplit.VALIDATION).stream()
                 .filter(p -> p.source() != scope.heldOut()).toList();
         List<LabeledPrompt> scored = scope.heldOut() == null ? corpus.prompts(PromptSplit.VALIDATION)

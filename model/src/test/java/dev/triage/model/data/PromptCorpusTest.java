@@ -28,6 +28,29 @@ class PromptCorpusTest {
     }
 
     @Test
+    void instructionSetPromptsStandApartAndNeverRepeatATargetPrompt() {
+        List<PromptAnswer> answers = List.of(
+                new PromptAnswer("Explain tides.", 300, PromptSource.ALPACA_EVAL, "model-a"),
+                new PromptAnswer("explain tides.", 40, PromptSource.CURATED, PromptResponseLoader.ALPACA_GPT4_MODEL),
+                new PromptAnswer("Name three colours.", 20, PromptSource.CURATED, PromptResponseLoader.ALPACA_GPT4_MODEL),
+                new PromptAnswer("name three   colours.", 25, PromptSource.CURATED, PromptResponseLoader.ALPACA_CLEANED_MODEL),
+                new PromptAnswer("Write a story.", 700, PromptSource.ALPACA_EVAL, "alpaca-7b"));
+        PromptCorpus corpus = PromptCorpus.of(answers);
+        assertEquals(List.of("Explain tides."), corpus.prompts().stream().map(LabeledPrompt::prompt).toList(),
+                "instruction sets are never evaluated");
+        PromptSplit split = PromptSplit.of("Name three colours.");
+        List<LabeledPrompt> instructionSets = corpus.instructionSetPrompts(split);
+        assertEquals(1, instructionSets.size(), "a target prompt's text is that source's; other excluded models are not kept");
+        assertEquals(List.of(answers.get(2), answers.get(3)), instructionSets.get(0).answers(), "both generators' answers");
+        assertEquals(PromptSource.CURATED, instructionSets.get(0).source());
+        for (PromptSplit other : PromptSplit.values()) {
+            if (other != split) {
+                assertTrue(corpus.instructionSetPrompts(other).isEmpty(), other + ": split by text like every prompt");
+            }
+        }
+    }
+
+    @Test
     void theFixturesLeaveOutNonTargetModels() throws IOException {
         PromptCorpus corpus = PromptCorpus.of(PromptResponseLoader.load(Fixtures.promptResponse()));
         assertEquals(7, corpus.prompts().size());

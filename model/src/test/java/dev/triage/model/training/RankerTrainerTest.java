@@ -1,5 +1,6 @@
 package dev.triage.model.training;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,6 +14,8 @@ import dev.triage.model.LengthClass;
 import dev.triage.model.OnnxSessions;
 import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptAnswer;
+import dev.triage.model.data.PromptCorpus;
+import dev.triage.model.data.PromptResponseLoader;
 import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.PromptSplit;
 import dev.triage.model.ranker.EncoderSpec;
@@ -72,6 +75,27 @@ class RankerTrainerTest {
             }
             assertTrue(lowestEssay > highestBrief, objective + ": essays from " + lowestEssay + ", briefs up to " + highestBrief);
         }
+    }
+
+    @Test
+    void theInstructionSetsJoinTrainingOnlyWhenAskedAndNeverMoveTheStandardization() {
+        PromptCorpus corpus = PromptCorpus.of(List.of(
+                new PromptAnswer("Explain tides in detail.", 900, PromptSource.ALPACA_EVAL, "model-a"),
+                new PromptAnswer("Name a colour.", 10, PromptSource.ALPACA_EVAL, "model-a"),
+                new PromptAnswer("Write a poem about the sea and its tides.", 120, PromptSource.CURATED,
+                        PromptResponseLoader.ALPACA_GPT4_MODEL)));
+        List<LabeledPrompt> targets = corpus.prompts();
+        List<LabeledPrompt> instructionSets = corpus.instructionSetPrompts(PromptSplit.TRAIN);
+        assertEquals(1, instructionSets.size(), "the poem's text falls in the training split");
+        RankerSettings with = TinyModels.RANKER_SETTINGS.withInstructionSets(true);
+        assertEquals(targets, RankerTrainer.trainingPrompts(corpus, targets, TinyModels.RANKER_SETTINGS));
+        List<LabeledPrompt> expected = new ArrayList<>(targets);
+        expected.addAll(instructionSets);
+        assertEquals(expected, RankerTrainer.trainingPrompts(corpus, targets, with), "the training split's, after the targets'");
+        FeatureScaling targetsAlone = FeatureScaling.fit(LexicalTrainer.featureRows(targets));
+        FeatureScaling fitted = RankerTrainer.featureScaling(RankerTrainer.trainingPrompts(corpus, targets, with));
+        assertArrayEquals(targetsAlone.means(), fitted.means());
+        assertArrayEquals(targetsAlone.scales(), fitted.scales());
     }
 
     @Test

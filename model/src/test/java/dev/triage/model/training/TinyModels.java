@@ -41,7 +41,7 @@ public final class TinyModels {
 
     /** A small head trained briefly, with prompts cut at 64 tokens: enough for the three kinds. */
     public static final RankerSettings RANKER_SETTINGS = new RankerSettings(RankingObjective.PAIRWISE, 0.2, 1.0, 16, 0.01,
-            300, 32, 8, 0, 42, EncoderSpec.DEFAULT, 64, 0, 0, false, TreeStacking.NONE);
+            300, 32, 8, 0, 42, EncoderSpec.DEFAULT, 64, 0, 0, false, TreeStacking.NONE, false);
 
     /** The same head with a few trees stacked on it over two folds. */
     public static final RankerSettings STACKED_RANKER_SETTINGS = RANKER_SETTINGS.withStacking(new TreeStacking(2, SETTINGS));
