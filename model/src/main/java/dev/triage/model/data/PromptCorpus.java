@@ -38,17 +38,15 @@ public final class PromptCorpus {
     public static PromptCorpus of(List<PromptAnswer> answers) {
         Map<String, List<PromptAnswer>> groups = new LinkedHashMap<>();
         Map<String, List<PromptAnswer>> instructionSets = new LinkedHashMap<>();
+        Set<String> targetTexts = new HashSet<>();
         for (PromptAnswer answer : answers) {
             String text = PromptText.normalize(answer.prompt());
             if (TargetModels.targets(answer.answeringModel())) {
                 groups.computeIfAbsent(answer.source().name() + '\u0000' + text, k -> new ArrayList<>()).add(answer);
+                targetTexts.add(text);
             } else if (answer.source() == PromptSource.CURATED) {
                 instructionSets.computeIfAbsent(text, k -> new ArrayList<>()).add(answer);
             }
-        }
-        Set<String> targetTexts = new HashSet<>();
-        for (List<PromptAnswer> group : groups.values()) {
-            targetTexts.add(PromptText.normalize(group.get(0).prompt()));
         }
         // A text that a target model answered too is that source's: held out with it, never learned from twice.
         instructionSets.keySet().removeAll(targetTexts);

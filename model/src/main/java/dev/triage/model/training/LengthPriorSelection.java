@@ -102,8 +102,9 @@ final class LengthPriorSelection {
 
     private static Cell cell(String name, List<LabeledPrompt> train, List<LabeledPrompt> unseen, PromptEmbeddings embeddings,
             RankerSettings settings) {
-        FeatureScaling scaling = RankerTrainer.featureScaling(train);
-        RankingHead head = RankerTrainer.trainHead(train, scaling.inputs(embeddings.of(train), LexicalTrainer.featureRows(train)),
+        float[][] trainFeatures = LexicalTrainer.featureRows(train);
+        FeatureScaling scaling = RankerTrainer.featureScaling(train, trainFeatures);
+        RankingHead head = RankerTrainer.trainHead(train, scaling.inputs(embeddings.of(train), trainFeatures),
                 settings.withLengthPrior(0, 0));
         float[][] inputs = scaling.inputs(embeddings.of(unseen), LexicalTrainer.featureRows(unseen));
         double[] scores = new double[inputs.length];

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 
 /**
  * Trains the ranker's head on frozen sentence embeddings beside the request's standardized
@@ -89,8 +90,9 @@ public final class RankerTrainer {
      * The standardization of the request features over the target models' training prompts, the traffic the head is
      * to serve and on which the length prior's threshold is set; the instruction sets' prompts, shorter, would move it.
      */
-    static FeatureScaling featureScaling(List<LabeledPrompt> train) {
-        return FeatureScaling.fit(LexicalTrainer.featureRows(train.stream().filter(p -> p.source() != PromptSource.CURATED).toList()));
+    static FeatureScaling featureScaling(List<LabeledPrompt> train, float[][] features) {
+        return FeatureScaling.fit(IntStream.range(0, train.size()).filter(i -> train.get(i).source() != PromptSource.CURATED)
+                .mapToObj(i -> features[i]).toArray(float[][]::new));
     }
 
     /**
@@ -103,7 +105,7 @@ public final class RankerTrainer {
     public static TrainedRanker train(List<LabeledPrompt> train, float[][] trainEmbeddings, List<LabeledPrompt> validation,
             float[][] validationEmbeddings, RankerSettings settings) {
         float[][] trainFeatures = LexicalTrainer.featureRows(train);
-        FeatureScaling scaling = featureScaling(train);
+        FeatureScaling scaling = featureScaling(train, trainFeatures);
         float[][] trainInputs = scaling.inputs(trainEmbeddings, trainFeatures);
         RankingHead head = servedHead(train, trainInputs, settings);
         byte[] onnx = settings.stacking().stacked()

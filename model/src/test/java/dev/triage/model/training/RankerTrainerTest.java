@@ -93,7 +93,8 @@ class RankerTrainerTest {
         expected.addAll(instructionSets);
         assertEquals(expected, RankerTrainer.trainingPrompts(corpus, targets, with), "the training split's, after the targets'");
         FeatureScaling targetsAlone = FeatureScaling.fit(LexicalTrainer.featureRows(targets));
-        FeatureScaling fitted = RankerTrainer.featureScaling(RankerTrainer.trainingPrompts(corpus, targets, with));
+        List<LabeledPrompt> trained = RankerTrainer.trainingPrompts(corpus, targets, with);
+        FeatureScaling fitted = RankerTrainer.featureScaling(trained, LexicalTrainer.featureRows(trained));
         assertArrayEquals(targetsAlone.means(), fitted.means());
         assertArrayEquals(targetsAlone.scales(), fitted.scales());
     }
