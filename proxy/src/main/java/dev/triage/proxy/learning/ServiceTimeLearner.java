@@ -8,14 +8,17 @@ import dev.triage.proxy.scheduler.ServiceTimeModel;
  * (running − 1)} on relative error, so that a 0.3 s answer weighs as much as a 30 s one.
  *
  * <ul>
- *   <li>The configured flags are the prior, worth {@value #PRIOR_REQUESTS} typical requests: the first
- *       observations override it.
+ *   <li>The configured flags are the prior, worth {@value #PRIOR_REQUESTS} of the backend's own requests:
+ *       in each term, that share of the information an average request seen so far carried about it
+ *       (before the first, of the flags' typical request). The first observations override it, and it
+ *       weighs as little in every term: a fixed cost that each request says little about, where every
+ *       answer takes seconds, is not held near the flags' guess once hundreds of answers have spoken.
  *   <li>Robust: each observation's weight is cut by Huber's rule once its relative residual passes
  *       {@value #HUBER} times the running scale of residuals, and is 0 past {@value #REJECT} times, so a
  *       stalled request does not move the fit. The scale itself follows the residuals (each clipped at
  *       three times it), so a backend that really changed speed is believed within a few dozen requests.
  *   <li>The statistics decay by {@value #DECAY} per observation (a memory of about 500 requests), so
- *       the fit follows a backend that changes speed; the prior never decays.
+ *       the fit follows a backend that changes speed.
  * </ul>
  *
  * <p>Four terms, none negative: each update solves a 4 × 4 system, and when a term would fall below 0
@@ -38,9 +41,12 @@ final class ServiceTimeLearner {
     /** The shape of the typical request the prior is measured in: prompt and output tokens, running beside it. */
     private static final double[] TYPICAL = {1, 200, 200, 200};
     private static final double SCALE_RATE = 0.05;
+    /** The share of the flags' typical request that stands for a term's information before any is seen. */
+    private static final double UNSEEN = 1e-9;
 
     private final double[] prior;
-    private final double[] priorPrecision = new double[TERMS];
+    /** What the flags' typical request would tell about each term, in the fit's weighting. */
+    private final double[] typicalInformation = new double[TERMS];
     private final double[][] gram = new double[TERMS][TERMS];
     private final double[] moment = new double[TERMS];
     private final double[] fit = new double[TERMS];
@@ -53,7 +59,7 @@ final class ServiceTimeLearner {
         double typicalSeconds = configured.seconds(TYPICAL[1], TYPICAL[2], 1);
         for (int i = 0; i < TERMS; i++) {
             double relative = TYPICAL[i] / typicalSeconds;
-            priorPrecision[i] = PRIOR_REQUESTS * relative * relative;
+            typicalInformation[i] = relative * relative;
         }
         System.arraycopy(prior, 0, fit, 0, TERMS);
     }
@@ -139,7 +145,10 @@ final class ServiceTimeLearner {
 
     /**
      * Fits the terms, none below 0, to the statistics and the prior: minimises {@code fᵀ A f − 2 fᵀ c}
-     * with A = gram + prior precision and c = moments + prior precision × prior. A term that the
+     * with A = gram + prior precision and c = moments + prior precision × prior, the prior's precision
+     * in each term {@value #PRIOR_REQUESTS} times what an average request told about it
+     * ({@link #marginalInformation}, over the decayed count of requests, the flags' typical request
+     * counted as one more). A term that the
      * unconstrained solution puts below 0 is not simply set to 0 afterwards, which would leave the
      * others fitted to a model that no longer holds (a negative fixed cost paid back by an inflated
      * cost per prompt token): every set of terms left free is solved with the rest at 0, and the best
@@ -148,10 +157,13 @@ final class ServiceTimeLearner {
     private void solve() {
         double[][] a = new double[TERMS][TERMS];
         double[] c = new double[TERMS];
+        double requests = (1 - Math.pow(DECAY, observations)) / (1 - DECAY) + 1;
+        double[] seen = marginalInformation();
         for (int i = 0; i < TERMS; i++) {
+            double priorPrecision = PRIOR_REQUESTS * (seen[i] + typicalInformation[i]) / requests;
             System.arraycopy(gram[i], 0, a[i], 0, TERMS);
-            a[i][i] += priorPrecision[i];
-            c[i] = moment[i] + priorPrecision[i] * prior[i];
+            a[i][i] += priorPrecision;
+            c[i] = moment[i] + priorPrecision * prior[i];
         }
         int all = (1 << TERMS) - 1;
         double[] best = solveFree(a, c, all);
@@ -174,6 +186,27 @@ final class ServiceTimeLearner {
             }
         }
         System.arraycopy(best, 0, fit, 0, TERMS);
+    }
+
+    /**
+     * What the statistics tell about each term with the others free: 1 / (gram⁻¹)ᵢᵢ. A term moved in
+     * step with another (the fixed cost against the time per token, when every answer is long) is told
+     * much less than the gram's diagonal says. A term never seen gets next to nothing.
+     */
+    private double[] marginalInformation() {
+        double[][] a = new double[TERMS][TERMS];
+        for (int i = 0; i < TERMS; i++) {
+            System.arraycopy(gram[i], 0, a[i], 0, TERMS);
+            a[i][i] += UNSEEN * typicalInformation[i]; // invertible however few the observations
+        }
+        double[] information = new double[TERMS];
+        for (int i = 0; i < TERMS; i++) {
+            double[] unit = new double[TERMS];
+            unit[i] = 1;
+            double[] column = solveFree(a, unit, (1 << TERMS) - 1);
+            information[i] = column == null || !(column[i] > 0) ? 0 : 1 / column[i];
+        }
+        return information;
     }
 
     /**

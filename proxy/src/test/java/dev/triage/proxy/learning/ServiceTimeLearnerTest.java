@@ -32,6 +32,27 @@ class ServiceTimeLearnerTest {
         assertEquals(0, learned.growthPerRunning(), 1e-9, "nothing ran beside it: " + learned);
     }
 
+    /**
+     * A backend whose every answer takes seconds (a verbose model): each request says little about its
+     * fixed cost, and the flags' 0.5 s, ten times the real one, must still give way to what 200 of them say.
+     */
+    @Test
+    void learnsTheFixedCostOfABackendWhoseAnswersAreAllLong() {
+        ServiceTimeLearner learner = new ServiceTimeLearner(FLAGS);
+        Random random = new Random(13);
+        double base = 0.05;
+        double perToken = 0.02;
+        for (int i = 0; i < 200; i++) {
+            double tokens = Math.round(Math.exp(6.6 + 0.5 * random.nextGaussian()));
+            // A timer's and a network's lateness, a few milliseconds, on top of the backend's own time.
+            double seconds = base + perToken * tokens + 0.003 * -Math.log(1 - random.nextDouble());
+            learner.learn(0, tokens, 1, seconds);
+        }
+        LearnedServiceTime learned = learner.current();
+        assertEquals(base + 0.003, learned.baseSeconds(), 0.1 * base, learned.toString());
+        assertEquals(perToken, learned.secondsPerToken(), 0.01 * perToken, learned.toString());
+    }
+
     @Test
     void learnsPrefillPerPromptTokenAndTheBatchSlowdown() {
         ServiceTimeLearner learner = new ServiceTimeLearner(FLAGS);
