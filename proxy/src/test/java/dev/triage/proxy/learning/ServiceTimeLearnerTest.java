@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.proxy.scheduler.ServiceTimeModel;
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -51,6 +52,32 @@ class ServiceTimeLearnerTest {
         LearnedServiceTime learned = learner.current();
         assertEquals(base + 0.003, learned.baseSeconds(), 0.1 * base, learned.toString());
         assertEquals(perToken, learned.secondsPerToken(), 0.01 * perToken, learned.toString());
+    }
+
+    /**
+     * A backend five times slower per token than the flags say, with 5% noise and a stall every 20th
+     * request: fifty answers are enough to learn its time per token, on most request streams.
+     */
+    @Test
+    void learnsTheTimePerTokenOfABackendFarSlowerThanTheFlagsWithinFiftyRequests() {
+        double perToken = 0.1;
+        double[] errors = new double[10];
+        for (int stream = 0; stream < errors.length; stream++) {
+            ServiceTimeLearner learner = new ServiceTimeLearner(FLAGS);
+            Random random = new Random(stream + 1);
+            for (int i = 0; i < 50; i++) {
+                double tokens = answerTokens(random);
+                double seconds = (2.0 + perToken * tokens) * (1 + 0.05 * random.nextGaussian());
+                if (i % 20 == 7) {
+                    seconds *= 6;
+                }
+                learner.learn(promptTokens(random), tokens, 1, seconds);
+            }
+            errors[stream] = Math.abs(learner.current().secondsPerToken() / perToken - 1);
+        }
+        Arrays.sort(errors);
+        double median = (errors[4] + errors[5]) / 2;
+        assertTrue(median <= 0.05, "median relative error of the time per token: " + median + " " + Arrays.toString(errors));
     }
 
     @Test
