@@ -8,11 +8,12 @@ import dev.triage.proxy.scheduler.ServiceTimeModel;
  * (running − 1)} on relative error, so that a 0.3 s answer weighs as much as a 30 s one.
  *
  * <ul>
- *   <li>The configured flags are the prior, worth {@value #PRIOR_REQUESTS} of the backend's own requests:
- *       in each term, that share of the information an average request seen so far carried about it
- *       (before the first, of the flags' typical request). The first observations override it, and it
- *       weighs as little in every term: a fixed cost that each request says little about, where every
- *       answer takes seconds, is not held near the flags' guess once hundreds of answers have spoken.
+ *   <li>The configured flags are the prior, worth {@value #PRIOR_REQUESTS} of a request in each term:
+ *       that share of what an average request told about the term, the requests seen and one typical
+ *       request (timed by the flags before any is seen, then at the backend's own mean time). The
+ *       first observations override it, and it fades alike in every term: a fixed cost that each
+ *       request says little about, where every answer takes seconds, is not held near the flags' guess
+ *       once hundreds of answers have spoken.
  *   <li>Robust: each observation's weight is cut by Huber's rule once its relative residual passes
  *       {@value #HUBER} times the running scale of residuals, and is 0 past {@value #REJECT} times, so a
  *       stalled request does not move the fit. The scale itself follows the residuals (each clipped at
@@ -41,12 +42,12 @@ final class ServiceTimeLearner {
     /** The shape of the typical request the prior is measured in: prompt and output tokens, running beside it. */
     private static final double[] TYPICAL = {1, 200, 200, 200};
     private static final double SCALE_RATE = 0.05;
-    /** The share of the flags' typical request that stands for a term's information before any is seen. */
+    /** The ridge that keeps the gram invertible, relative to its diagonal. */
     private static final double UNSEEN = 1e-9;
 
     private final double[] prior;
-    /** What the flags' typical request would tell about each term, in the fit's weighting. */
-    private final double[] typicalInformation = new double[TERMS];
+    /** The flags' time for the typical request: the typical request's time until the backend's own is seen. */
+    private final double flagsTypicalSeconds;
     private final double[][] gram = new double[TERMS][TERMS];
     private final double[] moment = new double[TERMS];
     private final double[] fit = new double[TERMS];
@@ -56,11 +57,7 @@ final class ServiceTimeLearner {
     ServiceTimeLearner(LearnedServiceTime configured) {
         prior = new double[] {configured.baseSeconds(), configured.secondsPerPromptToken(), configured.secondsPerToken(),
                 configured.secondsPerToken() * configured.growthPerRunning()};
-        double typicalSeconds = configured.seconds(TYPICAL[1], TYPICAL[2], 1);
-        for (int i = 0; i < TERMS; i++) {
-            double relative = TYPICAL[i] / typicalSeconds;
-            typicalInformation[i] = relative * relative;
-        }
+        flagsTypicalSeconds = configured.seconds(TYPICAL[1], TYPICAL[2], 1);
         System.arraycopy(prior, 0, fit, 0, TERMS);
     }
 
@@ -147,8 +144,8 @@ final class ServiceTimeLearner {
      * Fits the terms, none below 0, to the statistics and the prior: minimises {@code fᵀ A f − 2 fᵀ c}
      * with A = gram + prior precision and c = moments + prior precision × prior, the prior's precision
      * in each term {@value #PRIOR_REQUESTS} times what an average request told about it
-     * ({@link #marginalInformation}, over the decayed count of requests, the flags' typical request
-     * counted as one more). A term that the
+     * ({@link #marginalInformation} over the decayed count of requests, rejected ones included, with
+     * the {@link #typicalInformation typical request} counted as one more). A term that the
      * unconstrained solution puts below 0 is not simply set to 0 afterwards, which would leave the
      * others fitted to a model that no longer holds (a negative fixed cost paid back by an inflated
      * cost per prompt token): every set of terms left free is solved with the rest at 0, and the best
@@ -158,9 +155,10 @@ final class ServiceTimeLearner {
         double[][] a = new double[TERMS][TERMS];
         double[] c = new double[TERMS];
         double requests = (1 - Math.pow(DECAY, observations)) / (1 - DECAY) + 1;
-        double[] seen = marginalInformation();
+        double[] typical = typicalInformation();
+        double[] seen = marginalInformation(typical);
         for (int i = 0; i < TERMS; i++) {
-            double priorPrecision = PRIOR_REQUESTS * (seen[i] + typicalInformation[i]) / requests;
+            double priorPrecision = PRIOR_REQUESTS * (seen[i] + typical[i]) / requests;
             System.arraycopy(gram[i], 0, a[i], 0, TERMS);
             a[i][i] += priorPrecision;
             c[i] = moment[i] + priorPrecision * prior[i];
@@ -189,15 +187,34 @@ final class ServiceTimeLearner {
     }
 
     /**
-     * What the statistics tell about each term with the others free: 1 / (gram⁻¹)ᵢᵢ. A term moved in
-     * step with another (the fixed cost against the time per token, when every answer is long) is told
-     * much less than the gram's diagonal says. A term never seen gets next to nothing.
+     * What the typical request (the shape of {@link #TYPICAL}) tells about each term, in the fit's
+     * weighting: timed by the flags until a request is seen, then by the backend's own mean time as the
+     * fit weighs it. Flags far off the backend's speed so never make the prior worth more than a
+     * request of the backend's own.
      */
-    private double[] marginalInformation() {
+    private double[] typicalInformation() {
+        double mean = moment[0] / gram[0][0];
+        double seconds = observations > 0 && mean > 0 && Double.isFinite(mean) ? mean : flagsTypicalSeconds;
+        double[] information = new double[TERMS];
+        for (int i = 0; i < TERMS; i++) {
+            double relative = TYPICAL[i] / seconds;
+            information[i] = relative * relative;
+        }
+        return information;
+    }
+
+    /**
+     * What the statistics tell about each term with the others free: 1 / (gram⁻¹)ᵢᵢ, the gram given a
+     * ridge a billionth of its diagonal (of the typical request's information where that is 0). A term
+     * moved in step with another (the fixed cost against the time per token, when every answer is
+     * long) is told much less than the gram's diagonal says; a term never seen gets next to nothing;
+     * 0 where the system cannot be solved.
+     */
+    private double[] marginalInformation(double[] typical) {
         double[][] a = new double[TERMS][TERMS];
         for (int i = 0; i < TERMS; i++) {
             System.arraycopy(gram[i], 0, a[i], 0, TERMS);
-            a[i][i] += UNSEEN * typicalInformation[i]; // invertible however few the observations
+            a[i][i] += UNSEEN * Math.max(gram[i][i], typical[i]); // invertible, at the statistics' own scale
         }
         double[] information = new double[TERMS];
         for (int i = 0; i < TERMS; i++) {

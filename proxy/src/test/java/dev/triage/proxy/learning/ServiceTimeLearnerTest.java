@@ -80,6 +80,25 @@ class ServiceTimeLearnerTest {
         assertTrue(median <= 0.05, "median relative error of the time per token: " + median + " " + Arrays.toString(errors));
     }
 
+    /**
+     * Flags that make the typical request a few hundred times shorter than the backend's: the prior
+     * still weighs a fraction of one of the backend's requests, not hundreds of them.
+     */
+    @Test
+    void flagsFarTooFastForTheBackendGiveWayToItsAnswers() {
+        ServiceTimeLearner learner = new ServiceTimeLearner(LearnedServiceTime.of(new ServiceTimeModel(0.001, 0.00005)));
+        Random random = new Random(17);
+        double base = 0.5;
+        double perToken = 0.02;
+        for (int i = 0; i < 1000; i++) {
+            double tokens = answerTokens(random);
+            learner.learn(0, tokens, 1, (base + perToken * tokens) * (1 + 0.03 * random.nextGaussian()));
+        }
+        LearnedServiceTime learned = learner.current();
+        assertEquals(base, learned.baseSeconds(), 0.1 * base, learned.toString());
+        assertEquals(perToken, learned.secondsPerToken(), 0.1 * perToken, learned.toString());
+    }
+
     @Test
     void learnsPrefillPerPromptTokenAndTheBatchSlowdown() {
         ServiceTimeLearner learner = new ServiceTimeLearner(FLAGS);
