@@ -131,6 +131,13 @@ final class ServiceTimeLearner {
             return false;
         }
         for (int i = 0; i < TERMS; i++) {
+            // Weighted sums of squares, none before the first request: the count weighs the prior.
+            double diagonal = state[i * TERMS + i];
+            if (diagonal < 0 || count == 0 && diagonal != 0) {
+                return false;
+            }
+        }
+        for (int i = 0; i < TERMS; i++) {
             System.arraycopy(state, i * TERMS, gram[i], 0, TERMS);
         }
         System.arraycopy(state, TERMS * TERMS, moment, 0, TERMS);

@@ -177,7 +177,12 @@ class ServiceTimeLearnerTest {
         double[] broken = learner.state();
         broken[3] = Double.NaN;
         ServiceTimeLearner untouched = new ServiceTimeLearner(FLAGS);
-        assertTrue(!untouched.restore(broken) && !untouched.restore(new double[3]));
+        double[] uncounted = learner.state();
+        uncounted[uncounted.length - 1] = 0;
+        double[] negative = learner.state();
+        negative[0] = -1;
+        assertTrue(!untouched.restore(broken) && !untouched.restore(new double[3]) && !untouched.restore(uncounted)
+                && !untouched.restore(negative));
         assertEquals(FLAGS.seconds(0, 100, 1), untouched.current().seconds(0, 100, 1), 1e-9);
     }
 
