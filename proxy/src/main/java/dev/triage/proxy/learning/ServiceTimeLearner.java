@@ -8,12 +8,13 @@ import dev.triage.proxy.scheduler.ServiceTimeModel;
  * (running − 1)} on relative error, so that a 0.3 s answer weighs as much as a 30 s one.
  *
  * <ul>
- *   <li>The configured flags are the prior, worth {@value #PRIOR_REQUESTS} of a request in each term:
- *       that share of what an average request told about the term, the requests seen and one typical
- *       request (timed by the flags before any is seen, then at the backend's own mean time). The
- *       first observations override it, and it fades alike in every term: a fixed cost that each
- *       request says little about, where every answer takes seconds, is not held near the flags' guess
- *       once hundreds of answers have spoken.
+ *   <li>The configured flags are the prior: a request made before the first, worth
+ *       {@value #PRIOR_REQUESTS} of an average one in each term (of what an average request told about
+ *       the term, over the requests seen and one typical request weighted like them; before any, as
+ *       the flags would time it), and forgotten at the same rate as the requests. The first
+ *       observations override it, and it fades alike in every term: a fixed cost that each request
+ *       says little about, where every answer takes seconds, is not held near the flags' guess once
+ *       hundreds of answers have spoken, nor is anything by flags far off the backend's speed.
  *   <li>Robust: each observation's weight is cut by Huber's rule once its relative residual passes
  *       {@value #HUBER} times the running scale of residuals, and is 0 past {@value #REJECT} times, so a
  *       stalled request does not move the fit. The scale itself follows the residuals (each clipped at
@@ -42,11 +43,11 @@ final class ServiceTimeLearner {
     /** The shape of the typical request the prior is measured in: prompt and output tokens, running beside it. */
     private static final double[] TYPICAL = {1, 200, 200, 200};
     private static final double SCALE_RATE = 0.05;
-    /** The ridge that keeps the gram invertible, relative to its diagonal. */
+    /** The ridge that keeps the gram invertible, relative to its diagonal; the least the prior is ever worth. */
     private static final double UNSEEN = 1e-9;
 
     private final double[] prior;
-    /** The flags' time for the typical request: the typical request's time until the backend's own is seen. */
+    /** The flags' time for the typical request, which weighs it until a request is seen. */
     private final double flagsTypicalSeconds;
     private final double[][] gram = new double[TERMS][TERMS];
     private final double[] moment = new double[TERMS];
@@ -152,7 +153,8 @@ final class ServiceTimeLearner {
      * with A = gram + prior precision and c = moments + prior precision × prior, the prior's precision
      * in each term {@value #PRIOR_REQUESTS} times what an average request told about it
      * ({@link #marginalInformation} over the decayed count of requests, rejected ones included, with
-     * the {@link #typicalInformation typical request} counted as one more). A term that the
+     * the {@link #typicalInformation typical request} counted as one more), decayed as a request made
+     * before the first would be. A term that the
      * unconstrained solution puts below 0 is not simply set to 0 afterwards, which would leave the
      * others fitted to a model that no longer holds (a negative fixed cost paid back by an inflated
      * cost per prompt token): every set of terms left free is solved with the rest at 0, and the best
@@ -161,11 +163,14 @@ final class ServiceTimeLearner {
     private void solve() {
         double[][] a = new double[TERMS][TERMS];
         double[] c = new double[TERMS];
-        double requests = (1 - Math.pow(DECAY, observations)) / (1 - DECAY) + 1;
-        double[] typical = typicalInformation();
-        double[] seen = marginalInformation(typical);
+        double forgotten = Math.pow(DECAY, observations);
+        double seen = (1 - forgotten) / (1 - DECAY);
+        double[] typical = typicalInformation(seen);
+        double[] told = marginalInformation(typical);
         for (int i = 0; i < TERMS; i++) {
-            double priorPrecision = PRIOR_REQUESTS * (seen[i] + typical[i]) / requests;
+            // An average request's information, the typical one counted as one more, made before the first
+            // and forgotten at the same rate (never quite: a term no request tells about stays at the flags).
+            double priorPrecision = PRIOR_REQUESTS * Math.max(forgotten, UNSEEN) * (told[i] + typical[i]) / (seen + 1);
             System.arraycopy(gram[i], 0, a[i], 0, TERMS);
             a[i][i] += priorPrecision;
             c[i] = moment[i] + priorPrecision * prior[i];
@@ -194,18 +199,21 @@ final class ServiceTimeLearner {
     }
 
     /**
-     * What the typical request (the shape of {@link #TYPICAL}) tells about each term, in the fit's
-     * weighting: timed by the flags until a request is seen, then by the backend's own mean time as the
-     * fit weighs it. Flags far off the backend's speed so never make the prior worth more than a
-     * request of the backend's own.
+     * What the typical request (the shape of {@link #TYPICAL}) tells about each term, weighted as an
+     * average request seen so far was (the fit weighs a request by its predicted time when it came);
+     * before any, as the flags would time it. However far the flags are off the backend's speed, the
+     * prior so stays worth a quarter of one of the requests it is fitted to.
+     *
+     * @param seen the decayed count of requests seen
      */
-    private double[] typicalInformation() {
-        double mean = moment[0] / gram[0][0];
-        double seconds = observations > 0 && mean > 0 && Double.isFinite(mean) ? mean : flagsTypicalSeconds;
+    private double[] typicalInformation(double seen) {
+        double weight = gram[0][0] / seen;
+        if (!(seen > 0 && weight > 0 && Double.isFinite(weight))) {
+            weight = 1 / (flagsTypicalSeconds * flagsTypicalSeconds);
+        }
         double[] information = new double[TERMS];
         for (int i = 0; i < TERMS; i++) {
-            double relative = TYPICAL[i] / seconds;
-            information[i] = relative * relative;
+            information[i] = weight * TYPICAL[i] * TYPICAL[i];
         }
         return information;
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -81,22 +82,25 @@ class ServiceTimeLearnerTest {
     }
 
     /**
-     * Flags that make the typical request a few hundred times shorter than the backend's: the prior
-     * still weighs a fraction of one of the backend's requests, not hundreds of them.
+     * Flags that make the typical request a few hundred times shorter, or a hundred times longer, than
+     * the backend's: the prior still weighs a fraction of one of the backend's requests, not hundreds
+     * of them, and pulls no term towards the flags once a thousand answers have spoken.
      */
     @Test
-    void flagsFarTooFastForTheBackendGiveWayToItsAnswers() {
-        ServiceTimeLearner learner = new ServiceTimeLearner(LearnedServiceTime.of(new ServiceTimeModel(0.001, 0.00005)));
-        Random random = new Random(17);
+    void flagsFarOffTheBackendsSpeedEitherWayGiveWayToItsAnswers() {
         double base = 0.5;
         double perToken = 0.02;
-        for (int i = 0; i < 1000; i++) {
-            double tokens = answerTokens(random);
-            learner.learn(0, tokens, 1, (base + perToken * tokens) * (1 + 0.03 * random.nextGaussian()));
+        for (ServiceTimeModel flags : List.of(new ServiceTimeModel(0.001, 0.00005), new ServiceTimeModel(50, 2))) {
+            ServiceTimeLearner learner = new ServiceTimeLearner(LearnedServiceTime.of(flags));
+            Random random = new Random(17);
+            for (int i = 0; i < 1000; i++) {
+                double tokens = answerTokens(random);
+                learner.learn(0, tokens, 1, (base + perToken * tokens) * (1 + 0.03 * random.nextGaussian()));
+            }
+            LearnedServiceTime learned = learner.current();
+            assertEquals(base, learned.baseSeconds(), 0.1 * base, flags + ": " + learned);
+            assertEquals(perToken, learned.secondsPerToken(), 0.1 * perToken, flags + ": " + learned);
         }
-        LearnedServiceTime learned = learner.current();
-        assertEquals(base, learned.baseSeconds(), 0.1 * base, learned.toString());
-        assertEquals(perToken, learned.secondsPerToken(), 0.1 * perToken, learned.toString());
     }
 
     @Test
