@@ -9,9 +9,10 @@ import dev.triage.proxy.scheduler.ServiceTimeModel;
  *
  * <ul>
  *   <li>The configured flags are the prior: a request made before the first, worth
- *       {@value #PRIOR_REQUESTS} of an average one in each term (of what an average request told about
- *       the term, over the requests seen and one typical request weighted like them; before any, as
- *       the flags would time it), and forgotten at the same rate as the requests. The first
+ *       {@value #PRIOR_REQUESTS} of an average one in each term (what the requests seen told about the
+ *       term with the others free, and what one typical request weighted like them tells about it
+ *       alone, over their count; before any request weighs, as the flags would time the typical one),
+ *       and forgotten at the same rate as the requests, down to {@value #PRIOR_FLOOR} of that. The first
  *       observations override it, and it fades alike in every term: a fixed cost that each request
  *       says little about, where every answer takes seconds, is not held near the flags' guess once
  *       hundreds of answers have spoken, nor is anything by flags far off the backend's speed.
@@ -23,8 +24,9 @@ import dev.triage.proxy.scheduler.ServiceTimeModel;
  *       the fit follows a backend that changes speed.
  * </ul>
  *
- * <p>Four terms, none negative: each update solves a 4 × 4 system, and when a term would fall below 0
- * the smaller systems of the others, a few microseconds at most. Not thread-safe: one
+ * <p>Four terms, none negative: each update solves a 4 × 4 system (and four more for the prior's
+ * weights), and when a term would fall below 0 the smaller systems of the others, a few microseconds
+ * at most. Not thread-safe: one
  * thread feeds it.
  */
 final class ServiceTimeLearner {
@@ -43,8 +45,15 @@ final class ServiceTimeLearner {
     /** The shape of the typical request the prior is measured in: prompt and output tokens, running beside it. */
     private static final double[] TYPICAL = {1, 200, 200, 200};
     private static final double SCALE_RATE = 0.05;
-    /** The ridge that keeps the gram invertible, relative to its diagonal; the least the prior is ever worth. */
-    private static final double UNSEEN = 1e-9;
+    /** The ridge that keeps the gram invertible for {@link #marginalInformation}, relative to its diagonal. */
+    private static final double RIDGE = 1e-9;
+    /**
+     * The least share of its first weight the prior keeps however long the learner runs: enough to
+     * settle, without rounding deciding it, how the fit splits the time between terms that the
+     * requests always move together (one prompt length, say), and too little to pull on any term the
+     * requests do tell about.
+     */
+    private static final double PRIOR_FLOOR = 0.01;
 
     private final double[] prior;
     /** The flags' time for the typical request, which weighs it until a request is seen. */
@@ -59,7 +68,7 @@ final class ServiceTimeLearner {
         prior = new double[] {configured.baseSeconds(), configured.secondsPerPromptToken(), configured.secondsPerToken(),
                 configured.secondsPerToken() * configured.growthPerRunning()};
         flagsTypicalSeconds = configured.seconds(TYPICAL[1], TYPICAL[2], 1);
-        System.arraycopy(prior, 0, fit, 0, TERMS);
+        solve(); // the prior, as a restored state with no request solves it
     }
 
     /**
@@ -131,10 +140,10 @@ final class ServiceTimeLearner {
         if (!(count >= 0) || count > Long.MAX_VALUE / 2 || !(scale >= MIN_SCALE) || Double.isInfinite(scale)) {
             return false;
         }
-        for (int i = 0; i < TERMS; i++) {
-            // Weighted sums of squares, none before the first request: the count weighs the prior.
-            double diagonal = state[i * TERMS + i];
-            if (diagonal < 0 || count == 0 && diagonal != 0) {
+        for (int i = 0; i < state.length - 2; i++) {
+            // Sums of weighted squares on the diagonal; no sums at all before the first request (the count weighs the prior).
+            boolean diagonal = i < TERMS * TERMS && i / TERMS == i % TERMS;
+            if (diagonal && state[i] < 0 || count == 0 && state[i] != 0) {
                 return false;
             }
         }
@@ -151,26 +160,26 @@ final class ServiceTimeLearner {
     /**
      * Fits the terms, none below 0, to the statistics and the prior: minimises {@code fᵀ A f − 2 fᵀ c}
      * with A = gram + prior precision and c = moments + prior precision × prior, the prior's precision
-     * in each term {@value #PRIOR_REQUESTS} times what an average request told about it
-     * ({@link #marginalInformation} over the decayed count of requests, rejected ones included, with
-     * the {@link #typicalInformation typical request} counted as one more), decayed as a request made
-     * before the first would be. A term that the
+     * in each term {@value #PRIOR_REQUESTS} times what an average request told about it (the requests'
+     * {@link #marginalInformation} and the {@link #typicalInformation typical request}'s, over the
+     * decayed count of requests, rejected ones included, and one), decayed as a request made before
+     * the first would be, down to {@value #PRIOR_FLOOR} of it. A term that the
      * unconstrained solution puts below 0 is not simply set to 0 afterwards, which would leave the
      * others fitted to a model that no longer holds (a negative fixed cost paid back by an inflated
      * cost per prompt token): every set of terms left free is solved with the rest at 0, and the best
-     * solution that is nowhere negative is kept. Sixteen 4 × 4 solves at most.
+     * solution that is nowhere negative is kept. Nineteen 4 × 4 solves at most, four of them for the
+     * prior's weights.
      */
     private void solve() {
         double[][] a = new double[TERMS][TERMS];
         double[] c = new double[TERMS];
-        double forgotten = Math.pow(DECAY, observations);
+        double forgotten = StrictMath.pow(DECAY, observations); // the same on every JVM, so a restore is exact
         double seen = (1 - forgotten) / (1 - DECAY);
         double[] typical = typicalInformation(seen);
         double[] told = marginalInformation(typical);
         for (int i = 0; i < TERMS; i++) {
-            // An average request's information, the typical one counted as one more, made before the first
-            // and forgotten at the same rate (never quite: a term no request tells about stays at the flags).
-            double priorPrecision = PRIOR_REQUESTS * Math.max(forgotten, UNSEEN) * (told[i] + typical[i]) / (seen + 1);
+            // A request made before the first and forgotten at the same rate, down to the floor.
+            double priorPrecision = PRIOR_REQUESTS * Math.max(forgotten, PRIOR_FLOOR) * (told[i] + typical[i]) / (seen + 1);
             System.arraycopy(gram[i], 0, a[i], 0, TERMS);
             a[i][i] += priorPrecision;
             c[i] = moment[i] + priorPrecision * prior[i];
@@ -199,10 +208,10 @@ final class ServiceTimeLearner {
     }
 
     /**
-     * What the typical request (the shape of {@link #TYPICAL}) tells about each term, weighted as an
-     * average request seen so far was (the fit weighs a request by its predicted time when it came);
-     * before any, as the flags would time it. However far the flags are off the backend's speed, the
-     * prior so stays worth a quarter of one of the requests it is fitted to.
+     * What the typical request (the shape of {@link #TYPICAL}) tells about each term alone, weighted as
+     * an average request seen so far was (the fit weighs a request by its predicted time when it
+     * came); before any request weighs, as the flags would time it. However far the flags are off the
+     * backend's speed, the prior so stays worth a quarter of one of the requests it is fitted to.
      *
      * @param seen the decayed count of requests seen
      */
@@ -220,16 +229,16 @@ final class ServiceTimeLearner {
 
     /**
      * What the statistics tell about each term with the others free: 1 / (gram⁻¹)ᵢᵢ, the gram given a
-     * ridge a billionth of its diagonal (of the typical request's information where that is 0). A term
-     * moved in step with another (the fixed cost against the time per token, when every answer is
-     * long) is told much less than the gram's diagonal says; a term never seen gets next to nothing;
-     * 0 where the system cannot be solved.
+     * ridge of a billionth of its diagonal or of the typical request's information, whichever is
+     * larger. A term moved in step with another (the fixed cost against the time per token, when every
+     * answer is long) is told much less than the gram's diagonal says; a term no request fills gets
+     * next to nothing; 0 where the system cannot be solved.
      */
     private double[] marginalInformation(double[] typical) {
         double[][] a = new double[TERMS][TERMS];
         for (int i = 0; i < TERMS; i++) {
             System.arraycopy(gram[i], 0, a[i], 0, TERMS);
-            a[i][i] += UNSEEN * Math.max(gram[i][i], typical[i]); // invertible, at the statistics' own scale
+            a[i][i] += RIDGE * Math.max(gram[i][i], typical[i]); // invertible, at the statistics' own scale
         }
         double[] information = new double[TERMS];
         for (int i = 0; i < TERMS; i++) {

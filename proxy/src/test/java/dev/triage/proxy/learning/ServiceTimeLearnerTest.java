@@ -144,6 +144,24 @@ class ServiceTimeLearnerTest {
         assertTrue(learned.baseSeconds() >= 0 && learned.secondsPerPromptToken() >= 0, learned.toString());
     }
 
+    /**
+     * Requests of one shape, for ever: they tell the time of that shape and nothing of how it splits
+     * between the terms. The split must stay the prior's, not drift with rounding from one answer to
+     * the next, or any other shape is mispredicted.
+     */
+    @Test
+    void requestsOfOneShapeLeaveTheSplitSteady() {
+        ServiceTimeLearner learner = new ServiceTimeLearner(FLAGS);
+        for (int i = 0; i < 20_000; i++) {
+            learner.learn(50, 300, 3, 9.0);
+            if (i >= 15_000) {
+                LearnedServiceTime learned = learner.current();
+                assertEquals(9.0, learned.seconds(50, 300, 3), 0.09, "at " + i + ": " + learned);
+                assertTrue(learned.secondsPerPromptToken() < 0.001, "at " + i + ": " + learned);
+            }
+        }
+    }
+
     @Test
     void followsABackendThatSlowsDown() {
         ServiceTimeLearner learner = new ServiceTimeLearner(FLAGS);
