@@ -17,17 +17,9 @@ class ServiceTimeLearnerTest {
     @Test
     void learnsASerialBackendsPrefillAndDecodeSpeedWithin10PercentIn200RequestsDespiteStalls() {
         ServiceTimeLearner learner = new ServiceTimeLearner(FLAGS);
-        Random random = new Random(7);
         double base = 0.05;
         double perToken = 0.012;
-        for (int i = 0; i < 200; i++) {
-            double tokens = answerTokens(random);
-            double seconds = (base + perToken * tokens) * (1 + 0.03 * random.nextGaussian());
-            if (i % 20 == 7) {
-                seconds *= 6; // a stalled request: the machine was busy
-            }
-            learner.learn(promptTokens(random), tokens, 1, seconds);
-        }
+        learnFromASerialBackendThatStalls(learner, new Random(7), 200, base, perToken, 0.03);
         LearnedServiceTime learned = learner.current();
         assertEquals(base, learned.baseSeconds(), 0.1 * base, learned.toString());
         assertEquals(perToken, learned.secondsPerToken(), 0.1 * perToken, learned.toString());
@@ -65,15 +57,7 @@ class ServiceTimeLearnerTest {
         double[] errors = new double[10];
         for (int stream = 0; stream < errors.length; stream++) {
             ServiceTimeLearner learner = new ServiceTimeLearner(FLAGS);
-            Random random = new Random(stream + 1);
-            for (int i = 0; i < 50; i++) {
-                double tokens = answerTokens(random);
-                double seconds = (2.0 + perToken * tokens) * (1 + 0.05 * random.nextGaussian());
-                if (i % 20 == 7) {
-                    seconds *= 6;
-                }
-                learner.learn(promptTokens(random), tokens, 1, seconds);
-            }
+            learnFromASerialBackendThatStalls(learner, new Random(stream + 1), 50, 2.0, perToken, 0.05);
             errors[stream] = Math.abs(learner.current().secondsPerToken() / perToken - 1);
         }
         Arrays.sort(errors);
@@ -206,6 +190,22 @@ class ServiceTimeLearnerTest {
         assertTrue(!untouched.restore(broken) && !untouched.restore(new double[3]) && !untouched.restore(uncounted)
                 && !untouched.restore(negative));
         assertEquals(FLAGS.seconds(0, 100, 1), untouched.current().seconds(0, 100, 1), 1e-9);
+    }
+
+    /**
+     * {@code requests} answers of a serial backend taking {@code base + perToken × tokens} seconds with
+     * relative noise of {@code noise}, every 20th stalled six times over.
+     */
+    private static void learnFromASerialBackendThatStalls(ServiceTimeLearner learner, Random random, int requests, double base,
+            double perToken, double noise) {
+        for (int i = 0; i < requests; i++) {
+            double tokens = answerTokens(random);
+            double seconds = (base + perToken * tokens) * (1 + noise * random.nextGaussian());
+            if (i % 20 == 7) {
+                seconds *= 6; // a stalled request: the machine was busy
+            }
+            learner.learn(promptTokens(random), tokens, 1, seconds);
+        }
     }
 
     /** Answer lengths spread over orders of magnitude, as chat answers are (median about 150). */
