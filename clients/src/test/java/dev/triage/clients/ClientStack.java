@@ -88,6 +88,20 @@ final class ClientStack implements AutoCloseable {
         return PrometheusText.sum(triage.get("/metrics").body(), "triage_rejected_total", Map.of("reason", reason));
     }
 
+    /**
+     * Waits until Triage has counted at least {@code count} refusals for this reason: it counts a
+     * request's end in a task after the answer is written, so a client can see the refusal first.
+     */
+    void awaitRejections(String reason, double count) {
+        Await.until(count + " " + reason + " refusal(s) counted", () -> {
+            try {
+                return rejections(reason) >= count;
+            } catch (Exception e) {
+                throw new IllegalStateException("Triage's /metrics could not be read", e);
+            }
+        });
+    }
+
     @Override
     public void close() {
         try {

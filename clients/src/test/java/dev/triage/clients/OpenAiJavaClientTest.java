@@ -170,6 +170,7 @@ class OpenAiJavaClientTest {
             assertEquals(504, late.statusCode());
             assertEquals("queue_timeout", late.code().orElseThrow());
             assertEquals(List.of("false"), late.headers().values("x-should-retry"));
+            tight.awaitRejections("queue_timeout", timeoutsBefore + 1);
             assertEquals(timeoutsBefore + 1, tight.rejections("queue_timeout"), "the SDK honoured x-should-retry: no second wait");
         }
         tight.awaitSlotFree();
