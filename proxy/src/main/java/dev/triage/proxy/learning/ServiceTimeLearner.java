@@ -26,8 +26,7 @@ import dev.triage.proxy.scheduler.ServiceTimeModel;
  *
  * <p>Four terms, none negative: each update solves a 4 × 4 system (and four more for the prior's
  * weights), and when a term would fall below 0 the smaller systems of the others, a few microseconds
- * at most. Not thread-safe: one
- * thread feeds it.
+ * at most. Not thread-safe: one thread feeds it.
  */
 final class ServiceTimeLearner {
 
@@ -45,6 +44,8 @@ final class ServiceTimeLearner {
     /** The shape of the typical request the prior is measured in: prompt and output tokens, running beside it. */
     private static final double[] TYPICAL = {1, 200, 200, 200};
     private static final double SCALE_RATE = 0.05;
+    /** Every term free, as a bit set for {@link #solveFree}. */
+    private static final int ALL_TERMS = (1 << TERMS) - 1;
     /** The ridge that keeps the gram invertible for {@link #marginalInformation}, relative to its diagonal. */
     private static final double RIDGE = 1e-9;
     /**
@@ -130,11 +131,6 @@ final class ServiceTimeLearner {
         if (state.length != TERMS * TERMS + TERMS + 2) {
             return false;
         }
-        for (int i = 0; i < state.length - 2; i++) {
-            if (!Double.isFinite(state[i])) {
-                return false;
-            }
-        }
         double scale = state[state.length - 2];
         double count = state[state.length - 1];
         if (!(count >= 0) || count > Long.MAX_VALUE / 2 || !(scale >= MIN_SCALE) || Double.isInfinite(scale)) {
@@ -143,7 +139,7 @@ final class ServiceTimeLearner {
         for (int i = 0; i < state.length - 2; i++) {
             // Sums of weighted squares on the diagonal; no sums at all before the first request (the count weighs the prior).
             boolean diagonal = i < TERMS * TERMS && i / TERMS == i % TERMS;
-            if (diagonal && state[i] < 0 || count == 0 && state[i] != 0) {
+            if (!Double.isFinite(state[i]) || diagonal && state[i] < 0 || count == 0 && state[i] != 0) {
                 return false;
             }
         }
@@ -184,15 +180,14 @@ final class ServiceTimeLearner {
             a[i][i] += priorPrecision;
             c[i] = moment[i] + priorPrecision * prior[i];
         }
-        int all = (1 << TERMS) - 1;
-        double[] best = solveFree(a, c, all);
+        double[] best = solveFree(a, c, ALL_TERMS);
         if (best != null && isNonNegative(best)) {
             System.arraycopy(best, 0, fit, 0, TERMS);
             return;
         }
         best = new double[TERMS]; // every term 0: always allowed, objective 0
         double bestObjective = 0;
-        for (int free = 1; free < all; free++) {
+        for (int free = 1; free < ALL_TERMS; free++) {
             double[] solution = solveFree(a, c, free);
             if (solution == null || !isNonNegative(solution)) {
                 continue;
@@ -244,7 +239,7 @@ final class ServiceTimeLearner {
         for (int i = 0; i < TERMS; i++) {
             double[] unit = new double[TERMS];
             unit[i] = 1;
-            double[] column = solveFree(a, unit, (1 << TERMS) - 1);
+            double[] column = solveFree(a, unit, ALL_TERMS);
             information[i] = column == null || !(column[i] > 0) ? 0 : 1 / column[i];
         }
         return information;
