@@ -153,21 +153,23 @@ class EstimatorFallbackTest {
     }
 
     /**
-     * The estimator is held while a busy request runs: one batch waits for it, the surplus is queued
-     * at once with the fallback's (larger) estimates. Once the estimator is free it scores the surplus
-     * too, and the surplus, still waiting, goes by those estimates: all equal, so in arrival order,
-     * ahead of the batch. Sized by the fallback alone, the surplus would go last.
+     * The estimator is held while a busy request holds the slot: one batch waits for it, the surplus is
+     * queued at once with the fallback's (larger) estimates. Once the estimator is free it scores the
+     * surplus too, and the surplus, still waiting, goes by those estimates: all equal, so in arrival
+     * order, ahead of the batch. Sized by the fallback alone, the surplus would go last. The slot is
+     * freed only once every waiting request has its estimate, so that the order does not depend on
+     * how fast the machine scores.
      */
     @Test
     void requestsTheFallbackSizedWhileTheEstimatorWasBehindArePlacedByItsEstimateOnceItCatchesUp() throws Exception {
         HeldEstimator<Prompt> gated = HeldEstimator.<Prompt>held("gated", 7).markedExpensive();
-        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(2));
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
                 RunningTriage triage = RunningTriage.start(gated, "--backend", backend.url(), "--estimator-fallback", "baseline",
                         "--starvation-timeout", "off")) {
             List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
-            // The estimator is held from its warm-up prompts on. Busy for 5 s (2,500 tokens at 2 ms), sent at once.
+            // The estimator is held from its warm-up prompts on. The busy request is sent at once and held.
             assertTrue(gated.entered.await(30, TimeUnit.SECONDS));
-            responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 2_500, false)));
+            responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy [held]", 16, false)));
             Await.until("the busy request sent", () -> triage.chatQueue().busySlots() == 1);
             int surplus = 3;
             for (int i = 0; i < 32 + surplus; i++) {
@@ -183,11 +185,20 @@ class EstimatorFallbackTest {
             List<String> queuedFirst = triage.chatQueue().snapshot().get(10, TimeUnit.SECONDS).waiting().stream()
                     .map(QueueSnapshot.Waiting::id).toList();
             gated.release.countDown();
+            Await.until("every waiting request sized by the estimator", () -> {
+                try {
+                    List<QueueSnapshot.Waiting> waiting = triage.chatQueue().snapshot().get(10, TimeUnit.SECONDS).waiting();
+                    return waiting.size() == 32 + surplus && waiting.stream().allMatch(w -> w.expectedTokens() == 7);
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+            backend.releaseHeld();
             for (CompletableFuture<HttpResponse<String>> response : responses) {
                 assertEquals(200, response.get(2, TimeUnit.MINUTES).statusCode());
             }
             List<String> finished = backend.finished();
-            assertEquals("busy", finished.get(0));
+            assertEquals("busy [held]", finished.get(0));
             assertEquals(Set.copyOf(queuedFirst), Set.copyOf(finished.subList(1, 1 + queuedFirst.size())),
                     "the surplus, re-sized, ahead of the batch: " + finished);
             double saturated = fallbacks(triage, "saturated");

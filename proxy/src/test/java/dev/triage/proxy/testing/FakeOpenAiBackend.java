@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -36,7 +37,8 @@ import java.util.concurrent.TimeUnit;
  * produced at {@code perToken} each, streamed as SSE when the request asks for {@code stream}.
  *
  * <p>The prompt (the last user message) names the request in {@link #started()} and
- * {@link #finished()}, and can ask for trouble: a prompt containing {@code [stall]} is never answered,
+ * {@link #finished()}, and can ask for trouble or time: a prompt containing {@code [held]} holds its slot,
+ * saying nothing, until {@link #releaseHeld()}; {@code [stall]} is never answered,
  * {@code [die]} gets two SSE events and then a closed connection, {@code [garbage]} gets bytes that
  * are not HTTP, {@code [hangup]} gets a closed connection without a word (as when a server closes an
  * idle connection just as a request reaches it), {@code [reject]} gets the backend's own 422 error, {@code [bulky]} streams tokens of
@@ -63,6 +65,7 @@ public final class FakeOpenAiBackend implements AutoCloseable {
     private final List<String> aborted = new CopyOnWriteArrayList<>();
     private final List<Map<String, String>> headers = new CopyOnWriteArrayList<>();
     private final List<JsonNode> bodies = new CopyOnWriteArrayList<>();
+    private final CountDownLatch held = new CountDownLatch(1);
     private volatile boolean closed;
     private volatile boolean healthy = true;
 
@@ -212,6 +215,13 @@ public final class FakeOpenAiBackend implements AutoCloseable {
             aborted.add(prompt);
             return false;
         }
+        if (prompt.contains("[held]")) {
+            try {
+                held.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         if (prompt.contains("[reject]")) {
             answer(prompt, () -> writeJson(out, 422, REJECTION));
             return true;
@@ -330,6 +340,11 @@ public final class FakeOpenAiBackend implements AutoCloseable {
                 + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
         out.write(bytes);
         out.flush();
+    }
+
+    /** Lets every {@code [held]} prompt, now and later, go on to its answer. */
+    public void releaseHeld() {
+        held.countDown();
     }
 
     /** Whether {@code GET /v1/models}, a readiness probe's question, is answered 200 or 503; chat requests are served either way. */
