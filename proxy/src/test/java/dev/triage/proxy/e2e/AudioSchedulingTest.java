@@ -142,12 +142,13 @@ class AudioSchedulingTest {
                 FakeOpenAiBackend audio = FakeOpenAiBackend.start(1, Duration.ZERO);
                 RunningTriage triage = RunningTriage.start("--backend", chat.url(), "--audio-backend", audio.url())) {
             CompletableFuture<HttpResponse<String>> busy =
-                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 400, false));
-            Await.until("chat is busy", () -> chat.started().contains("busy"));
+                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy [held]", 1, false));
+            Await.until("chat is busy", () -> chat.started().contains("busy [held]"));
             assertEquals(200, transcribe(triage, "meanwhile.wav", SHORT, "en").get(10, TimeUnit.SECONDS).statusCode());
             assertFalse(busy.isDone(), "the transcription did not wait for the chat backend");
             assertEquals(List.of("meanwhile.wav"), audio.finished());
             assertEquals(2, triage.triage().queues().size());
+            chat.releaseHeld();
             assertEquals(200, busy.get(30, TimeUnit.SECONDS).statusCode());
         }
     }

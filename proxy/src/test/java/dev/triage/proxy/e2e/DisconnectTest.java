@@ -27,13 +27,14 @@ class DisconnectTest {
                 RunningTriage triage = RunningTriage.start("--backend", backend.url());
                 CapturedErr log = new CapturedErr()) {
             CompletableFuture<HttpResponse<String>> busy =
-                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 200, false));
-            Await.until("busy reaches the backend", () -> backend.started().contains("busy"));
+                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy [held]", 1, false));
+            Await.until("busy reaches the backend", () -> backend.started().contains("busy [held]"));
             try (RawClient leaving = new RawClient(triage.port())) {
                 leaving.post("/v1/chat/completions", ChatRequests.chat("gone", 5, false));
                 Await.until("gone is queued", () -> triage.chatQueue().waitingCount() == 1);
             }
             Await.until("gone is withdrawn", () -> triage.chatQueue().waitingCount() == 0);
+            backend.releaseHeld();
             assertEquals(200, busy.get(30, TimeUnit.SECONDS).statusCode());
             assertEquals(200, triage.post("/v1/chat/completions", ChatRequests.chat("after", 5, false)).statusCode());
             assertFalse(backend.started().contains("gone"), backend.started().toString());

@@ -79,8 +79,8 @@ class ErrorPathsTest {
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(2));
                 RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--max-queue", "1")) {
             CompletableFuture<HttpResponse<String>> busy =
-                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 2_500, false));
-            Await.until("busy runs", () -> backend.started().contains("busy"));
+                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy [held]", 1, false));
+            Await.until("busy runs", () -> backend.started().contains("busy [held]"));
             CompletableFuture<HttpResponse<String>> waiting =
                     triage.postAsync("/v1/chat/completions", ChatRequests.chat("waiting", 3, false));
             Await.until("one request waits", () -> triage.chatQueue().waitingCount() == 1);
@@ -90,6 +90,7 @@ class ErrorPathsTest {
             assertTrue(Long.parseLong(refused.headers().firstValue("retry-after").orElseThrow()) >= 1);
             assertTrue(refused.headers().firstValue("x-triage-estimate-tokens").isPresent());
             assertTrue(refused.headers().firstValue("x-should-retry").isEmpty(), "a full queue may drain: clients may retry");
+            backend.releaseHeld();
             assertEquals(200, busy.get(30, TimeUnit.SECONDS).statusCode());
             assertEquals(200, waiting.get(30, TimeUnit.SECONDS).statusCode());
             assertServes(triage, "later");
@@ -103,13 +104,14 @@ class ErrorPathsTest {
                 RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--max-queue-wait", "200ms");
                 CapturedErr log = new CapturedErr()) {
             CompletableFuture<HttpResponse<String>> busy =
-                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 200, false));
-            Await.until("busy runs", () -> backend.started().contains("busy"));
+                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy [held]", 1, false));
+            Await.until("busy runs", () -> backend.started().contains("busy [held]"));
             HttpResponse<String> late = triage.post("/v1/chat/completions", ChatRequests.chat("late", 3, false));
             assertEquals(504, late.statusCode());
             assertEquals("queue_timeout", error(late).path("code").asText());
             assertEquals("false", late.headers().firstValue("x-should-retry").orElseThrow(),
                     "a retry would wait as long again, from the back of the queue");
+            backend.releaseHeld();
             assertEquals(200, busy.get(30, TimeUnit.SECONDS).statusCode());
             assertServes(triage, "after");
             assertFalse(backend.started().contains("late"));

@@ -59,8 +59,8 @@ class EwsjfPolicyTest {
             });
 
             List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
-            responses.add(triage.postAsync("/v1/chat/completions", chat("busy", false, 150)));
-            Await.until("the busy request reaches the backend", () -> backend.started().contains("busy"));
+            responses.add(triage.postAsync("/v1/chat/completions", chat("busy [held]", false, 1)));
+            Await.until("the busy request reaches the backend", () -> backend.started().contains("busy [held]"));
             List<String> burst = List.of("long-1", "short-1", "long-2", "short-2", "long-3", "short-3");
             for (int i = 0; i < burst.size(); i++) {
                 String name = burst.get(i);
@@ -68,6 +68,7 @@ class EwsjfPolicyTest {
                 int queued = i + 1;
                 Await.until(name + " is queued", () -> triage.chatQueue().waitingCount() == queued);
             }
+            backend.releaseHeld();
             for (CompletableFuture<HttpResponse<String>> response : responses) {
                 assertEquals(200, response.get(30, TimeUnit.SECONDS).statusCode());
             }

@@ -41,9 +41,9 @@ class FairShareTest {
             args.addAll(List.of(flags));
             try (RunningTriage triage = RunningTriage.start(args.toArray(String[]::new))) {
                 List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
-                // Busy for 5 s: every request of the test is queued, one at a time, before it ends.
-                responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 2_500, false)));
-                Await.until("the busy request reaches the backend", () -> backend.started().contains("busy"));
+                // Held until every request of the test is queued, one at a time.
+                responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy [held]", 1, false)));
+                Await.until("the busy request reaches the backend", () -> backend.started().contains("busy [held]"));
                 int queued = 0;
                 for (int i = 0; i < flood + quiet; i++) {
                     boolean flooding = i < flood;
@@ -58,6 +58,7 @@ class FairShareTest {
                     String queue = triage.get("/triage/queue").body();
                     assertFalse(queue.contains(FLOOD_KEY) || queue.contains(QUIET_KEY), queue);
                 }
+                backend.releaseHeld();
                 for (CompletableFuture<HttpResponse<String>> response : responses) {
                     assertEquals(200, response.get(60, TimeUnit.SECONDS).statusCode());
                 }

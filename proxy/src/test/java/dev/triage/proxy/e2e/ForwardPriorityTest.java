@@ -33,7 +33,7 @@ class ForwardPriorityTest {
 
             JsonNode busy = backend.requestBodies().get(0);
             JsonNode queued = backend.requestBodies().get(1);
-            assertEquals("busy", busy.path("messages").get(0).path("content").asText());
+            assertEquals("busy [held]", busy.path("messages").get(0).path("content").asText());
             assertEquals(0, busy.path("priority").asLong(-1), "sent to a free slot before it was sized: first of its client priority");
             assertEquals(2L * (1L << 32) + 120, queued.path("priority").asLong(), queued.toString());
             assertEquals("queued", queued.path("messages").get(0).path("content").asText(), "the rest of the body unchanged");
@@ -53,10 +53,11 @@ class ForwardPriorityTest {
 
     /** A request that holds the only slot, then one that waits for it; both answered. */
     private static void sendBusyThenQueued(FakeOpenAiBackend backend, RunningTriage triage) throws Exception {
-        CompletableFuture<HttpResponse<String>> busy = triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 2_500, false));
-        Await.until("the busy request reaches the backend", () -> backend.started().contains("busy"));
+        CompletableFuture<HttpResponse<String>> busy = triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy [held]", 1, false));
+        Await.until("the busy request reaches the backend", () -> backend.started().contains("busy [held]"));
         CompletableFuture<HttpResponse<String>> queued = triage.postAsync("/v1/chat/completions", QUEUED);
         Await.until("the second request is queued", () -> triage.chatQueue().waitingCount() == 1);
+        backend.releaseHeld();
         assertEquals(200, busy.get(60, TimeUnit.SECONDS).statusCode());
         HttpResponse<String> answer = queued.get(60, TimeUnit.SECONDS);
         assertEquals(200, answer.statusCode(), answer.body());

@@ -42,14 +42,15 @@ class OperationsTest {
             assertEquals(422, triage.post("/v1/chat/completions", ChatRequests.chat("[reject]", 3, false)).statusCode());
             // While a long one runs: one waits, the queue is then full, and the waiting client leaves.
             CompletableFuture<HttpResponse<String>> busy =
-                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 2_500, false));
-            Await.until("busy runs", () -> backend.started().contains("busy"));
+                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy [held]", 1, false));
+            Await.until("busy runs", () -> backend.started().contains("busy [held]"));
             try (RawClient leaving = new RawClient(triage.port())) {
                 leaving.post("/v1/chat/completions", ChatRequests.chat("leaves", 3, false));
                 Await.until("it waits", () -> triage.chatQueue().waitingCount() == 1);
                 assertEquals(429, triage.post("/v1/chat/completions", ChatRequests.chat("full", 3, false)).statusCode());
             }
             Await.until("the leaver is withdrawn", () -> triage.chatQueue().waitingCount() == 0);
+            backend.releaseHeld();
             assertEquals(200, busy.get(30, TimeUnit.SECONDS).statusCode());
 
             String metrics = triage.metricsAfter(8);
@@ -68,7 +69,7 @@ class OperationsTest {
                     "the garbage answer had no first byte of HTTP");
             assertEquals(3, PrometheusText.sum(metrics, "triage_estimate_tokens_count", chat));
             assertEquals(3, PrometheusText.sum(metrics, "triage_actual_tokens_count", chat));
-            assertEquals(5 + 7 + 2_500, PrometheusText.sum(metrics, "triage_actual_tokens_sum", chat));
+            assertEquals(5 + 7 + 1, PrometheusText.sum(metrics, "triage_actual_tokens_sum", chat));
             // Every sized request was estimated once: the three ok, the upstream error, the backend's 4xx, the
             // leaver, the refused.
             assertEquals(7, PrometheusText.sum(metrics, "triage_estimator_seconds_count", Map.of("estimator", "classifier")));
@@ -116,9 +117,9 @@ class OperationsTest {
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(2));
                 RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
             List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
-            // Busy for 5 s: long enough to queue three requests and read the view on a loaded machine.
-            responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 2_500, false)));
-            Await.until("busy runs", () -> backend.started().contains("busy"));
+            // Held while three requests are queued and the view is read.
+            responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy [held]", 1, false)));
+            Await.until("busy runs", () -> backend.started().contains("busy [held]"));
             int[] sizes = {80, 5, 40};
             for (int i = 0; i < sizes.length; i++) {
                 String body = ChatRequests.chat("secret prompt " + i, sizes[i], false);
@@ -147,10 +148,11 @@ class OperationsTest {
             assertEquals(5.0, waiting.get(1).path("expectedTokens").asDouble());
             assertEquals("chat", waiting.get(1).path("routeKind").asText());
             assertTrue(waiting.get(2).path("waitedMillis").asLong() >= 0);
+            backend.releaseHeld();
             for (CompletableFuture<HttpResponse<String>> response : responses) {
                 assertEquals(200, response.get(30, TimeUnit.SECONDS).statusCode());
             }
-            assertEquals(List.of("busy", "secret prompt 2", "secret prompt 1", "secret prompt 0"), backend.finished());
+            assertEquals(List.of("busy [held]", "secret prompt 2", "secret prompt 1", "secret prompt 0"), backend.finished());
         }
     }
 

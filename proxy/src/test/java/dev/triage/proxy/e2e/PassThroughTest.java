@@ -24,14 +24,15 @@ class PassThroughTest {
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(5));
                 RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
             CompletableFuture<HttpResponse<String>> busy =
-                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 400, false));
-            Await.until("busy runs", () -> backend.started().contains("busy"));
+                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy [held]", 1, false));
+            Await.until("busy runs", () -> backend.started().contains("busy [held]"));
             HttpResponse<String> models = triage.get("/v1/models");
             assertEquals(200, models.statusCode());
             assertTrue(models.body().contains("\"fake\""));
             assertNull(models.headers().firstValue("x-triage-policy").orElse(null), "pass-through is not scheduled");
             assertFalse(busy.isDone(), "the models list did not wait for the generation");
             assertEquals(1, triage.chatQueue().busySlots(), "and took no slot");
+            backend.releaseHeld();
             assertEquals(200, busy.get(30, TimeUnit.SECONDS).statusCode());
         }
     }

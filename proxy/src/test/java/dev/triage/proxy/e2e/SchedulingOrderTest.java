@@ -30,7 +30,7 @@ class SchedulingOrderTest {
     @Test
     void sjfFinishesEveryShortRequestBeforeAnyLongOne() throws Exception {
         Burst burst = runBurst("sjf");
-        assertEquals(List.of("busy", "short-1", "short-2", "short-3", "short-4", "long-1", "long-2", "long-3", "long-4"),
+        assertEquals(List.of("busy [held]", "short-1", "short-2", "short-3", "short-4", "long-1", "long-2", "long-3", "long-4"),
                 burst.finished());
         // Each was told its place in line as it arrived: the k-th short one behind k - 1 short ones, the
         // k-th long one behind every earlier request of the burst.
@@ -47,7 +47,7 @@ class SchedulingOrderTest {
     @Test
     void fcfsFinishesInArrivalOrder() throws Exception {
         List<String> order = runBurst("fcfs").finished();
-        List<String> expected = new ArrayList<>(List.of("busy"));
+        List<String> expected = new ArrayList<>(List.of("busy [held]"));
         expected.addAll(BURST);
         assertEquals(expected, order);
     }
@@ -72,10 +72,9 @@ class SchedulingOrderTest {
                 RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--policy", policy,
                         "--starvation-timeout", "off")) {
             List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
-            // Busy for 5 s (2,500 tokens at 2 ms): the burst must be queued, one request at a time, before it
-            // ends, which on a loaded machine takes far longer than the work itself.
-            responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 2_500, false)));
-            Await.until("the busy request reaches the backend", () -> backend.started().contains("busy"));
+            // Held until the whole burst is queued, one request at a time, however long that takes on a loaded machine.
+            responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy [held]", 1, false)));
+            Await.until("the busy request reaches the backend", () -> backend.started().contains("busy [held]"));
             for (int i = 0; i < BURST.size(); i++) {
                 String name = BURST.get(i);
                 int maxTokens = name.startsWith("long") ? 60 : 5;
@@ -84,6 +83,7 @@ class SchedulingOrderTest {
                 // Arrival order must be the order above, so each request is queued before the next is sent.
                 Await.until(name + " is queued", () -> triage.chatQueue().waitingCount() == queued);
             }
+            backend.releaseHeld();
             Map<String, HttpResponse<String>> byName = new HashMap<>();
             for (int i = 0; i < responses.size(); i++) {
                 HttpResponse<String> response = responses.get(i).get(30, TimeUnit.SECONDS);

@@ -27,8 +27,8 @@ class ShutdownInProcessTest {
             try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(5))) {
                 RunningTriage triage = RunningTriage.start("--backend", backend.url());
                 List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
-                responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy", 2000, false)));
-                Await.until("busy runs", () -> backend.started().contains("busy"));
+                responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("busy [held]", 1, false)));
+                Await.until("busy runs", () -> backend.started().contains("busy [held]"));
                 for (int i = 0; i < 5; i++) {
                     responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat("queued " + i, 3, false)));
                 }
