@@ -33,23 +33,18 @@ class AudioSchedulingTest {
 
     private static final byte[] SHORT = AudioFixtures.named("pcm16-mono-16000.wav").bytes();
     private static final byte[] LONG = repeated(AudioFixtures.named("pcm16-mono-8000-list-chunk.wav").bytes(), 6);
-    /**
-     * The upload that holds the backend's one slot while the burst is queued, one at a time: 1 MB, so
-     * 2 s at 2 ms a kilobyte, time enough for six uploads to be read and queued on a loaded machine.
-     */
-    private static final byte[] BUSY = repeated(LONG, 5);
     private static final List<String> BURST = List.of("long-1.wav", "short-1.wav", "long-2.wav", "short-2.wav",
             "long-3.wav", "short-3.wav");
 
     @Test
     void sjfTranscribesTheShortClipsFirst() throws Exception {
-        assertEquals(List.of("busy.wav", "short-1.wav", "short-2.wav", "short-3.wav", "long-1.wav", "long-2.wav", "long-3.wav"),
+        assertEquals(List.of("busy [held].wav", "short-1.wav", "short-2.wav", "short-3.wav", "long-1.wav", "long-2.wav", "long-3.wav"),
                 runBurst("sjf"));
     }
 
     @Test
     void fcfsTranscribesInArrivalOrder() throws Exception {
-        List<String> expected = new ArrayList<>(List.of("busy.wav"));
+        List<String> expected = new ArrayList<>(List.of("busy [held].wav"));
         expected.addAll(BURST);
         assertEquals(expected, runBurst("fcfs"));
     }
@@ -59,15 +54,17 @@ class AudioSchedulingTest {
                 RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--policy", policy,
                         "--starvation-timeout", "off")) {
             List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
-            responses.add(transcribe(triage, "busy.wav", BUSY, "en"));
-            Await.until("the busy clip is being transcribed", () -> backend.started().contains("busy.wav"));
+            // Holds the backend's one slot while the burst is queued, one at a time.
+            responses.add(transcribe(triage, "busy [held].wav", SHORT, "en"));
+            Await.until("the busy clip is being transcribed", () -> backend.started().contains("busy [held].wav"));
             for (int i = 0; i < BURST.size(); i++) {
                 String name = BURST.get(i);
                 responses.add(transcribe(triage, name, name.startsWith("long") ? LONG : SHORT, "en"));
                 int queued = i + 1;
                 Await.until(name + " is queued", () -> triage.chatQueue().waitingCount() == queued);
             }
-            List<String> names = new ArrayList<>(List.of("busy.wav"));
+            backend.releaseHeld();
+            List<String> names = new ArrayList<>(List.of("busy [held].wav"));
             names.addAll(BURST);
             for (int i = 0; i < responses.size(); i++) {
                 HttpResponse<String> response = responses.get(i).get(30, TimeUnit.SECONDS);

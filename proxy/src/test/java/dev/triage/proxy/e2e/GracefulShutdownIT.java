@@ -65,9 +65,9 @@ class GracefulShutdownIT {
             try {
                 URI base = URI.create("http://127.0.0.1:" + port.get(30, TimeUnit.SECONDS));
                 HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-                CompletableFuture<HttpResponse<String>> inFlight = client.sendAsync(post(base, "in flight", 150),
+                CompletableFuture<HttpResponse<String>> inFlight = client.sendAsync(post(base, "in flight [held]", 150),
                         HttpResponse.BodyHandlers.ofString());
-                Await.until("the first request runs", () -> backend.started().contains("in flight"));
+                Await.until("the first request runs", () -> backend.started().contains("in flight [held]"));
                 CompletableFuture<HttpResponse<String>> queued = client.sendAsync(post(base, "queued", 5),
                         HttpResponse.BodyHandlers.ofString());
                 Await.until("the second request waits", () -> waiting(client, base) == 1);
@@ -78,6 +78,7 @@ class GracefulShutdownIT {
                 HttpResponse<String> refused = queued.get(30, TimeUnit.SECONDS);
                 assertEquals(503, refused.statusCode());
                 assertTrue(refused.body().contains("\"code\":\"shutting_down\""), refused.body());
+                backend.releaseHeld(); // the request in flight finishes while Triage drains
                 HttpResponse<String> finished = inFlight.get(30, TimeUnit.SECONDS);
                 assertEquals(200, finished.statusCode());
                 assertTrue(finished.body().contains("\"completion_tokens\":150"), finished.body());

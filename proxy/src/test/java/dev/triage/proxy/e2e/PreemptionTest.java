@@ -33,6 +33,11 @@ class PreemptionTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration PER_TOKEN = Duration.ofMillis(15);
+    /**
+     * A long answer's tokens: 3 s of them, so that the request sent once it streams is queued, and the
+     * pause made, well before it could end on a loaded machine.
+     */
+    private static final int LONG = 200;
 
     /** Level 1 ends after 0.3 s of service; progress every 2 tokens; at most one pause per request. */
     private static RunningTriage triage(ContinuingBackend backend, PreemptionDialect dialect) throws InterruptedException {
@@ -91,7 +96,7 @@ class PreemptionTest {
     void aPausedChatStreamResumesByTokenIdsAsOneValidStream() throws Exception {
         try (ContinuingBackend backend = ContinuingBackend.start(PreemptionDialect.LLAMA_CPP_TOKEN_IDS, PER_TOKEN);
                 RunningTriage triage = triage(backend, PreemptionDialect.LLAMA_CPP_TOKEN_IDS)) {
-            List<HttpResponse<String>> responses = longThenShort(triage, backend, "/v1/chat/completions", longChat(60),
+            List<HttpResponse<String>> responses = longThenShort(triage, backend, "/v1/chat/completions", longChat(LONG),
                     ChatRequests.chat("short one", 5, true));
             assertEquals(200, responses.get(0).statusCode());
             assertEquals(200, responses.get(1).statusCode());
@@ -108,12 +113,12 @@ class PreemptionTest {
             JsonNode prompt = continuation.path("prompt");
             assertEquals("system: be long\nuser: write at length\n", prompt.path(0).asText());
             int paused = prompt.size() - 1;
-            assertTrue(paused > 0 && paused < 60, "paused after " + paused);
+            assertTrue(paused > 0 && paused < LONG, "paused after " + paused);
             for (int i = 1; i <= paused; i++) {
                 assertEquals(i - 1, prompt.path(i).asInt(), "token ids in order");
             }
             assertEquals(1, backend.templated(), "the template was asked for once");
-            assertEquals(60 - paused, continuation.path("max_tokens").asInt());
+            assertEquals(LONG - paused, continuation.path("max_tokens").asInt());
             assertTrue(continuation.path("stream").asBoolean());
             assertEquals(1, backend.aborted(), "pausing closed the backend's connection");
 
@@ -135,11 +140,11 @@ class PreemptionTest {
             }
             assertEquals(1, roles, "one role delta");
             assertEquals(1, finishes, "one finish reason");
-            assertEquals(words(0, 60), content.toString());
+            assertEquals(words(0, LONG), content.toString());
             JsonNode usage = events.get(events.size() - 1).path("usage");
-            assertEquals(60, usage.path("completion_tokens").asInt(), "usage counts both runs");
+            assertEquals(LONG, usage.path("completion_tokens").asInt(), "usage counts both runs");
             assertEquals(10, usage.path("prompt_tokens").asInt(), "the re-read answer is not prompt");
-            assertEquals(70, usage.path("total_tokens").asInt());
+            assertEquals(LONG + 10, usage.path("total_tokens").asInt());
 
             assertAllReleased(triage);
             String metrics = triage.metricsAfter(2);
@@ -148,7 +153,7 @@ class PreemptionTest {
             assertEquals(1, PrometheusText.sum(metrics, "triage_resumes_total", chat));
             assertEquals(paused, PrometheusText.sum(metrics, "triage_reprefilled_tokens_total", chat));
             // The long answer's usage counts both runs; the short one, without usage, counts its text events.
-            assertEquals(60 + 5, PrometheusText.sum(metrics, "triage_actual_tokens_sum", chat));
+            assertEquals(LONG + 5, PrometheusText.sum(metrics, "triage_actual_tokens_sum", chat));
         }
     }
 
@@ -156,7 +161,7 @@ class PreemptionTest {
     void llamaCppByTextContinuesATrailingAssistantMessage() throws Exception {
         try (ContinuingBackend backend = ContinuingBackend.start(PreemptionDialect.LLAMA_CPP, PER_TOKEN);
                 RunningTriage triage = triage(backend, PreemptionDialect.LLAMA_CPP)) {
-            List<HttpResponse<String>> responses = longThenShort(triage, backend, "/v1/chat/completions", longChat(60),
+            List<HttpResponse<String>> responses = longThenShort(triage, backend, "/v1/chat/completions", longChat(LONG),
                     ChatRequests.chat("short one", 5, true));
             List<JsonNode> bodies = backend.bodies();
             assertFalse(bodies.get(0).has("logprobs"), "the first run as the client sent it");
@@ -167,13 +172,13 @@ class PreemptionTest {
             String soFar = messages.path(2).path("content").asText();
             int paused = soFar.split(" ").length;
             assertEquals(words(0, paused), soFar, "the text the client had when the long request was paused");
-            assertEquals(60 - paused, continuation.path("max_tokens").asInt());
+            assertEquals(LONG - paused, continuation.path("max_tokens").asInt());
             assertEquals(0, backend.templated());
             StringBuilder content = new StringBuilder();
             for (JsonNode event : events(responses.get(0).body())) {
                 content.append(event.path("choices").path(0).path("delta").path("content").asText(""));
             }
-            assertEquals(words(0, 60), content.toString());
+            assertEquals(words(0, LONG), content.toString());
             assertAllReleased(triage);
         }
     }
@@ -182,10 +187,10 @@ class PreemptionTest {
     void theQueueViewShowsAPausedRequestWithItsLevelAndService() throws Exception {
         try (ContinuingBackend backend = ContinuingBackend.start(PreemptionDialect.LLAMA_CPP, PER_TOKEN);
                 RunningTriage triage = triage(backend, PreemptionDialect.LLAMA_CPP)) {
-            CompletableFuture<HttpResponse<String>> first = triage.postAsync("/v1/chat/completions", longChat(60));
+            CompletableFuture<HttpResponse<String>> first = triage.postAsync("/v1/chat/completions", longChat(LONG));
             Await.until("the long request streams", () -> backend.bodies().size() == 1);
             CompletableFuture<HttpResponse<String>> second = triage.postAsync("/v1/chat/completions",
-                    ChatRequests.chat("short but not too short", 40, true));
+                    ChatRequests.chat("holds the slot while the view is read", LONG, true));
             Await.until("the long request is paused", () -> triage.chatQueue().pauses() == 1);
             QueueSnapshot snapshot = triage.chatQueue().snapshot().get(5, TimeUnit.SECONDS);
             QueueSnapshot.Waiting paused = snapshot.waiting().get(0);
@@ -207,10 +212,10 @@ class PreemptionTest {
         try (ContinuingBackend backend = ContinuingBackend.start(PreemptionDialect.LLAMA_CPP, PER_TOKEN);
                 RunningTriage triage = triage(backend, PreemptionDialect.LLAMA_CPP);
                 RawClient leaving = new RawClient(triage.port())) {
-            leaving.post("/v1/chat/completions", longChat(60));
+            leaving.post("/v1/chat/completions", longChat(LONG));
             leaving.readLineStartingWith("data:");
             CompletableFuture<HttpResponse<String>> second = triage.postAsync("/v1/chat/completions",
-                    ChatRequests.chat("keeps the slot a while", 60, true));
+                    ChatRequests.chat("keeps the slot a while", LONG, true));
             Await.until("the long request is paused", () -> triage.chatQueue().pauses() == 1);
             leaving.close();
             Await.until("the paused request is withdrawn", () -> triage.chatQueue().waitingCount() == 0);
@@ -226,7 +231,7 @@ class PreemptionTest {
         try (ContinuingBackend backend = ContinuingBackend.start(PreemptionDialect.LLAMA_CPP, PER_TOKEN);
                 RunningTriage triage = triage(backend, PreemptionDialect.LLAMA_CPP)) {
             backend.failContinuations();
-            CompletableFuture<HttpResponse<String>> first = triage.postAsync("/v1/chat/completions", longChat(60));
+            CompletableFuture<HttpResponse<String>> first = triage.postAsync("/v1/chat/completions", longChat(LONG));
             Await.until("the long request streams", () -> backend.bodies().size() == 1);
             HttpResponse<String> second = triage.postAsync("/v1/chat/completions", ChatRequests.chat("short one", 5, true))
                     .get(30, TimeUnit.SECONDS);

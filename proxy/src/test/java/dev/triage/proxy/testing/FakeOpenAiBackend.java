@@ -37,8 +37,9 @@ import java.util.concurrent.TimeUnit;
  * produced at {@code perToken} each, streamed as SSE when the request asks for {@code stream}.
  *
  * <p>The prompt (the last user message) names the request in {@link #started()} and
- * {@link #finished()}, and can ask for trouble or time: a prompt containing {@code [held]} holds its slot,
- * saying nothing, until {@link #releaseHeld()}; {@code [stall]} is never answered,
+ * {@link #finished()}, and can ask for trouble or time: a prompt containing {@code [held]} holds its
+ * slot, saying nothing, until {@link #releaseHeld()} (so does an upload whose file name contains it);
+ * {@code [stall]} is never answered,
  * {@code [die]} gets two SSE events and then a closed connection, {@code [garbage]} gets bytes that
  * are not HTTP, {@code [hangup]} gets a closed connection without a word (as when a server closes an
  * idle connection just as a request reaches it), {@code [reject]} gets the backend's own 422 error, {@code [bulky]} streams tokens of
@@ -302,6 +303,9 @@ public final class FakeOpenAiBackend implements AutoCloseable {
         try {
             started.add(file);
             try {
+                if (file.contains("[held]")) {
+                    held.await();
+                }
                 TimeUnit.NANOSECONDS.sleep(perToken.toNanos() * request.body.length / 1000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
