@@ -17,10 +17,13 @@ async function chunksOf(stream) {
   return chunks;
 }
 
+// 3 s of tokens at 15 ms: the short request is sent, queued and the pause made well before the long one could end.
+const LONG = 200;
+
 test('a paused and resumed stream parses as one stream: one id, one finish reason, usage as delivered', async () => {
   const chat = { backend: 'chat' };
   const resumesBefore = await metric(preemptive, 'triage_resumes_total', chat);
-  const long = await openai.chat.completions.create(streamed('Write at length.', 60));
+  const long = await openai.chat.completions.create(streamed('Write at length.', LONG));
   const chunks = long[Symbol.asyncIterator]();
   const first = await chunks.next();
   assert.equal(first.done, false, 'the long stream started');
@@ -37,7 +40,7 @@ test('a paused and resumed stream parses as one stream: one id, one finish reaso
   assert.equal(choices.filter((choice) => choice.delta?.role).length, 1, 'one role delta');
   assert.deepEqual(choices.filter((choice) => choice.finish_reason).map((choice) => choice.finish_reason), ['length'], 'one finish reason');
   const delivered = choices.filter((choice) => choice.delta?.content).map((choice) => choice.delta.content);
-  assert.equal(delivered.join(''), Array.from({ length: 60 }, (_, i) => `w${i} `).join(''), 'the answer, in order, once');
+  assert.equal(delivered.join(''), Array.from({ length: LONG }, (_, i) => `w${i} `).join(''), 'the answer, in order, once');
   const usage = rest.at(-1).usage;
   assert.equal(usage.completion_tokens, delivered.length, 'usage counts the tokens delivered, both runs');
   assert.equal(usage.total_tokens, usage.prompt_tokens + usage.completion_tokens);

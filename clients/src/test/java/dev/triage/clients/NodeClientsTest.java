@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * The npm {@code openai} and {@code ollama} packages (the versions {@code src/test/node/package-lock.json}
  * pins, installed by {@code npm ci} during the build) against Triage: each {@code *.test.mjs} file there
  * runs under Node's test runner against the same two stacks as {@link OpenAiJavaClientTest}, a roomy one
- * ({@code TRIAGE_URL}) and a tight one ({@code TRIAGE_TIGHT_URL}: one place in the queue, a 3 s wait), and
+ * ({@code TRIAGE_URL}) and a tight one ({@code TRIAGE_TIGHT_URL}: one place in the queue, a 6 s wait), and
  * a third that pauses and resumes streams ({@code TRIAGE_PREEMPTIVE_URL}: {@code laps} with
  * {@code --preemption llama.cpp} in front of a backend that continues answers, 15 ms a token).
  */
@@ -39,7 +39,7 @@ class NodeClientsTest {
         assertEquals(List.of("ollama.test.mjs", "openai.test.mjs", "preemption.test.mjs"), files);
         assertTrue(Files.isDirectory(PROJECT.resolve("node_modules/openai")), "npm ci has not run in " + PROJECT);
         try (ClientStack stack = ClientStack.start("--max-queue", "8");
-                ClientStack tight = ClientStack.start("--max-queue", "1", "--max-queue-wait", "3s");
+                ClientStack tight = ClientStack.start("--max-queue", "1", "--max-queue-wait", "6s");
                 ContinuingBackend continuing = ContinuingBackend.start(PreemptionDialect.LLAMA_CPP, Duration.ofMillis(15));
                 RunningTriage preemptive = RunningTriage.start("--backend", continuing.url(), "--policy", "laps",
                         "--preemption", "llama.cpp", "--laps", "levels=2,first-level=300ms,window-tokens=2,preemptive-levels=2,max-preemptions=1",

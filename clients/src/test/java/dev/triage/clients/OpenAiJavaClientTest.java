@@ -46,7 +46,7 @@ class OpenAiJavaClientTest {
     @BeforeAll
     static void start() throws InterruptedException {
         stack = ClientStack.start("--max-queue", "8");
-        tight = ClientStack.start("--max-queue", "1", "--max-queue-wait", "3s");
+        tight = ClientStack.start("--max-queue", "1", "--max-queue-wait", "6s");
     }
 
     @AfterAll
