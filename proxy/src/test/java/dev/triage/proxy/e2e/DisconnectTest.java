@@ -50,11 +50,11 @@ class DisconnectTest {
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(5));
                 RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
             try (RawClient leaving = new RawClient(triage.port())) {
-                leaving.post("/v1/chat/completions", ChatRequests.chat("long stream", 2000, true));
+                leaving.post("/v1/chat/completions", ChatRequests.chat("long stream", 4000, true));
                 leaving.readLineStartingWith("data:");
             }
-            // 2000 tokens at 5 ms would take 10 s: the backend must see its connection close long before.
-            Await.until("the backend notices the closed connection", Duration.ofSeconds(5),
+            // 4000 tokens at 5 ms would take 20 s: the backend must see its connection close long before.
+            Await.until("the backend notices the closed connection", Duration.ofSeconds(10),
                     () -> backend.aborted().contains("long stream"));
             HttpResponse<String> next = triage.post("/v1/chat/completions", ChatRequests.chat("next", 5, false));
             assertEquals(200, next.statusCode());

@@ -161,7 +161,7 @@ class ErrorPathsTest {
     @Test
     void silentBackendIs504() throws Exception {
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
-                RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--upstream-timeout", "300ms",
+                RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--upstream-timeout", "1s",
                         "--max-concurrency", "2")) {
             HttpResponse<String> stalled = triage.post("/v1/chat/completions", ChatRequests.chat("[stall]", 3, false));
             assertEquals(504, stalled.statusCode());

@@ -33,7 +33,8 @@ import org.junit.jupiter.api.Test;
 class ClientWriteTimeoutTest {
 
     private final HeldWrites socket = new HeldWrites();
-    private final EmbeddedChannel channel = new EmbeddedChannel(socket, new ClientWriteTimeout(Duration.ofMillis(300)));
+    /** Well above the 150 ms that a steady client takes a write in below, so that a stalled test thread is no stalled write. */
+    private final EmbeddedChannel channel = new EmbeddedChannel(socket, new ClientWriteTimeout(Duration.ofSeconds(1)));
 
     @AfterEach
     void tearDown() {
@@ -111,7 +112,7 @@ class ClientWriteTimeoutTest {
             socket.pending.remove(0).setSuccess();
         }
         assertTrue(channel.isOpen(), "each write was taken within the limit");
-        waitPast(Duration.ofMillis(600));
+        waitPast(Duration.ofMillis(1_500));
         assertTrue(channel.isOpen(), "nothing is pending: nothing is timed");
     }
 
