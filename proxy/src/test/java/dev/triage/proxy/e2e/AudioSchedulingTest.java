@@ -60,8 +60,7 @@ class AudioSchedulingTest {
             for (int i = 0; i < BURST.size(); i++) {
                 String name = BURST.get(i);
                 responses.add(transcribe(triage, name, name.startsWith("long") ? LONG : SHORT, "en"));
-                int queued = i + 1;
-                Await.until(name + " is queued", () -> triage.chatQueue().waitingCount() == queued);
+                triage.awaitWaiting(i + 1);
             }
             backend.releaseHeld();
             List<String> names = new ArrayList<>(List.of("busy [held].wav"));

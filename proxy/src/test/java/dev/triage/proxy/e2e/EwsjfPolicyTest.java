@@ -65,8 +65,7 @@ class EwsjfPolicyTest {
             for (int i = 0; i < burst.size(); i++) {
                 String name = burst.get(i);
                 responses.add(triage.postAsync("/v1/chat/completions", chat(name, name.startsWith("long"), 5)));
-                int queued = i + 1;
-                Await.until(name + " is queued", () -> triage.chatQueue().waitingCount() == queued);
+                triage.awaitWaiting(i + 1);
             }
             backend.releaseHeld();
             for (CompletableFuture<HttpResponse<String>> response : responses) {

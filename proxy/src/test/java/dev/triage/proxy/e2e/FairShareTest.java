@@ -49,8 +49,7 @@ class FairShareTest {
                     boolean flooding = i < flood;
                     String name = (flooding ? "flood-" : "quiet-") + String.format("%02d", i);
                     responses.add(send(triage, header, flooding ? floodTenant : quietTenant, name));
-                    int expected = ++queued;
-                    Await.until(name + " is queued", () -> triage.chatQueue().waitingCount() == expected);
+                    triage.awaitWaiting(++queued);
                 }
                 if (!header.equals("Authorization")) {
                     assertTrue(triage.get("/triage/queue").body().contains("\"tenant\":\"" + quietTenant + "\""));

@@ -129,8 +129,7 @@ class OperationsTest {
                 HttpRequest request = HttpRequest.newBuilder(triage.uri("/v1/chat/completions"))
                         .header("x-request-id", "req-" + i).POST(HttpRequest.BodyPublishers.ofString(body)).build();
                 responses.add(triage.client().sendAsync(request, HttpResponse.BodyHandlers.ofString()));
-                int queued = i + 1;
-                Await.until("request " + i + " waits", () -> triage.chatQueue().waitingCount() == queued);
+                triage.awaitWaiting(i + 1);
             }
             HttpResponse<String> view = triage.get("/triage/queue");
             assertEquals(200, view.statusCode());

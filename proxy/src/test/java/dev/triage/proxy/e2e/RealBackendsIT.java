@@ -72,8 +72,7 @@ class RealBackendsIT {
             for (int i = 0; i < burst.size(); i++) {
                 String name = burst.get(i);
                 responses.add(send(triage, name, name.startsWith("long") ? 100 : 8, finishedAt));
-                int queued = i + 1;
-                Await.until(name + " is queued", () -> triage.chatQueue().waitingCount() == queued);
+                triage.awaitWaiting(i + 1);
             }
             for (CompletableFuture<HttpResponse<String>> response : responses) {
                 assertEquals(200, response.get(5, TimeUnit.MINUTES).statusCode());
@@ -170,8 +169,7 @@ class RealBackendsIT {
             for (int i = 0; i < burst.size(); i++) {
                 String name = burst.get(i);
                 responses.add(timed(transcribe(triage, name + ".wav", name.startsWith("long") ? longClip : clip), name, finishedAt));
-                int queued = i + 1;
-                Await.until(name + " is queued", () -> triage.triage().queues().get(1).waitingCount() == queued);
+                RunningTriage.awaitWaiting(triage.triage().queues().get(1), i + 1);
             }
             for (CompletableFuture<HttpResponse<String>> response : responses) {
                 assertEquals(200, response.get(5, TimeUnit.MINUTES).statusCode());

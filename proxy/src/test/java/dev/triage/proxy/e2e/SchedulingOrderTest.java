@@ -79,9 +79,8 @@ class SchedulingOrderTest {
                 String name = BURST.get(i);
                 int maxTokens = name.startsWith("long") ? 60 : 5;
                 responses.add(triage.postAsync("/v1/chat/completions", ChatRequests.chat(name, maxTokens, false)));
-                int queued = i + 1;
                 // Arrival order must be the order above, so each request is queued before the next is sent.
-                Await.until(name + " is queued", () -> triage.chatQueue().waitingCount() == queued);
+                triage.awaitWaiting(i + 1);
             }
             backend.releaseHeld();
             Map<String, HttpResponse<String>> byName = new HashMap<>();

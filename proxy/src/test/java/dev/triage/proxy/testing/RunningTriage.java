@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /** A Triage started in the test's JVM on a free loopback port, with an HTTP client pointed at it. */
 public final class RunningTriage implements AutoCloseable {
@@ -70,6 +71,26 @@ public final class RunningTriage implements AutoCloseable {
     /** The chat backend's queue. */
     public BackendQueue chatQueue() {
         return triage.queues().get(0);
+    }
+
+    /** {@link #awaitWaiting(BackendQueue, int)} on the chat backend's queue. */
+    public void awaitWaiting(int count) {
+        awaitWaiting(chatQueue(), count);
+    }
+
+    /**
+     * Waits until {@code count} jobs wait in {@code queue} as its dispatch thread has them. A job is
+     * counted as waiting ({@link BackendQueue#waitingCount}) just before it is handed to that thread,
+     * so a test that sends requests one by one, in an order it checks, waits for this before the next.
+     */
+    public static void awaitWaiting(BackendQueue queue, int count) {
+        Await.until(count + " waiting in the queue", () -> {
+            try {
+                return queue.snapshot().get(10, TimeUnit.SECONDS).waiting().size() == count;
+            } catch (Exception e) {
+                return false;
+            }
+        });
     }
 
     public HttpResponse<String> post(String path, String body) throws Exception {
