@@ -185,14 +185,8 @@ class EstimatorFallbackTest {
             List<String> queuedFirst = triage.chatQueue().snapshot().get(10, TimeUnit.SECONDS).waiting().stream()
                     .map(QueueSnapshot.Waiting::id).toList();
             gated.release.countDown();
-            Await.until("every waiting request sized by the estimator", () -> {
-                try {
-                    List<QueueSnapshot.Waiting> waiting = triage.chatQueue().snapshot().get(10, TimeUnit.SECONDS).waiting();
-                    return waiting.size() == 32 + surplus && waiting.stream().allMatch(w -> w.expectedTokens() == 7);
-                } catch (Exception e) {
-                    return false;
-                }
-            });
+            RunningTriage.awaitQueue(triage.chatQueue(), "every waiting request sized by the estimator",
+                    waiting -> waiting.size() == 32 + surplus && waiting.stream().allMatch(w -> w.expectedTokens() == 7));
             backend.releaseHeld();
             for (CompletableFuture<HttpResponse<String>> response : responses) {
                 assertEquals(200, response.get(2, TimeUnit.MINUTES).statusCode());

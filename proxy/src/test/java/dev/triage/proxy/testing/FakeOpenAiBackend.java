@@ -199,7 +199,7 @@ public final class FakeOpenAiBackend implements AutoCloseable {
         boolean stream = body.path("stream").asBoolean(false);
         slots.acquireUninterruptibly();
         try {
-            started.add(prompt);
+            begin(prompt);
             return generate(prompt, tokens, stream, in, out);
         } finally {
             slots.release();
@@ -215,13 +215,6 @@ public final class FakeOpenAiBackend implements AutoCloseable {
             }
             aborted.add(prompt);
             return false;
-        }
-        if (prompt.contains("[held]")) {
-            try {
-                held.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
         }
         if (prompt.contains("[reject]")) {
             answer(prompt, () -> writeJson(out, 422, REJECTION));
@@ -301,11 +294,8 @@ public final class FakeOpenAiBackend implements AutoCloseable {
         String file = name < 0 ? "?" : form.substring(name + 10, form.indexOf('"', name + 10));
         slots.acquireUninterruptibly();
         try {
-            started.add(file);
+            begin(file);
             try {
-                if (file.contains("[held]")) {
-                    held.await();
-                }
                 TimeUnit.NANOSECONDS.sleep(perToken.toNanos() * request.body.length / 1000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -314,6 +304,18 @@ public final class FakeOpenAiBackend implements AutoCloseable {
             return true;
         } finally {
             slots.release();
+        }
+    }
+
+    /** Notes a request's work as started, holding its slot first while its name asks for it. */
+    private void begin(String name) {
+        started.add(name);
+        if (name.contains("[held]")) {
+            try {
+                held.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // closing: answer at once
+            }
         }
     }
 

@@ -6,6 +6,7 @@ import dev.triage.proxy.Triage;
 import dev.triage.proxy.config.ConfigLoader;
 import dev.triage.proxy.config.TriageConfig;
 import dev.triage.proxy.scheduler.BackendQueue;
+import dev.triage.proxy.scheduler.QueueSnapshot;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /** A Triage started in the test's JVM on a free loopback port, with an HTTP client pointed at it. */
 public final class RunningTriage implements AutoCloseable {
@@ -84,9 +86,14 @@ public final class RunningTriage implements AutoCloseable {
      * so a test that sends requests one by one, in an order it checks, waits for this before the next.
      */
     public static void awaitWaiting(BackendQueue queue, int count) {
-        Await.until(count + " waiting in the queue", () -> {
+        awaitQueue(queue, count + " waiting in the queue", waiting -> waiting.size() == count);
+    }
+
+    /** Waits until the jobs waiting in {@code queue}, in dispatch order as its snapshot has them, meet {@code condition}. */
+    public static void awaitQueue(BackendQueue queue, String what, Predicate<List<QueueSnapshot.Waiting>> condition) {
+        Await.until(what, () -> {
             try {
-                return queue.snapshot().get(10, TimeUnit.SECONDS).waiting().size() == count;
+                return condition.test(queue.snapshot().get(10, TimeUnit.SECONDS).waiting());
             } catch (Exception e) {
                 return false;
             }
