@@ -118,11 +118,13 @@ final class EmbeddingCache {
     }
 
     /**
-     * One file per encoder and truncation: the encoder's name and how it cuts are hashed into the
-     * file name. Every text is encoded alone, as serving encodes it.
+     * One file per encoder and truncation: the encoder's name, how it pools, what it prefixes and how
+     * it cuts are hashed into the file name, so that changing any of them encodes again. Every text is
+     * encoded alone, as serving encodes it.
      */
     static String fileName(EncoderSpec encoder, int maxTokens) {
-        return encoder.id() + "-" + key(encoder.displayName() + SentenceEncoder.TRUNCATION).substring(0, 12) + "-" + maxTokens + ".bin";
+        String encoding = encoder.displayName() + "|" + encoder.pooling().description + "|" + encoder.prefix() + "|" + SentenceEncoder.TRUNCATION;
+        return encoder.id() + "-" + key(encoding).substring(0, 12) + "-" + maxTokens + ".bin";
     }
 
     private static String key(String text) {
