@@ -8,6 +8,7 @@ import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.data.PromptAnswer;
 import dev.triage.model.evaluation.RankingMetrics;
+import dev.triage.model.training.IsotonicCalibration;
 import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.learning.CompletedRequest;
 import dev.triage.proxy.learning.LearnedServiceTime;
@@ -58,13 +59,17 @@ public final class PrequentialReplay {
      * @param requests the stream's length
      * @param frozenMedianLogError median |ln(estimate / actual)| of the frozen estimator
      * @param learnedMedianLogError the same for the learned estimates
+     * @param hindsightMedianLogError the same for the best monotone map of the frozen estimates, fitted
+     *     on these very answers: about the least error that any recalibration of the estimator's
+     *     order could reach, and one that no calibration learned before the answers can count on
      * @param frozenRankingAccuracy ranking accuracy ((short, long) pairs) of the frozen estimates
      * @param learnedRankingAccuracy the same for the learned estimates
      * @param unadaptedRankingAccuracy the same for the learned estimates without the ranking adaptation
      * @param serviceTime the learned service time after {@link #SERVICE_TIME_CHECKPOINT} requests
      * @param adaptedShare the share of the estimates whose order the ranking adaptation served
      */
-    public record Figures(int requests, double frozenMedianLogError, double learnedMedianLogError, double frozenRankingAccuracy,
+    public record Figures(int requests, double frozenMedianLogError, double learnedMedianLogError, double hindsightMedianLogError,
+            double frozenRankingAccuracy,
             double learnedRankingAccuracy, double unadaptedRankingAccuracy, LearnedServiceTime serviceTime, double adaptedShare) {
 
         public double logErrorRatio() {
@@ -72,10 +77,12 @@ public final class PrequentialReplay {
         }
 
         public String describe() {
-            return String.format(Locale.ROOT, "%d requests; last third: median |ln(est/actual)| frozen %.3f, learned %.3f (%.2f×);"
+            return String.format(Locale.ROOT, "%d requests; last third: median |ln(est/actual)| frozen %.3f, learned %.3f (%.2f×),"
+                    + " the best monotone map of the frozen estimates in hindsight %.3f (%.2f×);"
                     + " ranking accuracy frozen %.3f, learned %.3f, learned without the ranking adaptation %.3f (it served %.0f%%);"
                     + " after %d: base %.4f s, %.5f s/token, %.6f s/prompt token",
-                    requests, frozenMedianLogError, learnedMedianLogError, logErrorRatio(), frozenRankingAccuracy,
+                    requests, frozenMedianLogError, learnedMedianLogError, logErrorRatio(), hindsightMedianLogError,
+                    hindsightMedianLogError / frozenMedianLogError, frozenRankingAccuracy,
                     learnedRankingAccuracy, unadaptedRankingAccuracy, 100 * adaptedShare, SERVICE_TIME_CHECKPOINT, serviceTime.baseSeconds(), serviceTime.secondsPerToken(),
                     serviceTime.secondsPerPromptToken());
         }
@@ -148,9 +155,26 @@ public final class PrequentialReplay {
             calibrated[i - from] = unadapted[i];
             actual[i - from] = stream.get(i).actualTokens();
         }
-        return new Figures(n, medianLogError(frozen, actual), medianLogError(served, actual),
+        return new Figures(n, medianLogError(frozen, actual), medianLogError(served, actual), hindsightMedianLogError(frozen, actual),
                 RankingMetrics.rankingAccuracy(frozen, actual), RankingMetrics.rankingAccuracy(served, actual), RankingMetrics.rankingAccuracy(calibrated, actual), atCheckpoint,
                 (double) adaptedCount / (n - from));
+    }
+
+    /**
+     * The median log error of the least-squares isotonic regression of the answers' log lengths on
+     * the estimates, fitted on the answers it is scored on.
+     */
+    static double hindsightMedianLogError(double[] estimates, double[] actual) {
+        double[] logActual = new double[actual.length];
+        for (int i = 0; i < actual.length; i++) {
+            logActual[i] = Math.log(Math.max(actual[i], 1));
+        }
+        double[] fitted = IsotonicCalibration.fitted(estimates, logActual);
+        double[] errors = new double[fitted.length];
+        for (int i = 0; i < errors.length; i++) {
+            errors[i] = Math.abs(fitted[i] - logActual[i]);
+        }
+        return LatencyStats.of(errors).p50();
     }
 
     static double medianLogError(double[] estimates, double[] actual) {

@@ -14,7 +14,7 @@ import java.util.List;
  * weighted mean score and mean length. Adjacent blocks of a fitted isotonic regression have
  * strictly increasing means, so the knots are strictly increasing in both coordinates.
  */
-final class IsotonicCalibration {
+public final class IsotonicCalibration {
 
     private IsotonicCalibration() {}
 
@@ -64,25 +64,7 @@ final class IsotonicCalibration {
                         + ", weight " + weights[i] + " (expected: finite score, tokens >= 1, weight > 0)");
             }
         }
-        Integer[] order = new Integer[n];
-        Arrays.setAll(order, i -> i);
-        Arrays.sort(order, Comparator.comparingDouble(i -> scores[i]));
-
-        List<Block> blocks = new ArrayList<>();
-        for (int k = 0; k < n; k++) {
-            int i = order[k];
-            Block last = blocks.isEmpty() ? null : blocks.get(blocks.size() - 1);
-            // Equal scores must share a knot: the calibration is a function of the score.
-            if (last != null && last.maxScore == scores[i]) {
-                last.add(scores[i], tokens[i], weights[i]);
-            } else {
-                blocks.add(new Block(scores[i], tokens[i], weights[i]));
-            }
-            while (blocks.size() >= 2 && blocks.get(blocks.size() - 2).meanTokens() >= blocks.get(blocks.size() - 1).meanTokens()) {
-                Block merged = blocks.remove(blocks.size() - 1);
-                blocks.get(blocks.size() - 1).absorb(merged);
-            }
-        }
+        List<Block> blocks = pool(scores, tokens, weights, sortedOrder(scores));
         if (blocks.size() == 1) {
             return flat(blocks.get(0), scores);
         }
@@ -90,9 +72,62 @@ final class IsotonicCalibration {
         List<Double> knotTokens = new ArrayList<>(blocks.size());
         for (Block block : blocks) {
             knotScores.add(block.meanScore());
-            knotTokens.add(block.meanTokens());
+            knotTokens.add(block.meanValue());
         }
         return new ScoreCalibration(knotScores, knotTokens);
+    }
+
+    /**
+     * The least-squares isotonic regression of {@code values} on {@code scores}, unweighted: the
+     * value the best non-decreasing function of the score takes at each example, in the examples'
+     * order. Equal scores get one value.
+     */
+    public static double[] fitted(double[] scores, double[] values) {
+        if (values.length != scores.length) {
+            throw new IllegalArgumentException(scores.length + " scores, " + values.length + " values (expected: as many of each)");
+        }
+        for (int i = 0; i < scores.length; i++) {
+            if (!Double.isFinite(scores[i]) || !Double.isFinite(values[i])) {
+                throw new IllegalArgumentException("example " + i + ": score " + scores[i] + ", value " + values[i] + " (expected: finite)");
+            }
+        }
+        double[] weights = new double[scores.length];
+        Arrays.fill(weights, 1);
+        Integer[] order = sortedOrder(scores);
+        double[] fitted = new double[scores.length];
+        int k = 0;
+        for (Block block : pool(scores, values, weights, order)) {
+            for (int end = k + block.count; k < end; k++) {
+                fitted[order[k]] = block.meanValue();
+            }
+        }
+        return fitted;
+    }
+
+    private static Integer[] sortedOrder(double[] scores) {
+        Integer[] order = new Integer[scores.length];
+        Arrays.setAll(order, i -> i);
+        Arrays.sort(order, Comparator.comparingDouble(i -> scores[i]));
+        return order;
+    }
+
+    /** Pool-adjacent-violators over the examples in {@code order} (ascending score). */
+    private static List<Block> pool(double[] scores, double[] values, double[] weights, Integer[] order) {
+        List<Block> blocks = new ArrayList<>();
+        for (int i : order) {
+            Block last = blocks.isEmpty() ? null : blocks.get(blocks.size() - 1);
+            // Equal scores must share a knot: the calibration is a function of the score.
+            if (last != null && last.maxScore == scores[i]) {
+                last.add(scores[i], values[i], weights[i]);
+            } else {
+                blocks.add(new Block(scores[i], values[i], weights[i]));
+            }
+            while (blocks.size() >= 2 && blocks.get(blocks.size() - 2).meanValue() >= blocks.get(blocks.size() - 1).meanValue()) {
+                Block merged = blocks.remove(blocks.size() - 1);
+                blocks.get(blocks.size() - 1).absorb(merged);
+            }
+        }
+        return blocks;
     }
 
     /**
@@ -106,32 +141,35 @@ final class IsotonicCalibration {
         if (!(high > low)) {
             throw new IllegalArgumentException("scores: all " + low + " (expected: at least two distinct values to calibrate)");
         }
-        double mean = only.meanTokens();
+        double mean = only.meanValue();
         return new ScoreCalibration(List.of(low, high), List.of(mean, Math.nextUp(mean) + 1e-6 * mean));
     }
 
     /** A run of adjacent examples pooled into one value. */
     private static final class Block {
+        int count;
         double weight;
         double weightedScore;
-        double weightedTokens;
+        double weightedValue;
         double maxScore;
 
-        Block(double score, double tokens, double weight) {
-            add(score, tokens, weight);
+        Block(double score, double value, double weight) {
+            add(score, value, weight);
         }
 
-        void add(double score, double tokens, double exampleWeight) {
+        void add(double score, double value, double exampleWeight) {
+            count++;
             weight += exampleWeight;
             weightedScore += exampleWeight * score;
-            weightedTokens += exampleWeight * tokens;
+            weightedValue += exampleWeight * value;
             maxScore = score;
         }
 
         void absorb(Block next) {
+            count += next.count;
             weight += next.weight;
             weightedScore += next.weightedScore;
-            weightedTokens += next.weightedTokens;
+            weightedValue += next.weightedValue;
             maxScore = next.maxScore;
         }
 
@@ -139,8 +177,8 @@ final class IsotonicCalibration {
             return weightedScore / weight;
         }
 
-        double meanTokens() {
-            return weightedTokens / weight;
+        double meanValue() {
+            return weightedValue / weight;
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.triage.model.training;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,6 +30,14 @@ class IsotonicCalibrationTest {
                 new double[] {3, 1, 1});
         assertEquals(List.of(1.0, 2.0), calibration.scores());
         assertEquals(List.of(17.5, 100.0), calibration.tokens());
+    }
+
+    @Test
+    void fittedValuesComeInTheExamplesOwnOrder() {
+        // Sorted by score: (1, 1) (2, 3) (2, 6) (3, 2) (4, 5); score 2 is one value, 4.5, which pools with (3, 2) to 11/3.
+        double[] fitted = IsotonicCalibration.fitted(new double[] {4, 2, 1, 3, 2}, new double[] {5, 3, 1, 2, 6});
+        double pooled = 11.0 / 3;
+        assertArrayEquals(new double[] {5, pooled, 1, pooled, pooled}, fitted, 1e-12);
     }
 
     /** Whatever the data, the calibration never reverses or ties the ranker's order, inside or outside the fitted range. */
