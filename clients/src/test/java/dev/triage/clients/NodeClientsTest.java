@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The npm {@code openai} and {@code ollama} packages (the versions {@code src/test/node/package-lock.json}
- * pins, installed by {@code npm ci} during the build) against Triage: each {@code *.test.mjs} file there
+ * pins, installed by {@code npm ci} during the build) against Triage: each {@code *.test.mjs} file there, one after another,
  * runs under Node's test runner against the same two stacks as {@link OpenAiJavaClientTest}, a roomy one
  * ({@code TRIAGE_URL}) and a tight one ({@code TRIAGE_TIGHT_URL}: one place in the queue, a 6 s wait), and
  * a third that pauses and resumes streams ({@code TRIAGE_PREEMPTIVE_URL}: {@code laps} with
@@ -44,30 +44,36 @@ class NodeClientsTest {
                 RunningTriage preemptive = RunningTriage.start("--backend", continuing.url(), "--policy", "laps",
                         "--preemption", "llama.cpp", "--laps", "levels=2,first-level=300ms,window-tokens=2,preemptive-levels=2,max-preemptions=1",
                         "--starvation-timeout", "off")) {
-            Path log = Files.createTempFile("node-clients", ".log");
-            ProcessBuilder node = new ProcessBuilder(Stream.concat(Stream.of("node", "--test", "--test-reporter=spec"), files.stream()).toList())
-                    .directory(PROJECT.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile());
-            node.environment().put("TRIAGE_URL", stack.url());
-            node.environment().put("TRIAGE_TIGHT_URL", tight.url());
-            node.environment().put("TRIAGE_PREEMPTIVE_URL", "http://127.0.0.1:" + preemptive.port());
-            node.environment().put("TRIAGE_AUDIO_FIXTURE", System.getProperty("triage.audio.fixture"));
-            node.environment().put("NO_COLOR", "1");
-            Process process = node.start();
-            boolean ended = process.waitFor(5, TimeUnit.MINUTES);
-            if (!ended) {
-                process.destroyForcibly().waitFor();
+            // One file at a time: the files share these stacks, and Node's runner runs files side by side
+            // on machines with more than two cores (Debian 12's Node 18 has no --test-concurrency to stop it).
+            for (String file : files) {
+                ProcessBuilder node = new ProcessBuilder("node", "--test", "--test-reporter=spec", file).directory(PROJECT.toFile());
+                node.environment().put("TRIAGE_URL", stack.url());
+                node.environment().put("TRIAGE_TIGHT_URL", tight.url());
+                node.environment().put("TRIAGE_PREEMPTIVE_URL", "http://127.0.0.1:" + preemptive.port());
+                node.environment().put("TRIAGE_AUDIO_FIXTURE", System.getProperty("triage.audio.fixture"));
+                node.environment().put("NO_COLOR", "1");
+                runPassing(node, file);
             }
-            String output = Files.readString(log, StandardCharsets.UTF_8);
-            Files.delete(log);
-            System.out.println(output);
-            assertTrue(ended, "node's tests did not end in 5 minutes");
-            assertEquals(0, process.exitValue(), output);
-            Matcher passed = Pattern.compile("(?m)^\\S*\\s*pass (\\d+)$").matcher(output);
-            assertTrue(passed.find() && Integer.parseInt(passed.group(1)) > 0, "no test passed:\n" + output);
         } catch (IOException e) {
             throw new AssertionError("node could not be run (scripts/install-test-deps installs it)", e);
         }
+    }
+
+    /** Runs one test file under Node's runner and fails unless it ends, exits 0 and passed a test. */
+    private static void runPassing(ProcessBuilder node, String file) throws IOException, InterruptedException {
+        Path log = Files.createTempFile("node-clients", ".log");
+        Process process = node.redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        boolean ended = process.waitFor(5, TimeUnit.MINUTES);
+        if (!ended) {
+            process.destroyForcibly().waitFor();
+        }
+        String output = Files.readString(log, StandardCharsets.UTF_8);
+        Files.delete(log);
+        System.out.println(output);
+        assertTrue(ended, file + ": node's tests did not end in 5 minutes");
+        assertEquals(0, process.exitValue(), file + ":\n" + output);
+        Matcher passed = Pattern.compile("(?m)^\\S*\\s*pass (\\d+)$").matcher(output);
+        assertTrue(passed.find() && Integer.parseInt(passed.group(1)) > 0, file + ": no test passed:\n" + output);
     }
 }
