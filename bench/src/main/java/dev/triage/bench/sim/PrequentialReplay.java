@@ -1,6 +1,7 @@
 package dev.triage.bench.sim;
 
 import dev.triage.bench.stats.LatencyStats;
+import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.features.Prompt;
 import dev.triage.features.PromptFeatures;
 import dev.triage.features.PromptTokens;
@@ -65,12 +66,13 @@ public final class PrequentialReplay {
      * @param frozenRankingAccuracy ranking accuracy ((short, long) pairs) of the frozen estimates
      * @param learnedRankingAccuracy the same for the learned estimates
      * @param unadaptedRankingAccuracy the same for the learned estimates without the ranking adaptation
-     * @param serviceTime the learned service time after {@link #SERVICE_TIME_CHECKPOINT} requests
+     * @param serviceTime the learned service time after {@code serviceTimeRequests} requests
+     * @param serviceTimeRequests {@link #SERVICE_TIME_CHECKPOINT}, or the whole of a shorter stream
      * @param adaptedShare the share of the estimates whose order the ranking adaptation served
      */
     public record Figures(int requests, double frozenMedianLogError, double learnedMedianLogError, double hindsightMedianLogError,
             double frozenRankingAccuracy,
-            double learnedRankingAccuracy, double unadaptedRankingAccuracy, LearnedServiceTime serviceTime, double adaptedShare) {
+            double learnedRankingAccuracy, double unadaptedRankingAccuracy, LearnedServiceTime serviceTime, int serviceTimeRequests, double adaptedShare) {
 
         public double logErrorRatio() {
             return learnedMedianLogError / frozenMedianLogError;
@@ -83,7 +85,7 @@ public final class PrequentialReplay {
                     + " after %d: base %.4f s, %.5f s/token, %.6f s/prompt token",
                     requests, frozenMedianLogError, learnedMedianLogError, logErrorRatio(), hindsightMedianLogError,
                     hindsightMedianLogError / frozenMedianLogError, frozenRankingAccuracy,
-                    learnedRankingAccuracy, unadaptedRankingAccuracy, 100 * adaptedShare, SERVICE_TIME_CHECKPOINT, serviceTime.baseSeconds(), serviceTime.secondsPerToken(),
+                    learnedRankingAccuracy, unadaptedRankingAccuracy, 100 * adaptedShare, serviceTimeRequests, serviceTime.baseSeconds(), serviceTime.secondsPerToken(),
                     serviceTime.secondsPerPromptToken());
         }
     }
@@ -103,12 +105,38 @@ public final class PrequentialReplay {
             throw new IllegalArgumentException("no answers of " + model);
         }
         Collections.shuffle(chosen, new Random(seed));
-        List<Estimate> estimates = estimator.estimateAll(chosen.stream().map(PromptAnswer::request).toList());
-        List<Answered> stream = new ArrayList<>(chosen.size());
-        for (int i = 0; i < chosen.size(); i++) {
-            PromptAnswer answer = chosen.get(i);
-            stream.add(new Answered(estimates.get(i).expectedTokens(),
-                    PromptTokens.ofChars(answer.request().conversationChars()), answer.answerTokens(), answer.request()));
+        return answered(chosen.stream().map(PromptAnswer::request).toList(), chosen.stream().mapToLong(PromptAnswer::answerTokens).toArray(),
+                estimator);
+    }
+
+    /**
+     * A workload's chat entries in the file's order (a log of traffic is in the order it came; shuffle
+     * a dataset before), each with {@code estimator}'s estimate of its prompt.
+     *
+     * @throws IllegalArgumentException when an entry is an audio file: its size is read from the
+     *     upload, with nothing to learn
+     */
+    public static List<Answered> stream(List<WorkloadEntry> entries, JobEstimator<Prompt> estimator) {
+        if (entries.isEmpty()) {
+            throw new IllegalArgumentException("the workload has no entry");
+        }
+        for (int i = 0; i < entries.size(); i++) {
+            if (entries.get(i).audio().isPresent()) {
+                throw new IllegalArgumentException("entry " + (i + 1) + " is an audio file (expected: chat prompts only, the"
+                        + " learner learns answer lengths)");
+            }
+        }
+        return answered(entries.stream().map(entry -> new Prompt(entry.prompt())).toList(),
+                entries.stream().mapToLong(WorkloadEntry::answerTokens).toArray(), estimator);
+    }
+
+    private static List<Answered> answered(List<Prompt> prompts, long[] answerTokens, JobEstimator<Prompt> estimator) {
+        List<Estimate> estimates = estimator.estimateAll(prompts);
+        List<Answered> stream = new ArrayList<>(prompts.size());
+        for (int i = 0; i < prompts.size(); i++) {
+            Prompt prompt = prompts.get(i);
+            stream.add(new Answered(estimates.get(i).expectedTokens(), PromptTokens.ofChars(prompt.conversationChars()), answerTokens[i],
+                    prompt));
         }
         return stream;
     }
@@ -138,7 +166,7 @@ public final class PrequentialReplay {
             }
             learner.learn(new CompletedRequest(request.frozenTokens(), OptionalInt.empty(), request.promptTokens(),
                     request.actualTokens(), 1, seconds, OptionalLong.empty(), false, features.get()));
-            if (i + 1 == SERVICE_TIME_CHECKPOINT) {
+            if (i + 1 == Math.min(SERVICE_TIME_CHECKPOINT, n)) {
                 atCheckpoint = learner.serviceTime();
             }
         }
@@ -157,7 +185,7 @@ public final class PrequentialReplay {
         }
         return new Figures(n, medianLogError(frozen, actual), medianLogError(served, actual), hindsightMedianLogError(frozen, actual),
                 RankingMetrics.rankingAccuracy(frozen, actual), RankingMetrics.rankingAccuracy(served, actual), RankingMetrics.rankingAccuracy(calibrated, actual), atCheckpoint,
-                (double) adaptedCount / (n - from));
+                Math.min(SERVICE_TIME_CHECKPOINT, n), (double) adaptedCount / (n - from));
     }
 
     /**

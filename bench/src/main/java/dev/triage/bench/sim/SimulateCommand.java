@@ -3,6 +3,7 @@ package dev.triage.bench.sim;
 import dev.triage.bench.plot.LatencyVsLoadChart;
 import dev.triage.bench.stats.LoadPoint;
 import dev.triage.bench.stats.SummaryRow;
+import dev.triage.bench.workload.WorkloadFile;
 import dev.triage.features.Prompt;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.classifier.ClassifierEstimator;
@@ -39,7 +40,7 @@ import java.util.stream.LongStream;
  * simulate run   [workload options] [--rho R | --rate L] [--policies P,...] [--tau S] [--seeds 5] [--out DIR]
  * simulate sweep --out DIR [workload options] [--rho R,...] [--policies P,...] [--tau S] [--seeds 5] [--title T]
  * simulate laps  --out DIR
- * simulate prequential [--estimator lexical] [--models M,...] [--seed 42] [--rho 0.8] [--policies sjf,hrrn] [--tau S] [--seeds 5]
+ * simulate prequential [--estimator lexical] [--models M,... | --workload FILE] [--seed 42] [--rho 0.8] [--policies sjf,hrrn] [--tau S] [--seeds 5]
  * simulate ewsjf --out DIR [--requests 6000] [--rho 0.8] [--seeds 3] [--slots 4] [--batch-slowdown 0.05] [--ewsjf-* ...]
  * simulate scale-out [workload options] [--speeds 1,1,0.5,0.5] [--sidecars 1] [--routings R,...] [--rho 0.8] [--policies P,...] [--seeds 3] [--out DIR]
  * </pre>
@@ -54,7 +55,7 @@ public final class SimulateCommand {
                    simulate run   [workload options] [--rho R | --rate PER_SECOND] [--policies P,...] [--tau SECONDS] [--seeds 5] [--out DIR]
                    simulate sweep --out DIR [workload options] [--rho R,...] [--policies P,...] [--tau SECONDS] [--seeds 5] [--title TEXT]
                    simulate laps  --out DIR        (tunes laps on part of the shared data, reports on the rest)
-                   simulate prequential [--estimator classifier|lexical|ranker] [--models MODEL,...] [--seed 42]
+                   simulate prequential [--estimator classifier|lexical|ranker] [--models MODEL,... | --workload FILE] [--seed 42]
                                   [--rho 0.8] [--policies sjf,hrrn] [--tau SECONDS] [--seeds 5]   (learning against frozen, scheduled)
                    simulate ewsjf --out DIR [--requests 6000] [--rho 0.8] [--seeds 3] [--slots 4] [--batch-slowdown 0.05] [--data DIR]
                                   [--service-base 0.05 --service-per-prompt-token 0.0002 --service-per-token 0.02] [--ewsjf-* ...]
@@ -145,10 +146,13 @@ public final class SimulateCommand {
 
     /**
      * The proxy's learner replayed on AlpacaEval answers of models the shipped estimators were not
-     * trained on, in front of a replay backend at its default speed, learning from the flags' defaults.
+     * trained on, or on a workload file's prompts and answers ({@code --workload}), in front of a
+     * replay backend at its default speed, learning from the flags' defaults.
      */
     private static String prequential(Flags flags) throws IOException {
         String estimatorName = flags.string("estimator", "lexical");
+        Optional<Path> workload = flags.optional("workload").map(Path::of);
+        boolean modelsGiven = flags.optional("models").isPresent();
         List<String> models = flags.words("models", PREQUENTIAL_MODELS);
         long seed = flags.integer("seed", 42);
         double rho = flags.number("rho", 0.8);
@@ -158,19 +162,29 @@ public final class SimulateCommand {
         if (!EstimatorConfig.NAMES.contains(estimatorName)) {
             throw new IllegalArgumentException("--estimator: " + estimatorName + " (expected: one of " + EstimatorConfig.NAMES + ")");
         }
-        Path data = SharedData.promptResponse().orElseThrow(() -> new IOException("shared data not found (../shared/data or $"
-                + SharedData.ENVIRONMENT_VARIABLE + ")"));
-        List<PromptAnswer> answers = PromptResponseLoader.load(data, PromptSource.ALPACA_EVAL);
+        if (workload.isPresent() && modelsGiven) {
+            throw new IllegalArgumentException("--models and --workload: give one (the answering models' AlpacaEval answers, or a"
+                    + " workload's)");
+        }
         StringBuilder text = new StringBuilder("estimator " + estimatorName + ", replay backend " + REPLAY_SPEED
                 + ", prior " + FLAG_DEFAULTS + "\n");
         try (JobEstimator<Prompt> estimator = ChatEstimators.load(new EstimatorConfig(estimatorName, Optional.empty(), "baseline", false))) {
-            for (String model : models) {
-                List<PrequentialReplay.Answered> stream = PrequentialReplay.stream(answers, model, estimator, seed);
-                text.append(model).append(": ").append(PrequentialReplay.run(stream, REPLAY_SPEED, FLAG_DEFAULTS, seed).describe())
-                        .append(String.format(Locale.ROOT, "%n%nscheduled at ρ = %.2f on a serial backend, %d seed(s):%n%n", rho, seeds.size()))
-                        .append(LearningScheduling.markdown(LearningScheduling.run(stream, REPLAY_SPEED, FLAG_DEFAULTS, variants, rho, seeds)))
-                        .append('\n');
+            Map<String, List<PrequentialReplay.Answered>> streams = new LinkedHashMap<>();
+            if (workload.isPresent()) {
+                streams.put(workload.get().getFileName().toString(), PrequentialReplay.stream(WorkloadFile.read(workload.get()), estimator));
+            } else {
+                Path data = SharedData.promptResponse().orElseThrow(() -> new IOException("shared data not found (../shared/data or $"
+                        + SharedData.ENVIRONMENT_VARIABLE + ")"));
+                List<PromptAnswer> answers = PromptResponseLoader.load(data, PromptSource.ALPACA_EVAL);
+                for (String model : models) {
+                    streams.put(model, PrequentialReplay.stream(answers, model, estimator, seed));
+                }
             }
+            streams.forEach((name, stream) -> text.append(name).append(": ")
+                    .append(PrequentialReplay.run(stream, REPLAY_SPEED, FLAG_DEFAULTS, seed).describe())
+                    .append(String.format(Locale.ROOT, "%n%nscheduled at ρ = %.2f on a serial backend, %d seed(s):%n%n", rho, seeds.size()))
+                    .append(LearningScheduling.markdown(LearningScheduling.run(stream, REPLAY_SPEED, FLAG_DEFAULTS, variants, rho, seeds)))
+                    .append('\n'));
         }
         return text.toString();
     }

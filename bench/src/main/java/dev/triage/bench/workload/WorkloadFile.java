@@ -12,6 +12,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.List;
@@ -37,6 +38,9 @@ public final class WorkloadFile {
     private WorkloadFile() {}
 
     public static List<WorkloadEntry> read(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new NoSuchFileException(file.toString(), null, "no workload file there");
+        }
         try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             return read(reader, file.toString(), file.toAbsolutePath().getParent());
         }

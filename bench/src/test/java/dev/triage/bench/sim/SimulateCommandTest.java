@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.bench.workload.WorkloadFile;
+import dev.triage.features.Prompt;
 import dev.triage.model.cli.Flags;
+import dev.triage.model.lexical.LexicalEstimator;
 import java.awt.Font;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
@@ -46,6 +48,59 @@ class SimulateCommandTest {
         var bad = assertThrows(IllegalArgumentException.class,
                 () -> SimulateCommand.run(Flags.parse(concat(common, "--laps", "levels=0"))));
         assertTrue(bad.getMessage().contains("levels"), bad.getMessage());
+    }
+
+    /**
+     * A backend five times wordier than the lexical model expects, in a workload file: the replay
+     * learns its scale and its speed from the file's answers, whatever their source.
+     */
+    @Test
+    void prequentialReplaysAWorkloadFile() throws Exception {
+        String[] templates = {"What is the capital of country number %d?", "Write a detailed essay, with examples, about city number %d.",
+            "List three facts about planet number %d.", "Explain step by step how to implement a parser for language number %d in Java."};
+        List<String> prompts = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            prompts.add(String.format(templates[i % templates.length], i));
+        }
+        List<WorkloadEntry> entries = new ArrayList<>();
+        try (LexicalEstimator lexical = LexicalEstimator.loadDefault()) {
+            for (String prompt : prompts) {
+                double expected = lexical.estimate(new Prompt(prompt)).expectedTokens();
+                entries.add(WorkloadEntry.of(prompt, (int) Math.round(5 * expected * (0.8 + 0.4 * (entries.size() % 5) / 4)), "test"));
+            }
+        }
+        Path file = dir.resolve("wordy.jsonl");
+        WorkloadFile.write(file, entries);
+        List<PrequentialReplay.Answered> stream;
+        try (LexicalEstimator lexical = LexicalEstimator.loadDefault()) {
+            stream = PrequentialReplay.stream(WorkloadFile.read(file), lexical);
+        }
+        assertEquals(300, stream.size());
+        assertEquals(entries.get(1).answerTokens(), stream.get(1).actualTokens(), "the file's order, each with its own answer");
+        PrequentialReplay.Figures figures = PrequentialReplay.run(stream, SimulateCommand.REPLAY_SPEED, SimulateCommand.FLAG_DEFAULTS, 1);
+        assertTrue(figures.logErrorRatio() < 0.5, figures.describe());
+        assertEquals(SimulateCommand.REPLAY_SPEED.secondsPerToken(), figures.serviceTime().secondsPerToken(),
+                0.1 * SimulateCommand.REPLAY_SPEED.secondsPerToken(), figures.describe());
+
+        String output = SimulateCommand.run(Flags.parse(new String[] {"prequential", "--workload", file.toString(), "--policies", "sjf",
+            "--seeds", "1"}));
+        assertTrue(output.startsWith("estimator lexical") && output.contains("wordy.jsonl: 300 requests;") && output.contains("| sjf |"),
+                output);
+        var both = assertThrows(IllegalArgumentException.class, () -> SimulateCommand.run(Flags.parse(new String[] {"prequential",
+            "--workload", file.toString(), "--models", "alpaca-7b"})));
+        assertTrue(both.getMessage().contains("give one"), both.getMessage());
+    }
+
+    @Test
+    void prequentialRefusesAudio() throws Exception {
+        Path clip = dir.resolve("clip.wav");
+        Files.write(clip, new byte[] {1, 2, 3});
+        Path file = dir.resolve("speech.jsonl");
+        Files.writeString(file, "{\"prompt\": \"hello\", \"answer_tokens\": 2}\n{\"prompt\": \"hi\", \"answer_tokens\": 1, \"audio\": \"clip.wav\"}\n");
+        try (LexicalEstimator lexical = LexicalEstimator.loadDefault()) {
+            var refused = assertThrows(IllegalArgumentException.class, () -> PrequentialReplay.stream(WorkloadFile.read(file), lexical));
+            assertTrue(refused.getMessage().startsWith("entry 2 is an audio file"), refused.getMessage());
+        }
     }
 
     private static String[] concat(String[] first, String... more) {
