@@ -105,8 +105,7 @@ public final class PrequentialReplay {
             throw new IllegalArgumentException("no answers of " + model);
         }
         Collections.shuffle(chosen, new Random(seed));
-        return answered(chosen.stream().map(PromptAnswer::request).toList(), chosen.stream().mapToLong(PromptAnswer::answerTokens).toArray(),
-                estimator);
+        return inOrder(chosen, estimator);
     }
 
     /**
@@ -116,7 +115,7 @@ public final class PrequentialReplay {
      * @throws IllegalArgumentException when an entry is an audio file: its size is read from the
      *     upload, with nothing to learn
      */
-    public static List<Answered> stream(List<WorkloadEntry> entries, JobEstimator<Prompt> estimator) {
+    public static List<Answered> ofWorkload(List<WorkloadEntry> entries, JobEstimator<Prompt> estimator) {
         if (entries.isEmpty()) {
             throw new IllegalArgumentException("the workload has no entry");
         }
@@ -128,6 +127,12 @@ public final class PrequentialReplay {
         }
         return answered(entries.stream().map(entry -> new Prompt(entry.prompt())).toList(),
                 entries.stream().mapToLong(WorkloadEntry::answerTokens).toArray(), estimator);
+    }
+
+    /** {@code answers} in their order (a feedback log's, as they came), each with {@code estimator}'s estimate of its prompt. */
+    public static List<Answered> inOrder(List<PromptAnswer> answers, JobEstimator<Prompt> estimator) {
+        return answered(answers.stream().map(PromptAnswer::request).toList(), answers.stream().mapToLong(PromptAnswer::answerTokens).toArray(),
+                estimator);
     }
 
     private static List<Answered> answered(List<Prompt> prompts, long[] answerTokens, JobEstimator<Prompt> estimator) {

@@ -8,6 +8,7 @@ import dev.triage.features.Prompt;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.model.cli.Flags;
+import dev.triage.model.data.FeedbackAnswers;
 import dev.triage.model.data.PromptAnswer;
 import dev.triage.model.data.PromptResponseLoader;
 import dev.triage.model.data.PromptSource;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 
 /**
@@ -40,7 +42,7 @@ import java.util.stream.LongStream;
  * simulate run   [workload options] [--rho R | --rate L] [--policies P,...] [--tau S] [--seeds 5] [--out DIR]
  * simulate sweep --out DIR [workload options] [--rho R,...] [--policies P,...] [--tau S] [--seeds 5] [--title T]
  * simulate laps  --out DIR
- * simulate prequential [--estimator lexical] [--models M,... | --workload FILE] [--seed 42] [--rho 0.8] [--policies sjf,hrrn] [--tau S] [--seeds 5]
+ * simulate prequential [--estimator lexical] [--models M,... | --workload FILE | --feedback FILE] [--seed 42] [--rho 0.8] [--policies sjf,hrrn] [--tau S] [--seeds 5]
  * simulate ewsjf --out DIR [--requests 6000] [--rho 0.8] [--seeds 3] [--slots 4] [--batch-slowdown 0.05] [--ewsjf-* ...]
  * simulate scale-out [workload options] [--speeds 1,1,0.5,0.5] [--sidecars 1] [--routings R,...] [--rho 0.8] [--policies P,...] [--seeds 3] [--out DIR]
  * </pre>
@@ -55,8 +57,8 @@ public final class SimulateCommand {
                    simulate run   [workload options] [--rho R | --rate PER_SECOND] [--policies P,...] [--tau SECONDS] [--seeds 5] [--out DIR]
                    simulate sweep --out DIR [workload options] [--rho R,...] [--policies P,...] [--tau SECONDS] [--seeds 5] [--title TEXT]
                    simulate laps  --out DIR        (tunes laps on part of the shared data, reports on the rest)
-                   simulate prequential [--estimator classifier|lexical|ranker] [--models MODEL,... | --workload FILE] [--seed 42]
-                                  [--rho 0.8] [--policies sjf,hrrn] [--tau SECONDS] [--seeds 5]   (learning against frozen, scheduled)
+                   simulate prequential [--estimator classifier|lexical|ranker] [--models MODEL,... | --workload FILE | --feedback FILE]
+                                  [--seed 42] [--rho 0.8] [--policies sjf,hrrn] [--tau SECONDS] [--seeds 5]   (learning against frozen, scheduled)
                    simulate ewsjf --out DIR [--requests 6000] [--rho 0.8] [--seeds 3] [--slots 4] [--batch-slowdown 0.05] [--data DIR]
                                   [--service-base 0.05 --service-per-prompt-token 0.0002 --service-per-token 0.02] [--ewsjf-* ...]
                    simulate scale-out [workload options] [--speeds 1,1,0.5,0.5] [--sidecars 1] [--routings ROUTING,...] [--rho 0.8]
@@ -146,12 +148,14 @@ public final class SimulateCommand {
 
     /**
      * The proxy's learner replayed on AlpacaEval answers of models the shipped estimators were not
-     * trained on, or on a workload file's prompts and answers ({@code --workload}), in front of a
+     * trained on, or on a workload file's prompts and answers ({@code --workload}) or a feedback log's
+     * ({@code --feedback}, one stream per backend, in the log's order), in front of a
      * replay backend at its default speed, learning from the flags' defaults.
      */
     private static String prequential(Flags flags) throws IOException {
         String estimatorName = flags.string("estimator", "lexical");
         Optional<Path> workload = flags.optional("workload").map(Path::of);
+        Optional<Path> feedback = flags.optional("feedback").map(Path::of);
         boolean modelsGiven = flags.optional("models").isPresent();
         List<String> models = flags.words("models", PREQUENTIAL_MODELS);
         long seed = flags.integer("seed", 42);
@@ -162,16 +166,20 @@ public final class SimulateCommand {
         if (!EstimatorConfig.NAMES.contains(estimatorName)) {
             throw new IllegalArgumentException("--estimator: " + estimatorName + " (expected: one of " + EstimatorConfig.NAMES + ")");
         }
-        if (workload.isPresent() && modelsGiven) {
-            throw new IllegalArgumentException("--models and --workload: give one (the answering models' AlpacaEval answers, or a"
-                    + " workload's)");
+        if ((modelsGiven ? 1 : 0) + (workload.isPresent() ? 1 : 0) + (feedback.isPresent() ? 1 : 0) > 1) {
+            throw new IllegalArgumentException("--models, --workload and --feedback: give one (the answering models' AlpacaEval"
+                    + " answers, a workload's, or a feedback log's)");
         }
         StringBuilder text = new StringBuilder("estimator " + estimatorName + ", replay backend " + REPLAY_SPEED
                 + ", prior " + FLAG_DEFAULTS + "\n");
         try (JobEstimator<Prompt> estimator = ChatEstimators.load(new EstimatorConfig(estimatorName, Optional.empty(), "baseline", false))) {
             Map<String, List<PrequentialReplay.Answered>> streams = new LinkedHashMap<>();
             if (workload.isPresent()) {
-                streams.put(workload.get().getFileName().toString(), PrequentialReplay.stream(WorkloadFile.read(workload.get()), estimator));
+                streams.put(workload.get().getFileName().toString(), PrequentialReplay.ofWorkload(WorkloadFile.read(workload.get()), estimator));
+            } else if (feedback.isPresent()) {
+                Map<String, List<PromptAnswer>> byBackend = FeedbackAnswers.load(feedback.get()).stream()
+                        .collect(Collectors.groupingBy(PromptAnswer::answeringModel, LinkedHashMap::new, Collectors.toList()));
+                byBackend.forEach((backend, answers) -> streams.put(backend, PrequentialReplay.inOrder(answers, estimator)));
             } else {
                 Path data = SharedData.promptResponse().orElseThrow(() -> new IOException("shared data not found (../shared/data or $"
                         + SharedData.ENVIRONMENT_VARIABLE + ")"));

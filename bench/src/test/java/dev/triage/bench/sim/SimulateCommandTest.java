@@ -73,7 +73,7 @@ class SimulateCommandTest {
         WorkloadFile.write(file, entries);
         List<PrequentialReplay.Answered> stream;
         try (LexicalEstimator lexical = LexicalEstimator.loadDefault()) {
-            stream = PrequentialReplay.stream(WorkloadFile.read(file), lexical);
+            stream = PrequentialReplay.ofWorkload(WorkloadFile.read(file), lexical);
         }
         assertEquals(300, stream.size());
         assertEquals(entries.get(1).answerTokens(), stream.get(1).actualTokens(), "the file's order, each with its own answer");
@@ -91,6 +91,22 @@ class SimulateCommandTest {
         assertTrue(both.getMessage().contains("give one"), both.getMessage());
     }
 
+    /** The answers a feedback log recorded, one stream per backend in the log's order, as the proxy's learner met them. */
+    @Test
+    void prequentialReplaysAFeedbackLogBackendByBackend() throws Exception {
+        StringBuilder log = new StringBuilder();
+        for (int i = 0; i < 240; i++) {
+            String prompt = i % 2 == 0 ? "What is the capital of country number " + i + "?" : "Write a detailed essay about city number " + i + ".";
+            log.append(String.format(java.util.Locale.ROOT, "{\"format\":\"triage-feedback/1\",\"backend\":\"%s\",\"userTurns\":1,"
+                    + "\"systemChars\":0,\"conversationChars\":%d,\"actualTokens\":%d,\"prompt\":\"%s\"}%n", i < 160 ? "wordy" : "terse",
+                    prompt.length(), i % 2 == 0 ? 300 : 3000, prompt));
+        }
+        Path file = Files.writeString(dir.resolve("feedback.jsonl"), log);
+        String output = SimulateCommand.run(Flags.parse(new String[] {"prequential", "--feedback", file.toString(), "--policies", "sjf",
+            "--seeds", "1"}));
+        assertTrue(output.contains("feedback:wordy: 160 requests;") && output.contains("feedback:terse: 80 requests;"), output);
+    }
+
     @Test
     void prequentialRefusesAudio() throws Exception {
         Path clip = dir.resolve("clip.wav");
@@ -98,7 +114,7 @@ class SimulateCommandTest {
         Path file = dir.resolve("speech.jsonl");
         Files.writeString(file, "{\"prompt\": \"hello\", \"answer_tokens\": 2}\n{\"prompt\": \"hi\", \"answer_tokens\": 1, \"audio\": \"clip.wav\"}\n");
         try (LexicalEstimator lexical = LexicalEstimator.loadDefault()) {
-            var refused = assertThrows(IllegalArgumentException.class, () -> PrequentialReplay.stream(WorkloadFile.read(file), lexical));
+            var refused = assertThrows(IllegalArgumentException.class, () -> PrequentialReplay.ofWorkload(WorkloadFile.read(file), lexical));
             assertTrue(refused.getMessage().startsWith("entry 2 is an audio file"), refused.getMessage());
         }
     }
