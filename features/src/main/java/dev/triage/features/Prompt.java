@@ -32,8 +32,12 @@ public record Prompt(String text, int userTurns, int systemChars, int conversati
         this(text, 1, 0, text.length());
     }
 
-    /** The share of the conversation's characters that the answered text takes (1 for a single message). */
+    /**
+     * The share of the characters of the conversation's user and assistant messages that the answered
+     * text takes (1 for a single message, with a system prompt or without).
+     */
     public double lastTurnShare() {
-        return conversationChars == 0 ? 1 : (double) text.length() / conversationChars;
+        int turns = conversationChars - systemChars;
+        return turns == 0 ? 1 : (double) text.length() / turns;
     }
 }

@@ -26,17 +26,22 @@ public final class RequestFeatures {
      * Identifies the definitions: names, order, rules, and the lexical schema they build on. A model
      * records the version it was trained with and refuses to load under another.
      */
-    public static final String SCHEMA_VERSION = "request-23/1 on " + LexicalFeatures.SCHEMA_VERSION;
+    public static final String SCHEMA_VERSION = "request-23/2 on " + LexicalFeatures.SCHEMA_VERSION;
 
     /** {@code ln(1 + prompt tokens)} of the answered text, in the lexical features' first column. */
     public static final int LOG_PROMPT_TOKENS = LexicalFeatures.PROMPT_TOKEN_LEN;
-    /** {@code ln(1 + tokens)} of every message of the conversation, system prompt included. */
+    /**
+     * {@code ln(1 + tokens)} of the conversation's user and assistant messages. The system prompt is
+     * left out here and in {@link #LAST_TURN_SHARE}: it is mostly a client's fixed preamble, which
+     * says little about one answer, and the training data has none, so counting it made a first turn
+     * sent with one look like a late turn of a long conversation.
+     */
     public static final int LOG_CONVERSATION_TOKENS = LexicalFeatures.COUNT;
     /** User turns, this one included. */
     public static final int USER_TURNS = LexicalFeatures.COUNT + 1;
     /** {@code ln(1 + tokens)} of the system prompt. */
     public static final int LOG_SYSTEM_TOKENS = LexicalFeatures.COUNT + 2;
-    /** The answered text's share of the conversation's characters. */
+    /** The answered text's share of the characters of the conversation's user and assistant messages. */
     public static final int LAST_TURN_SHARE = LexicalFeatures.COUNT + 3;
 
     public static final List<String> NAMES = names();
@@ -61,7 +66,7 @@ public final class RequestFeatures {
         LexicalFeatures.extract(prompt.text(), lexical);
         System.arraycopy(lexical, 0, features, offset, LexicalFeatures.COUNT);
         features[offset + LOG_PROMPT_TOKENS] = logTokens(prompt.text().length());
-        features[offset + LOG_CONVERSATION_TOKENS] = logTokens(prompt.conversationChars());
+        features[offset + LOG_CONVERSATION_TOKENS] = logTokens(prompt.conversationChars() - prompt.systemChars());
         features[offset + USER_TURNS] = prompt.userTurns();
         features[offset + LOG_SYSTEM_TOKENS] = logTokens(prompt.systemChars());
         features[offset + LAST_TURN_SHARE] = (float) prompt.lastTurnShare();

@@ -37,7 +37,7 @@ class ChatBodyTest {
         assertEquals(2, prompt.userTurns());
         assertEquals("Be terse.".length(), prompt.systemChars());
         assertEquals("Be terse.first questionan answerWrite an essay on tides.".length(), prompt.conversationChars());
-        assertEquals(24.0 / 56, prompt.lastTurnShare(), 1e-9);
+        assertEquals(24.0 / 47, prompt.lastTurnShare(), 1e-9);
     }
 
     @Test

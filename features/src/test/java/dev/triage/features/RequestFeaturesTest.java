@@ -32,8 +32,21 @@ class RequestFeaturesTest {
         float[] chat = RequestFeatures.of(new Prompt("Summarize this.", 3, 400, 4015));
         assertEquals(3, chat[RequestFeatures.USER_TURNS]);
         assertEquals((float) Math.log1p(100), chat[RequestFeatures.LOG_SYSTEM_TOKENS]);
-        assertEquals((float) Math.log1p(1004), chat[RequestFeatures.LOG_CONVERSATION_TOKENS]);
-        assertEquals(15f / 4015, chat[RequestFeatures.LAST_TURN_SHARE], 1e-7);
+        assertEquals((float) Math.log1p(904), chat[RequestFeatures.LOG_CONVERSATION_TOKENS], "the system prompt left out");
+        assertEquals(15f / 3615, chat[RequestFeatures.LAST_TURN_SHARE], 1e-7);
+    }
+
+    /** A client's system prompt says what it is, and leaves the conversation's shape as it was. */
+    @Test
+    void aSystemPromptMovesOnlyItsOwnColumn() {
+        float[] bare = RequestFeatures.of(new Prompt("Summarize this."));
+        float[] withSystem = RequestFeatures.of(new Prompt("Summarize this.", 1, 400, 415));
+        for (int i = 0; i < RequestFeatures.COUNT; i++) {
+            if (i != RequestFeatures.LOG_SYSTEM_TOKENS) {
+                assertEquals(bare[i], withSystem[i], RequestFeatures.NAMES.get(i));
+            }
+        }
+        assertEquals((float) Math.log1p(100), withSystem[RequestFeatures.LOG_SYSTEM_TOKENS]);
     }
 
     @Test

@@ -139,10 +139,27 @@ public final class RankerTrainer {
                 training, calibration, AnswerTokens.TOKENIZER, ClassifierTrainer.dataSources(train), List.of());
     }
 
-    /** A head trained on {@code inputs} with the length prior added, its weights rounded as the ONNX graph keeps them. */
+    /**
+     * A head trained on {@code inputs} with the length prior added, its weights rounded as the ONNX
+     * graph keeps them. Its weights on an input that never varied in training are zeroed: they kept
+     * their random start, which only showed where that input does vary, as noise in the score (the
+     * shared data has no system prompt, so a request with one moved every estimate).
+     */
     private static RankingHead servedHead(List<LabeledPrompt> prompts, float[][] inputs, RankerSettings settings) {
-        return trainHead(prompts, inputs, settings)
+        return trainHead(prompts, inputs, settings).ignoring(constantInputs(inputs))
                 .withPrior(lengthInput(settings.encoder()), settings.lengthPrior(), settings.lengthPriorThreshold()).roundedToFloat();
+    }
+
+    /** Which columns of {@code inputs} take one value in every row. */
+    static boolean[] constantInputs(float[][] inputs) {
+        boolean[] constant = new boolean[inputs[0].length];
+        Arrays.fill(constant, true);
+        for (float[] row : inputs) {
+            for (int i = 0; i < constant.length; i++) {
+                constant[i] &= row[i] == inputs[0][i];
+            }
+        }
+        return constant;
     }
 
     /**

@@ -78,6 +78,22 @@ final class RankingHead {
         return new RankingHead(inputs, hidden, parameters.clone(), input, weight, threshold);
     }
 
+    /** This head with every weight on the inputs flagged in {@code ignored} set to 0: their values no longer move the score. */
+    RankingHead ignoring(boolean[] ignored) {
+        if (ignored.length != inputs) {
+            throw new IllegalArgumentException(ignored.length + " flags for " + inputs + " inputs");
+        }
+        double[] zeroed = parameters.clone();
+        for (int h = 0; h < hidden; h++) {
+            for (int i = 0; i < inputs; i++) {
+                if (ignored[i]) {
+                    zeroed[h * inputs + i] = 0;
+                }
+            }
+        }
+        return new RankingHead(inputs, hidden, zeroed, priorInput, priorWeight, priorThreshold);
+    }
+
     static int parameterCount(int inputs, int hidden) {
         return hidden * inputs + 2 * hidden + 1;
     }

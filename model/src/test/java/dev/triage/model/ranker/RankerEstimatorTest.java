@@ -74,7 +74,6 @@ class RankerEstimatorTest {
         assertTrue(Double.isNaN(brief.longProbability()));
     }
 
-    /** Estimates are pure: a prompt's estimate does not depend on the prompts batched with it. */
     /** The head reads the request's shape, not only the text: the same words later in a long conversation score otherwise. */
     @Test
     void theConversationsShapeReachesTheHead() {
@@ -84,6 +83,15 @@ class RankerEstimatorTest {
         assertNotEquals(alone, inConversation);
     }
 
+    /** A client's system prompt, which no training prompt has, leaves the estimate as it was. */
+    @Test
+    void aSystemPromptLeavesTheEstimateAsItWas() {
+        for (String text : List.of(BRIEF, ESSAY)) {
+            assertEquals(shipped.estimate(new Prompt(text)), shipped.estimate(new Prompt(text, 1, 400, text.length() + 400)), text);
+        }
+    }
+
+    /** Estimates are pure: a prompt's estimate does not depend on the prompts batched with it. */
     @Test
     void aBatchEstimatesEachPromptAsAlone() {
         List<Prompt> prompts = List.of(new Prompt(BRIEF), new Prompt(ESSAY), new Prompt(""), new Prompt("描述这张图片"),

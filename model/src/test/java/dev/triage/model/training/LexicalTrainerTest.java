@@ -83,6 +83,17 @@ class LexicalTrainerTest {
         }
     }
 
+    /** No training prompt has a system prompt, so the shipped trees never read one: a client's leaves each estimate as it was. */
+    @Test
+    void theShippedModelIgnoresASystemPrompt() {
+        try (LexicalEstimator shipped = LexicalEstimator.loadDefault()) {
+            for (LabeledPrompt prompt : TinyModels.corpus()) {
+                String text = prompt.prompt();
+                assertEquals(shipped.estimate(new Prompt(text)), shipped.estimate(new Prompt(text, 1, 400, text.length() + 400)), text);
+            }
+        }
+    }
+
     @Test
     void corruptOrMismatchedFilesGiveClearLoadErrors(@TempDir Path dir) throws Exception {
         List<LabeledPrompt> corpus = TinyModels.corpus();

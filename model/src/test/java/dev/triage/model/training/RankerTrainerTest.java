@@ -120,6 +120,29 @@ class RankerTrainerTest {
         }
     }
 
+    /**
+     * The training prompts have no system prompt, so the head learned nothing from that column: a
+     * request that sends one (most clients do) is scored as the same request without it.
+     */
+    @Test
+    void anInputThatNeverVariedInTrainingMovesNoScore() {
+        TrainedRanker trained = RankerTrainer.train(train, trainEmbeddings, heldOut, heldOutEmbeddings, TinyModels.RANKER_SETTINGS);
+        float[][] bare = LexicalTrainer.featureRows(heldOut);
+        float[][] withSystem = heldOut.stream().map(p -> RequestFeatures.of(new dev.triage.features.Prompt(p.prompt(), 1, 400,
+                p.prompt().length() + 400))).toArray(float[][]::new);
+        try (RankerModel model = trained.model("tiny")) {
+            List<Estimate> estimates = model.estimates(heldOutEmbeddings, bare);
+            List<Estimate> withSystemEstimates = model.estimates(heldOutEmbeddings, withSystem);
+            for (int i = 0; i < estimates.size(); i++) {
+                assertEquals(estimates.get(i).expectedTokens(), withSystemEstimates.get(i).expectedTokens(), "prompt " + i);
+            }
+        }
+        float[][] inputs = {{1, 0, 2, 7}, {3, 0, 1, 7}, {2, 0, 5, 7}};
+        assertArrayEquals(new boolean[] {false, true, false, true}, RankerTrainer.constantInputs(inputs));
+        RankingHead head = RankingHead.initialized(4, 3, new Random(5)).ignoring(RankerTrainer.constantInputs(inputs));
+        assertEquals(head.score(new float[] {1, 0, 2, 7}), head.score(new float[] {1, 5, 2, -3}));
+    }
+
     /** Serving runs the exported graph, scaling and length prior included; it must score as the Java head that was trained. */
     @Test
     void theOnnxHeadScoresAsTheJavaHead() {
