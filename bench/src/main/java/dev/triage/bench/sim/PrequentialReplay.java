@@ -71,8 +71,8 @@ public final class PrequentialReplay {
      * @param adaptedShare the share of the estimates whose order the ranking adaptation served
      */
     public record Figures(int requests, double frozenMedianLogError, double learnedMedianLogError, double hindsightMedianLogError,
-            double frozenRankingAccuracy,
-            double learnedRankingAccuracy, double unadaptedRankingAccuracy, LearnedServiceTime serviceTime, int serviceTimeRequests, double adaptedShare) {
+            double frozenRankingAccuracy, double learnedRankingAccuracy, double unadaptedRankingAccuracy, LearnedServiceTime serviceTime,
+            int serviceTimeRequests, double adaptedShare) {
 
         public double logErrorRatio() {
             return learnedMedianLogError / frozenMedianLogError;
