@@ -89,8 +89,11 @@ class DisconnectTest {
                 RunningTriage triage = RunningTriage.start("--backend", backend.url());
                 CapturedErr log = new CapturedErr()) {
             try (RawClient leaving = new RawClient(triage.port())) {
-                leaving.post("/v1/chat/completions", ChatRequests.chat("first", 500, false));
-                leaving.send("GET /v1/models?all HTTP/1.1\r\nhost: triage\r\n\r\n");
+                // In one write, so that Triage reads both requests at once. One read on its own would hold the second and
+                // pause reading until the first is answered, and a client that leaves a request that is not streamed is
+                // then noticed only when its answer is written, 10 s on.
+                leaving.send(RawClient.request("/v1/chat/completions", ChatRequests.chat("first", 500, false))
+                        + "GET /v1/models?all HTTP/1.1\r\nhost: triage\r\n\r\n");
                 Await.until("first reaches the backend", () -> backend.started().contains("first"));
             }
             Await.until("a line names the dropped request",

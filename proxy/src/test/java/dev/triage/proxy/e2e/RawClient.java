@@ -3,7 +3,6 @@ package dev.triage.proxy.e2e;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -31,14 +30,17 @@ final class RawClient implements AutoCloseable {
     }
 
     void post(String path, String json) throws IOException {
-        byte[] body = json.getBytes(StandardCharsets.UTF_8);
-        OutputStream out = socket.getOutputStream();
-        out.write(("POST " + path + " HTTP/1.1\r\nhost: triage\r\ncontent-type: application/json\r\ncontent-length: "
-                + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-        out.write(body);
-        out.flush();
+        send(request(path, json));
     }
 
+    /** A POST of {@code json}, head and body, as one string of bytes (ISO-8859-1, as {@link #send} writes it). */
+    static String request(String path, String json) {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        return "POST " + path + " HTTP/1.1\r\nhost: triage\r\ncontent-type: application/json\r\ncontent-length: " + body.length
+                + "\r\n\r\n" + new String(body, StandardCharsets.ISO_8859_1);
+    }
+
+    /** Writes {@code raw} in one write. */
     void send(String raw) throws IOException {
         socket.getOutputStream().write(raw.getBytes(StandardCharsets.ISO_8859_1));
         socket.getOutputStream().flush();
