@@ -173,28 +173,34 @@ public final class SimulateCommand {
         StringBuilder text = new StringBuilder("estimator " + estimatorName + ", replay backend " + REPLAY_SPEED
                 + ", prior " + FLAG_DEFAULTS + "\n");
         try (JobEstimator<Prompt> estimator = ChatEstimators.load(new EstimatorConfig(estimatorName, Optional.empty(), "baseline", false))) {
-            Map<String, List<PrequentialReplay.Answered>> streams = new LinkedHashMap<>();
-            if (workload.isPresent()) {
-                streams.put(workload.get().getFileName().toString(), PrequentialReplay.ofWorkload(WorkloadFile.read(workload.get()), estimator));
-            } else if (feedback.isPresent()) {
-                Map<String, List<PromptAnswer>> byBackend = FeedbackAnswers.load(feedback.get()).stream()
-                        .collect(Collectors.groupingBy(PromptAnswer::answeringModel, LinkedHashMap::new, Collectors.toList()));
-                byBackend.forEach((backend, answers) -> streams.put(backend, PrequentialReplay.inOrder(answers, estimator)));
-            } else {
-                Path data = SharedData.promptResponse().orElseThrow(() -> new IOException("shared data not found (../shared/data or $"
-                        + SharedData.ENVIRONMENT_VARIABLE + ")"));
-                List<PromptAnswer> answers = PromptResponseLoader.load(data, PromptSource.ALPACA_EVAL);
-                for (String model : models) {
-                    streams.put(model, PrequentialReplay.stream(answers, model, estimator, seed));
-                }
-            }
-            streams.forEach((name, stream) -> text.append(name).append(": ")
+            prequentialStreams(workload, feedback, models, estimator, seed).forEach((name, stream) -> text.append(name).append(": ")
                     .append(PrequentialReplay.run(stream, REPLAY_SPEED, FLAG_DEFAULTS, seed).describe())
                     .append(String.format(Locale.ROOT, "%n%nscheduled at ρ = %.2f on a serial backend, %d seed(s):%n%n", rho, seeds.size()))
                     .append(LearningScheduling.markdown(LearningScheduling.run(stream, REPLAY_SPEED, FLAG_DEFAULTS, variants, rho, seeds)))
                     .append('\n'));
         }
         return text.toString();
+    }
+
+    /** The streams to replay, by name: the workload's, the feedback log's backends', or the AlpacaEval models'. */
+    private static Map<String, List<PrequentialReplay.Answered>> prequentialStreams(Optional<Path> workload, Optional<Path> feedback,
+            List<String> models, JobEstimator<Prompt> estimator, long seed) throws IOException {
+        Map<String, List<PrequentialReplay.Answered>> streams = new LinkedHashMap<>();
+        if (workload.isPresent()) {
+            streams.put(workload.get().getFileName().toString(), PrequentialReplay.ofWorkload(WorkloadFile.read(workload.get()), estimator));
+        } else if (feedback.isPresent()) {
+            FeedbackAnswers.load(feedback.get()).stream()
+                    .collect(Collectors.groupingBy(PromptAnswer::answeringModel, LinkedHashMap::new, Collectors.toList()))
+                    .forEach((backend, answers) -> streams.put(backend, PrequentialReplay.inOrder(answers, estimator)));
+        } else {
+            Path data = SharedData.promptResponse().orElseThrow(() -> new IOException("shared data not found (../shared/data or $"
+                    + SharedData.ENVIRONMENT_VARIABLE + ")"));
+            List<PromptAnswer> answers = PromptResponseLoader.load(data, PromptSource.ALPACA_EVAL);
+            for (String model : models) {
+                streams.put(model, PrequentialReplay.stream(answers, model, estimator, seed));
+            }
+        }
+        return streams;
     }
 
     private static String sweep(Flags flags) throws IOException {

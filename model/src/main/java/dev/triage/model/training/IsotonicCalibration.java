@@ -12,7 +12,8 @@ import java.util.List;
  * Fits a ranker's {@link ScoreCalibration}: the weighted isotonic regression of answer length on
  * score (pool-adjacent-violators), whose blocks become the calibration's knots — each block's
  * weighted mean score and mean length. Adjacent blocks of a fitted isotonic regression have
- * strictly increasing means, so the knots are strictly increasing in both coordinates.
+ * strictly increasing means, so the knots are strictly increasing in both coordinates. The same
+ * regression's fitted values ({@link #fitted}) measure how near any monotone map can come to data.
  */
 public final class IsotonicCalibration {
 
