@@ -58,7 +58,7 @@ public final class ModelFiles {
         }
     }
 
-    private static byte[] readResource(String estimator, String location, String resource) {
+    public static byte[] readResource(String estimator, String location, String resource) {
         try (InputStream in = ModelFiles.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new ModelLoadException(estimator, location, "no class-path resource " + resource, null);

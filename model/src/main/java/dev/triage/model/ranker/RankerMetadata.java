@@ -31,12 +31,14 @@ import java.util.Map;
  * @param tokenizer how answer lengths were counted
  * @param data the sources it was trained on, with provenance and licences
  * @param evaluation its figures on held-out prompts
+ * @param tunedEncoder the encoder's layers as tuned for this head, in a graph beside it, or null when the head reads
+ *     the encoder's own graph from its artifact
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record RankerMetadata(String encoder, String pooling, int maxTokens, String truncation, String featureSchema,
         List<String> featureNames, int dimensions, String objective,
         double margin, double minLengthDifference, Training training, ScoreCalibration calibration, String tokenizer,
-        List<DataSource> data, List<SplitFigures> evaluation) {
+        List<DataSource> data, List<SplitFigures> evaluation, TunedEncoder tunedEncoder) {
 
     /**
      * @param hiddenUnits ReLU units of the head's hidden layer
@@ -77,10 +79,34 @@ public record RankerMetadata(String encoder, String pooling, int maxTokens, Stri
      */
     public record Stacking(int folds, int trees, int maxDepth, double learningRate, long seed, String method) {}
 
+    /**
+     * The encoder graph tuned with a head ({@code scripts/train --tune-encoder}): the encoder's graph with its transformer
+     * layers trained, with a throwaway head, on the head's pairwise loss, then quantized again.
+     *
+     * @param file the graph's file name, beside the head's ({@code ranker-encoder.onnx})
+     * @param sha256 its SHA-256: a head serves only with the graph it was trained on
+     * @param layers transformer layers tuned, the top ones
+     * @param steps Adam steps
+     * @param pairsPerStep pairs of prompts per step
+     * @param learningRate Adam's step size for the layers
+     * @param headLearningRate Adam's step size for the throwaway head
+     * @param seed random seed of the throwaway head and the pairs drawn
+     * @param validationAccuracy ranking accuracy of the throwaway head on the validation split before and after
+     * @param quantization how the tuned weights were quantized
+     */
+    public record TunedEncoder(String file, String sha256, int layers, int steps, int pairsPerStep, double learningRate,
+            double headLearningRate, long seed, List<Double> validationAccuracy, String quantization) {}
+
+    /** This metadata naming the tuned encoder graph the head was trained on. */
+    public RankerMetadata withTunedEncoder(TunedEncoder tuned) {
+        return new RankerMetadata(encoder, pooling, maxTokens, truncation, featureSchema, featureNames, dimensions, objective, margin, minLengthDifference, training,
+                calibration, tokenizer, data, evaluation, tuned);
+    }
+
     /** This metadata with evaluation figures added. */
     public RankerMetadata withEvaluation(List<SplitFigures> figures) {
         return new RankerMetadata(encoder, pooling, maxTokens, truncation, featureSchema, featureNames, dimensions, objective, margin, minLengthDifference, training,
-                calibration, tokenizer, data, List.copyOf(figures));
+                calibration, tokenizer, data, List.copyOf(figures), tunedEncoder);
     }
 
     /**

@@ -16,9 +16,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The ranker's frozen sentence encoder: one of the int8-quantized ONNX models an {@link EncoderSpec}
- * names (all-MiniLM-L6-v2 by default), run by ONNX Runtime, with its WordPiece tokenizer run by DJL's
- * HuggingFace tokenizers. Both files are class-path resources of the spec's artifact; nothing is
+ * The ranker's sentence encoder: one of the int8-quantized ONNX models an {@link EncoderSpec}
+ * names (all-MiniLM-L6-v2 by default), or that graph with its layers tuned for answer length ({@link EncoderGraph}),
+ * run by ONNX Runtime, with its WordPiece tokenizer run by DJL's HuggingFace tokenizers. The tokenizer and the
+ * untuned graph are class-path resources of the spec's artifact; nothing is
  * downloaded, and DJL's network calls are switched off before the tokenizer loads ({@link DjlOffline}).
  *
  * <p>A text, after the spec's prefix, becomes {@code [CLS] word pieces [SEP]}, at most {@link #maxTokens()} tokens: a longer
@@ -87,12 +88,18 @@ public final class SentenceEncoder implements AutoCloseable {
 
     /** As {@link #open(EncoderSpec, int)}, with ONNX Runtime's intra-op threads set (benchmarks compare them). */
     public static SentenceEncoder open(EncoderSpec spec, int maxTokens, int threads) throws IOException, OrtException {
+        return open(EncoderGraph.of(spec), maxTokens, threads);
+    }
+
+    /** As {@link #open(EncoderSpec, int, int)}, running {@code graph} (its spec's own or a tuned one). */
+    public static SentenceEncoder open(EncoderGraph graph, int maxTokens, int threads) throws IOException, OrtException {
         if (maxTokens < 2 || maxTokens > EncoderSpec.MAX_POSITIONS) {
             throw new IllegalArgumentException("maxTokens: " + maxTokens + " (expected: 2 to " + EncoderSpec.MAX_POSITIONS + ")");
         }
         if (threads < 1) {
             throw new IllegalArgumentException("threads: " + threads + " (expected: >= 1)");
         }
+        EncoderSpec spec = graph.spec();
         DjlOffline.enforce();
         HuggingFaceTokenizer tokenizer;
         try (InputStream json = resource(spec, spec.tokenizerResource())) {
@@ -102,10 +109,7 @@ public final class SentenceEncoder implements AutoCloseable {
                     "padding", "false",
                     "maxLength", Integer.toString(maxTokens)));
         }
-        byte[] model;
-        try (InputStream in = resource(spec, spec.modelResource())) {
-            model = in.readAllBytes();
-        }
+        byte[] model = graph.onnx();
         OrtEnvironment environment = OrtEnvironment.getEnvironment();
         try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
             options.setIntraOpNumThreads(threads);
@@ -136,7 +140,7 @@ public final class SentenceEncoder implements AutoCloseable {
     }
 
     /** The word-piece ids the encoder reads: [CLS], the prefixed text's head and tail within the window, [SEP]. */
-    private long[] ids(String text) {
+    public long[] ids(String text) {
         long[] all = tokenizer.encode(spec.prefix() + bounded(text)).getIds();
         if (all.length <= maxTokens) {
             return all;

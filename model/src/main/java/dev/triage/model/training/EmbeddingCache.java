@@ -2,6 +2,7 @@ package dev.triage.model.training;
 
 import ai.onnxruntime.OrtException;
 import dev.triage.model.cli.Progress;
+import dev.triage.model.ranker.EncoderGraph;
 import dev.triage.model.ranker.EncoderSpec;
 import dev.triage.model.ranker.SentenceEncoder;
 import java.io.BufferedInputStream;
@@ -9,12 +10,9 @@ import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,7 +28,7 @@ import java.util.Map;
  * and truncation, keyed by the SHA-256 of each text; texts not in it are encoded and added.
  *
  * <pre>{@code
- * float[][] embeddings = EmbeddingCache.embed(texts, EncoderSpec.MINILM, 256, Path.of("model/target/ranker-embeddings"));
+ * float[][] embeddings = EmbeddingCache.embed(texts, EncoderGraph.of(EncoderSpec.MINILM), 256, Path.of("model/target/ranker-embeddings"));
  * }</pre>
  */
 final class EmbeddingCache {
@@ -43,13 +41,13 @@ final class EmbeddingCache {
     private EmbeddingCache() {}
 
     /** The embedding of each text, in order, from the cache under {@code directory} or encoded now. */
-    static float[][] embed(List<String> texts, EncoderSpec encoder, int maxTokens, Path directory) throws IOException {
+    static float[][] embed(List<String> texts, EncoderGraph encoder, int maxTokens, Path directory) throws IOException {
         Path file = directory.resolve(fileName(encoder, maxTokens));
-        Map<String, float[]> cached = read(file, encoder.dimensions());
+        Map<String, float[]> cached = read(file, encoder.spec().dimensions());
         List<String> missing = new ArrayList<>(new LinkedHashSet<>(texts.stream().filter(t -> !cached.containsKey(key(t))).toList()));
         if (!missing.isEmpty()) {
             encode(missing, encoder, maxTokens, cached);
-            write(file, cached, encoder.dimensions());
+            write(file, cached, encoder.spec().dimensions());
         }
         float[][] embeddings = new float[texts.size()][];
         for (int i = 0; i < texts.size(); i++) {
@@ -58,12 +56,12 @@ final class EmbeddingCache {
         return embeddings;
     }
 
-    private static void encode(List<String> texts, EncoderSpec spec, int maxTokens, Map<String, float[]> into) throws IOException {
+    private static void encode(List<String> texts, EncoderGraph graph, int maxTokens, Map<String, float[]> into) throws IOException {
         // About 8 ms a prompt on 2 cores with MiniLM (6-9 ms at 128 tokens, fewer for short prompts), twice that with the
         // 12-layer encoders; once per cache file.
         Progress progress = Progress.start(String.format(Locale.ROOT, "encoding prompts with %s (max %d tokens, cached for next time)",
-                spec.id(), maxTokens), texts.size(), Duration.ofMillis(8L * texts.size()));
-        try (SentenceEncoder encoder = SentenceEncoder.open(spec, maxTokens)) {
+                graph.id(), maxTokens), texts.size(), Duration.ofMillis(8L * texts.size()));
+        try (SentenceEncoder encoder = SentenceEncoder.open(graph, maxTokens, Runtime.getRuntime().availableProcessors())) {
             for (String text : texts) {
                 into.put(key(text), encoder.embed(text));
                 progress.step();
@@ -118,20 +116,17 @@ final class EmbeddingCache {
     }
 
     /**
-     * One file per encoder and truncation: the encoder's name, how it pools, what it prefixes and how
-     * it cuts are hashed into the file name, so that changing any of them encodes again. Every text is
-     * encoded alone, as serving encodes it.
+     * One file per encoder graph and truncation: the encoder's name, how it pools, what it prefixes and how
+     * it cuts are hashed into the file name, so that changing any of them encodes again, and a tuned graph's digest
+     * leads it ({@link EncoderGraph#id()}). Every text is encoded alone, as serving encodes it.
      */
-    static String fileName(EncoderSpec encoder, int maxTokens) {
+    static String fileName(EncoderGraph graph, int maxTokens) {
+        EncoderSpec encoder = graph.spec();
         String encoding = encoder.displayName() + "|" + encoder.pooling().description + "|" + encoder.prefix() + "|" + SentenceEncoder.TRUNCATION;
-        return encoder.id() + "-" + key(encoding).substring(0, 12) + "-" + maxTokens + ".bin";
+        return graph.id() + "-" + key(encoding).substring(0, 12) + "-" + maxTokens + ".bin";
     }
 
     private static String key(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
-        }
+        return EncoderGraph.sha256(text);
     }
 }

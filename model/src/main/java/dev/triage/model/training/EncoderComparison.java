@@ -9,6 +9,7 @@ import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.PromptSplit;
 import dev.triage.model.evaluation.Evaluation;
 import dev.triage.model.evaluation.Figures;
+import dev.triage.model.ranker.EncoderGraph;
 import dev.triage.model.ranker.EncoderSpec;
 import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.model.ranker.RankerModel;
@@ -79,7 +80,7 @@ final class EncoderComparison {
         List<PromptSource> sources = EvaluateCommand.sourcesWithTestPrompts(corpus);
         Map<EncoderSpec, PromptEmbeddings> embeddings = new LinkedHashMap<>();
         for (EncoderSpec spec : EncoderSpec.values()) {
-            embeddings.put(spec, PromptEmbeddings.of(corpus, spec, shipped.maxTokens(), cache));
+            embeddings.put(spec, PromptEmbeddings.of(corpus, EncoderGraph.of(spec), shipped.maxTokens(), cache));
         }
         List<Job> jobs = new ArrayList<>();
         for (EncoderSpec spec : EncoderSpec.values()) {

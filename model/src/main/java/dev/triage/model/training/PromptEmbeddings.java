@@ -4,7 +4,8 @@ import dev.triage.model.Estimate;
 import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptCorpus;
 import dev.triage.model.data.PromptSplit;
-import dev.triage.model.ranker.EncoderSpec;
+import dev.triage.model.ranker.EncoderGraph;
+import dev.triage.model.ranker.RankerMetadata;
 import dev.triage.model.ranker.RankerModel;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -19,22 +20,22 @@ import java.util.Map;
  */
 final class PromptEmbeddings {
 
-    private final EncoderSpec encoder;
+    private final EncoderGraph encoder;
     private final Map<LabeledPrompt, float[]> byPrompt;
 
-    private PromptEmbeddings(EncoderSpec encoder, Map<LabeledPrompt, float[]> byPrompt) {
+    private PromptEmbeddings(EncoderGraph encoder, Map<LabeledPrompt, float[]> byPrompt) {
         this.encoder = encoder;
         this.byPrompt = byPrompt;
     }
 
     /** The embeddings of every prompt a ranker may be trained or scored on: the corpus's and its instruction sets'. */
-    static PromptEmbeddings of(PromptCorpus corpus, EncoderSpec encoder, int maxTokens, Path cacheDirectory) throws IOException {
+    static PromptEmbeddings of(PromptCorpus corpus, EncoderGraph encoder, int maxTokens, Path cacheDirectory) throws IOException {
         List<LabeledPrompt> prompts = new ArrayList<>(corpus.prompts());
         prompts.addAll(corpus.instructionSetPrompts(PromptSplit.TRAIN));
         return of(prompts, encoder, maxTokens, cacheDirectory);
     }
 
-    static PromptEmbeddings of(List<LabeledPrompt> prompts, EncoderSpec encoder, int maxTokens, Path cacheDirectory)
+    static PromptEmbeddings of(List<LabeledPrompt> prompts, EncoderGraph encoder, int maxTokens, Path cacheDirectory)
             throws IOException {
         float[][] embeddings = EmbeddingCache.embed(prompts.stream().map(LabeledPrompt::prompt).toList(), encoder, maxTokens,
                 cacheDirectory);
@@ -45,20 +46,22 @@ final class PromptEmbeddings {
         return new PromptEmbeddings(encoder, byPrompt);
     }
 
-    EncoderSpec encoder() {
+    EncoderGraph encoder() {
         return encoder;
     }
 
     /**
      * {@code model}'s estimates of {@code prompts} from these embeddings and the prompts' features.
      *
-     * @throws IllegalArgumentException when the head was trained on another encoder's embeddings
+     * @throws IllegalArgumentException when the head was trained on another encoder's embeddings, or names a tuned graph
+     *     other than these embeddings' (a head retrained here on them, for evaluation, names none)
      */
     List<Estimate> estimates(RankerModel model, List<LabeledPrompt> prompts) {
-        EncoderSpec trainedOn = model.metadata().encoderSpec();
-        if (trainedOn != encoder) {
-            throw new IllegalArgumentException("a head trained on " + trainedOn.id() + " embeddings cannot score " + encoder.id()
-                    + " embeddings");
+        RankerMetadata.TunedEncoder tuned = model.metadata().tunedEncoder();
+        if (model.metadata().encoderSpec() != encoder.spec() || tuned != null && !tuned.sha256().equals(encoder.sha256())) {
+            throw new IllegalArgumentException("a head trained on " + model.metadata().encoderSpec().id()
+                    + (tuned == null ? "" : "-tuned-" + tuned.sha256().substring(0, 12)) + " embeddings cannot score "
+                    + encoder.id() + " embeddings");
         }
         return model.estimates(of(prompts), LexicalTrainer.featureRows(prompts));
     }

@@ -3,6 +3,7 @@ package dev.triage.model.training;
 import dev.triage.model.BaselineEstimator;
 import dev.triage.model.Estimate;
 import dev.triage.model.classifier.ClassifierEstimator;
+import dev.triage.model.classifier.ModelFiles;
 import dev.triage.model.cli.Flags;
 import dev.triage.model.cli.Progress;
 import dev.triage.model.data.LabeledPrompt;
@@ -11,6 +12,7 @@ import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.PromptSplit;
 import dev.triage.model.evaluation.Evaluation;
 import dev.triage.model.evaluation.Figures;
+import dev.triage.model.ranker.EncoderGraph;
 import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.model.ranker.RankerMetadata;
 import dev.triage.model.ranker.RankerModel;
@@ -75,8 +77,9 @@ final class RankerEvaluateCommand {
         String report;
         try (RankerModel shipped = RankerModel.load(modelFile);
                 ClassifierEstimator classifier = ClassifierEstimator.load(classifierFile)) {
-            PromptEmbeddings embeddings = PromptEmbeddings.of(corpus, shipped.metadata().encoderSpec(), shipped.metadata().maxTokens(),
-                    cache);
+            EncoderGraph encoder = RankerEstimator.encoderGraph(shipped.metadata(),
+                    file -> ModelFiles.readFile(RankerEstimator.NAME, modelFile.toString(), modelFile.resolveSibling(file)));
+            PromptEmbeddings embeddings = PromptEmbeddings.of(corpus, encoder, shipped.metadata().maxTokens(), cache);
             String latency;
             try (RankerEstimator estimator = RankerEstimator.load(modelFile)) {
                 latency = Latency.measure(estimator, corpus.prompts(PromptSplit.TEST).stream().map(LabeledPrompt::request).toList());

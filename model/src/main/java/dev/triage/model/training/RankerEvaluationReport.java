@@ -48,7 +48,7 @@ final class RankerEvaluationReport {
                 .append(percent(validation.rankingAccuracy())).append(" and its Kendall τ_b ")
                 .append(decimal(validation.kendallTauB())).append(".\n\n");
         text.append("## Setup\n\n")
-                .append("- **Encoder**: ").append(metadata.encoder()).append(", frozen; ").append(metadata.pooling())
+                .append("- **Encoder**: ").append(metadata.encoder()).append(tuning(metadata.tunedEncoder())).append(metadata.pooling())
                 .append("; prompts of more than ").append(metadata.maxTokens()).append(" tokens encoded from their ")
                 .append(metadata.truncation()).append(". Chosen among the encoders of `EncoderSpec` by measurement: ")
                 .append("[ranker-encoders.md](ranker-encoders.md) (`--compare-encoders true`).\n")
@@ -177,6 +177,22 @@ final class RankerEvaluationReport {
             }
         }
         text.append('\n');
+    }
+
+    /**
+     * How the encoder was trained: frozen, or tuned with the head. Every head this report trains again reads the same
+     * tuned encoder, which saw every source's training prompts: across sources, only the head leaves a source out.
+     */
+    private static String tuning(RankerMetadata.TunedEncoder tuned) {
+        if (tuned == null) {
+            return ", frozen; ";
+        }
+        return String.format(Locale.ROOT, ", its %d layers tuned for answer length with a throwaway head (%,d steps of %d pairs, "
+                + "Adam at %s; that head's validation accuracy %s before, %s after; %s; `%s`, SHA-256 %s…). The heads this "
+                + "report trains again read the same tuned encoder, which saw every source's training prompts: across sources "
+                + "below, only the head leaves the source out; ",
+                tuned.layers(), tuned.steps(), tuned.pairsPerStep(), tuned.learningRate(), percent(tuned.validationAccuracy().get(0)),
+                percent(tuned.validationAccuracy().get(1)), tuned.quantization(), tuned.file(), tuned.sha256().substring(0, 12));
     }
 
     void crossDataset(List<PromptSource> sources, Map<Variant, Map<PromptSource, Map<String, Figures>>> cross,

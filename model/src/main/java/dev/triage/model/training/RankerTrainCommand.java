@@ -8,6 +8,7 @@ import dev.triage.model.data.PromptCorpus;
 import dev.triage.model.data.PromptSplit;
 import dev.triage.model.evaluation.Evaluation;
 import dev.triage.model.evaluation.Figures;
+import dev.triage.model.ranker.EncoderGraph;
 import dev.triage.model.ranker.EncoderSpec;
 import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.model.ranker.RankerModel;
@@ -29,7 +30,12 @@ import java.util.Optional;
  *     [--encoder minilm|bge-small|e5-small] [--max-tokens 256] [--length-prior W] [--length-prior-threshold C]
  *     [--balance-styles false] [--stack-folds 0] [--stack-trees 200] [--stack-depth 4] [--stack-learning-rate 0.05] [--instruction-sets true]
  *     [--embedding-cache model/target/ranker-embeddings]
+ *     [--tune-encoder false] [--tune-steps 300] [--tune-pairs 16] [--tune-learning-rate 3e-5] [--tune-head-learning-rate 1e-3]
  * </pre>
+ *
+ * <p>With {@code --tune-encoder true} the encoder's layers are first tuned for answer length ({@link EncoderTuner}) and
+ * written beside the head ({@code ranker-encoder.onnx} beside {@code ranker.onnx}); the head is then trained on the
+ * tuned graph's embeddings.
  */
 final class RankerTrainCommand {
 
@@ -58,24 +64,45 @@ final class RankerTrainCommand {
                 flags.string("balance-styles", String.valueOf(defaults.balanceStyles())).equals("true"),
                 stacking(flags, defaults.stacking()),
                 flags.string("instruction-sets", String.valueOf(defaults.instructionSets())).equals("true"));
+        EncoderTuning defaultTuning = EncoderTuning.DEFAULTS;
+        EncoderTuning tuning = new EncoderTuning(
+                flags.string("tune-encoder", "false").equals("true") ? flags.integer("tune-steps", defaultTuning.steps()) : 0,
+                flags.integer("tune-pairs", defaultTuning.pairs()),
+                flags.number("tune-learning-rate", defaultTuning.learningRate()),
+                flags.number("tune-head-learning-rate", defaultTuning.headLearningRate()));
         Path out = flags.path("out", DEFAULT_OUT.toString());
         Path cache = flags.path("embedding-cache", EmbeddingCache.DEFAULT_DIRECTORY.toString());
         Path data = TrainingFlags.promptResponse(flags);
         Optional<Path> feedback = TrainingFlags.feedback(flags);
         flags.finish();
         PromptCorpus corpus = TrainCommand.loadCorpus(data, feedback);
-        PromptEmbeddings embeddings = PromptEmbeddings.of(corpus, settings.encoder(), settings.maxTokens(), cache);
-
-        long start = System.nanoTime();
         List<LabeledPrompt> train = RankerTrainer.trainingPrompts(corpus, corpus.prompts(PromptSplit.TRAIN), settings);
         List<LabeledPrompt> validation = corpus.prompts(PromptSplit.VALIDATION);
+        EncoderGraph encoder = EncoderGraph.of(settings.encoder());
+        EncoderTuner.Result tuned = null;
+        if (tuning.tunes()) {
+            tuned = EncoderTuner.tune(encoder, train, validation, settings, tuning, encoderFile(out));
+            encoder = tuned.graph();
+        }
+        PromptEmbeddings embeddings = PromptEmbeddings.of(corpus, encoder, settings.maxTokens(), cache);
+
+        long start = System.nanoTime();
         TrainedRanker trained = RankerTrainer.train(train, embeddings.of(train), validation, embeddings.of(validation), settings);
+        if (tuned != null) {
+            trained = trained.withTunedEncoder(tuned.graph(), tuned.metadata());
+        }
         System.out.printf(Locale.ROOT, "trained %s in %.1f s%n", settings, (System.nanoTime() - start) / 1e9);
         try (RankerModel model = trained.model("trained model")) {
             trained = trained.withEvaluation(heldOutFigures(model, corpus, embeddings));
         }
         trained.writeTo(out);
         ShippedModel.printWritten(out, trained.metadata().evaluation());
+    }
+
+    /** The tuned encoder's file name beside the head's: {@code ranker.onnx} → {@code ranker-encoder.onnx}. */
+    static String encoderFile(Path out) {
+        String name = out.getFileName().toString();
+        return (name.endsWith(".onnx") ? name.substring(0, name.length() - ".onnx".length()) : name) + "-encoder.onnx";
     }
 
     /** {@code --stack-folds} (0: the head alone), {@code --stack-trees}, {@code --stack-depth}, {@code --stack-learning-rate}. */

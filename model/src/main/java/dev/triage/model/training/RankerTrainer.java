@@ -136,7 +136,7 @@ public final class RankerTrainer {
         return new RankerMetadata(encoder.displayName(), encoder.pooling().description, settings.maxTokens(),
                 SentenceEncoder.TRUNCATION, RequestFeatures.SCHEMA_VERSION, RequestFeatures.NAMES,
                 encoder.dimensions(), settings.objective().id(), settings.margin(), settings.minLengthDifference(),
-                training, calibration, AnswerTokens.TOKENIZER, ClassifierTrainer.dataSources(train), List.of());
+                training, calibration, AnswerTokens.TOKENIZER, ClassifierTrainer.dataSources(train), List.of(), null);
     }
 
     /**
@@ -244,6 +244,9 @@ public final class RankerTrainer {
     /** One answering model's answers in one source: (prompt index, answer length) pairs. */
     record Group(int[] prompts, int[] tokens) {}
 
+    /** Two members of a group, by their index in it: the one with the longer answer, and the other. */
+    record Pair(Group group, int longer, int shorter) {}
+
     /**
      * The groups examples are drawn from, each in proportion to its size, or, with the styles
      * balanced, in proportion to its share of its style's answers.
@@ -289,6 +292,29 @@ public final class RankerTrainer {
                 }
             }
             return new Groups(members, minimumSize, balanceStyles);
+        }
+
+        /**
+         * Two members of one group whose answer lengths differ by at least {@code minLengthDifference} of the longer.
+         *
+         * @throws IllegalArgumentException when a hundred thousand draws in a row find none
+         */
+        Pair drawPair(double minLengthDifference, SplittableRandom random) {
+            for (int attempt = 0; attempt < MAX_REJECTIONS; attempt++) {
+                Group group = draw(random);
+                int n = group.prompts().length;
+                int a = random.nextInt(n);
+                int b = random.nextInt(n - 1);
+                b = b >= a ? b + 1 : b;
+                int lengthA = group.tokens()[a];
+                int lengthB = group.tokens()[b];
+                if (lengthA == lengthB || (double) Math.abs(lengthA - lengthB) / Math.max(lengthA, lengthB) < minLengthDifference) {
+                    continue;
+                }
+                return lengthA > lengthB ? new Pair(group, a, b) : new Pair(group, b, a);
+            }
+            throw new IllegalArgumentException("prompts: no pair of answers by one model differs in length by "
+                    + minLengthDifference + " or more in " + MAX_REJECTIONS + " draws");
         }
 
         Group draw(SplittableRandom random) {
@@ -341,23 +367,9 @@ public final class RankerTrainer {
 
         /** Two prompts of one model whose answers differ enough; the one with the longer answer first. */
         private void drawPair(Groups groups, double minLengthDifference, SplittableRandom random) {
-            for (int attempt = 0; attempt < MAX_REJECTIONS; attempt++) {
-                Group group = groups.draw(random);
-                int n = group.prompts().length;
-                int a = random.nextInt(n);
-                int b = random.nextInt(n - 1);
-                b = b >= a ? b + 1 : b;
-                int lengthA = group.tokens()[a];
-                int lengthB = group.tokens()[b];
-                if (lengthA == lengthB || (double) Math.abs(lengthA - lengthB) / Math.max(lengthA, lengthB) < minLengthDifference) {
-                    continue;
-                }
-                add(group, lengthA > lengthB ? a : b);
-                add(group, lengthA > lengthB ? b : a);
-                return;
-            }
-            throw new IllegalArgumentException("prompts: no pair of answers by one model differs in length by "
-                    + minLengthDifference + " or more in " + MAX_REJECTIONS + " draws");
+            Pair pair = groups.drawPair(minLengthDifference, random);
+            add(pair.group(), pair.longer());
+            add(pair.group(), pair.shorter());
         }
 
         /** Distinct prompts of one model, ordered by answer length, longest first (ties in random order). */

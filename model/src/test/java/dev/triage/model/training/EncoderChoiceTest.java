@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.model.data.LabeledPrompt;
+import dev.triage.model.ranker.EncoderGraph;
 import dev.triage.model.ranker.EncoderSpec;
 import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.model.ranker.RankerModel;
@@ -22,11 +23,13 @@ class EncoderChoiceTest {
     void aHeadTrainedForOneEncoderIsServedWithItAndRefusesAnothersEmbeddings(@TempDir Path cache) throws Exception {
         List<LabeledPrompt> prompts = TinyModels.corpus();
         int maxTokens = TinyModels.RANKER_SETTINGS.maxTokens();
-        PromptEmbeddings bge = PromptEmbeddings.of(prompts, EncoderSpec.BGE_SMALL, maxTokens, cache);
-        PromptEmbeddings minilm = PromptEmbeddings.of(prompts, EncoderSpec.MINILM, maxTokens, cache);
-        assertNotEquals(EmbeddingCache.fileName(EncoderSpec.BGE_SMALL, maxTokens), EmbeddingCache.fileName(EncoderSpec.MINILM, maxTokens));
-        assertTrue(Files.exists(cache.resolve(EmbeddingCache.fileName(EncoderSpec.BGE_SMALL, maxTokens))));
-        assertTrue(Files.exists(cache.resolve(EmbeddingCache.fileName(EncoderSpec.MINILM, maxTokens))));
+        EncoderGraph bgeGraph = EncoderGraph.of(EncoderSpec.BGE_SMALL);
+        EncoderGraph minilmGraph = EncoderGraph.of(EncoderSpec.MINILM);
+        PromptEmbeddings bge = PromptEmbeddings.of(prompts, bgeGraph, maxTokens, cache);
+        PromptEmbeddings minilm = PromptEmbeddings.of(prompts, minilmGraph, maxTokens, cache);
+        assertNotEquals(EmbeddingCache.fileName(bgeGraph, maxTokens), EmbeddingCache.fileName(minilmGraph, maxTokens));
+        assertTrue(Files.exists(cache.resolve(EmbeddingCache.fileName(bgeGraph, maxTokens))));
+        assertTrue(Files.exists(cache.resolve(EmbeddingCache.fileName(minilmGraph, maxTokens))));
 
         TrainedRanker trained = RankerTrainer.train(prompts, bge.of(prompts), prompts, bge.of(prompts),
                 TinyModels.RANKER_SETTINGS.withEncoder(EncoderSpec.BGE_SMALL));
