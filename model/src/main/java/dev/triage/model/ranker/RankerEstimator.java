@@ -65,8 +65,8 @@ public final class RankerEstimator implements JobEstimator<Prompt> {
      */
     public static RankerEstimator loadDefault() {
         String location = "classpath:" + DEFAULT_MODEL_RESOURCE;
-        return withEncoder(location, RankerModel.loadDefault(),
-                file -> ModelFiles.readResource(NAME, location, DEFAULT_MODEL_RESOURCE.substring(0, DEFAULT_MODEL_RESOURCE.lastIndexOf('/') + 1) + file));
+        String directory = DEFAULT_MODEL_RESOURCE.substring(0, DEFAULT_MODEL_RESOURCE.lastIndexOf('/') + 1);
+        return withEncoder(location, RankerModel.loadDefault(), file -> ModelFiles.readResource(NAME, location, directory + file));
     }
 
     /**
@@ -75,7 +75,8 @@ public final class RankerEstimator implements JobEstimator<Prompt> {
      *
      * @throws ModelLoadException when either is unusable or the encoder cannot run
      */
-    public static RankerEstimator fromBytes(String location, byte[] onnxModel, byte[] metadataJson, Function<String, byte[]> besideHead) {
+    public static RankerEstimator fromBytes(String location, byte[] onnxModel, byte[] metadataJson,
+            Function<String, byte[]> besideHead) {
         return withEncoder(location, RankerModel.fromBytes(location, onnxModel, metadataJson), besideHead);
     }
 

@@ -17,6 +17,7 @@ import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.model.ranker.RankerMetadata;
 import dev.triage.model.ranker.RankerModel;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,7 +85,7 @@ final class RankerEvaluateCommand {
             try (RankerEstimator estimator = RankerEstimator.load(modelFile)) {
                 latency = Latency.measure(estimator, corpus.prompts(PromptSplit.TEST).stream().map(LabeledPrompt::request).toList());
             }
-            report = evaluate(corpus, embeddings, shipped, modelFile, classifier, compareObjectives ? seeds : 0, latency);
+            report = evaluate(corpus, embeddings, shipped, modelFile, classifier, compareObjectives ? seeds : 0, latency, cache);
         }
         System.out.println(report);
         Files.createDirectories(out.toAbsolutePath().getParent());
@@ -93,7 +94,7 @@ final class RankerEvaluateCommand {
     }
 
     static String evaluate(PromptCorpus corpus, PromptEmbeddings embeddings, RankerModel shipped, Path modelFile,
-            ClassifierEstimator classifier, int seeds, String latency) {
+            ClassifierEstimator classifier, int seeds, String latency, Path cache) {
         RankerSettings settings = settingsOf(shipped.metadata());
         List<PromptSource> sources = EvaluateCommand.sourcesWithTestPrompts(corpus);
         List<String> scopes = new ArrayList<>();
@@ -140,15 +141,17 @@ final class RankerEvaluateCommand {
         HeldOutReport heldOut = new HeldOutReport(corpus, "ranker");
         Function<List<LabeledPrompt>, List<Estimate>> shippedEstimates = prompts -> embeddings.estimates(shipped, prompts);
         heldOut.testSplit(shippedEstimates);
+        RankerMetadata.TunedEncoder tuned = shipped.metadata().tunedEncoder();
         heldOut.crossSource((split, validation) -> {
             List<LabeledPrompt> train = RankerTrainer.trainingPrompts(corpus, split, settings);
-            TrainedRanker trained = RankerTrainer.train(train, embeddings.of(train), validation, embeddings.of(validation), settings);
+            PromptEmbeddings encoded = tuned == null ? embeddings : tunedWithout(corpus, train, validation, settings, tuned, cache);
+            TrainedRanker trained = RankerTrainer.train(train, encoded.of(train), validation, encoded.of(validation), settings);
             return prompts -> {
                 try (RankerModel model = trained.model("cross-source")) {
-                    return embeddings.estimates(model, prompts);
+                    return encoded.estimates(model, prompts);
                 }
             };
-        }, Duration.ofMinutes(8));
+        }, Duration.ofMinutes(tuned == null ? 8 : 8 + 12L * tuned.steps() / 300));
         heldOut.ties(shippedEstimates);
         heldOut.latency(latency);
         String prior = LengthPriorSelection.run(corpus, embeddings, settings)
@@ -199,6 +202,23 @@ final class RankerEvaluateCommand {
     }
 
     /** The settings the evaluated head was trained with. */
+    /**
+     * The corpus embedded by the encoder tuned as the shipped head's was, but on {@code train} alone: a cross-source
+     * cell's encoder must not have seen the held-out source either.
+     */
+    private static PromptEmbeddings tunedWithout(PromptCorpus corpus, List<LabeledPrompt> train, List<LabeledPrompt> validation,
+            RankerSettings settings, RankerMetadata.TunedEncoder shipped, Path cache) {
+        try {
+            EncoderTuning tuning = new EncoderTuning(shipped.steps(), shipped.pairsPerStep(), shipped.learningRate(),
+                    shipped.headLearningRate());
+            EncoderGraph graph = EncoderTuner.tune(EncoderGraph.of(settings.encoder()), train, validation, settings, tuning,
+                    shipped.file()).graph();
+            return PromptEmbeddings.of(corpus, graph, settings.maxTokens(), cache);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     static RankerSettings settingsOf(RankerMetadata metadata) {
         RankerMetadata.Training training = metadata.training();
         return new RankerSettings(RankingObjective.of(metadata.objective()), metadata.minLengthDifference(), metadata.margin(),

@@ -180,17 +180,18 @@ final class RankerEvaluationReport {
     }
 
     /**
-     * How the encoder was trained: frozen, or tuned with the head. Every head this report trains again reads the same
-     * tuned encoder, which saw every source's training prompts: across sources, only the head leaves a source out.
+     * How the encoder was trained: frozen, or tuned with the head, and which of the heads trained again read a tuned
+     * encoder that saw the source they leave out.
      */
     private static String tuning(RankerMetadata.TunedEncoder tuned) {
         if (tuned == null) {
             return ", frozen; ";
         }
         return String.format(Locale.ROOT, ", its %d layers tuned for answer length with a throwaway head (%,d steps of %d pairs, "
-                + "Adam at %s; that head's validation accuracy %s before, %s after; %s; `%s`, SHA-256 %s…). The heads this "
-                + "report trains again read the same tuned encoder, which saw every source's training prompts: across sources "
-                + "below, only the head leaves the source out; ",
+                + "Adam at %s; that head's validation accuracy %s before, %s after; %s; `%s`, SHA-256 %s…). Across sources, "
+                + "the encoder is tuned again without the held-out source; every other head this report trains reads the "
+                + "shipped tuned encoder, which saw every source's training prompts (so the length prior's leave-one-source-out "
+                + "choice below is made with an encoder that saw the held-out source); ",
                 tuned.layers(), tuned.steps(), tuned.pairsPerStep(), tuned.learningRate(), percent(tuned.validationAccuracy().get(0)),
                 percent(tuned.validationAccuracy().get(1)), tuned.quantization(), tuned.file(), tuned.sha256().substring(0, 12));
     }
