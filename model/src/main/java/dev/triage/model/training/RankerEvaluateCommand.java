@@ -151,7 +151,7 @@ final class RankerEvaluateCommand {
                     return encoded.estimates(model, prompts);
                 }
             };
-        }, Duration.ofMinutes(tuned == null ? 8 : 8 + 12L * tuned.steps() / 300));
+        }, Duration.ofMinutes(tuned == null ? 8 : 8 + sources.size() * 12L * tuned.steps() / 300));
         heldOut.ties(shippedEstimates);
         heldOut.latency(latency);
         String prior = LengthPriorSelection.run(corpus, embeddings, settings)

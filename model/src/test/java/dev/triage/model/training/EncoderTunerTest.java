@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ai.djl.ndarray.NDManager;
 import dev.triage.features.Prompt;
@@ -54,8 +55,15 @@ class EncoderTunerTest {
         }
     }
 
+    /** The build's libtorch is the Linux x86-64 one; elsewhere the tuning cannot run. */
+    private static void assumeLibTorch() {
+        assumeTrue(System.getProperty("os.name").equals("Linux") && System.getProperty("os.arch").equals("amd64"),
+                "the build's libtorch is for Linux on x86-64");
+    }
+
     @Test
     void theDifferentiableEncoderComputesWhatTheInt8GraphServes() throws Exception {
+        assumeLibTorch();
         try (SentenceEncoder served = SentenceEncoder.open(shipped, 64, 1);
                 TunableBert bert = new TunableBert(EncoderSpec.MINILM, weights);
                 NDManager arrays = bert.manager().newSubManager()) {
@@ -74,6 +82,7 @@ class EncoderTunerTest {
 
     @Test
     void aTunedEncoderServesBesideItsHeadAndOnlyThere(@TempDir Path directory) throws Exception {
+        assumeLibTorch();
         List<LabeledPrompt> prompts = TinyModels.invertedCorpus();
         RankerSettings settings = TinyModels.RANKER_SETTINGS;
         EncoderTuner.Result tuned = EncoderTuner.tune(shipped, prompts, prompts, settings, new EncoderTuning(40, 4, 1e-4, 1e-2),
