@@ -209,6 +209,7 @@ class EstimatorFallbackTest {
         Path model = dir.resolve("ranker.onnx");
         Files.write(model, new byte[] {1, 2, 3});
         copyResource("/models/ranker.json", ModelFiles.metadataPath(model));
+        copyResource("/models/ranker-encoder.onnx", dir.resolve("ranker-encoder.onnx"));
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
                 RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--estimator", "ranker", "--model",
                         model.toString());

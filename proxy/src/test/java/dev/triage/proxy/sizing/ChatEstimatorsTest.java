@@ -75,6 +75,7 @@ class ChatEstimatorsTest {
         Path model = dir.resolve("ranker.onnx");
         copyResource(RankerEstimator.DEFAULT_MODEL_RESOURCE, model);
         copyResource("/models/ranker.json", ModelFiles.metadataPath(model));
+        copyResource("/models/ranker-encoder.onnx", dir.resolve("ranker-encoder.onnx"));
         EstimatorConfig config = new EstimatorConfig(RankerEstimator.NAME, Optional.of(model), "classifier", false);
         Prompt essay = new Prompt("Write a detailed, multi-part essay on the history of rivers.");
         try (SwappableEstimator<Prompt> serving = new SwappableEstimator<>(ChatEstimators.load(config));
