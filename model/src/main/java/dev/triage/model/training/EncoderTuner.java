@@ -38,8 +38,6 @@ import java.util.SplittableRandom;
  */
 final class EncoderTuner {
 
-    static final String QUANTIZATION = "dense weights int8 in [-64, 64], symmetric, one scale per output column; embedding tables as shipped";
-
     private static final int SNAPSHOT_STEPS = 25;
     private static final int REPORT_STEPS = 50;
     /** Prompts scored at once when measuring, with no gradient kept. */
@@ -65,13 +63,9 @@ final class EncoderTuner {
     /** Prompts as the tuner reads them: word-piece ids and standardized request features. */
     private record Inputs(List<long[]> ids, float[][] features) {
 
-        static Inputs of(List<LabeledPrompt> prompts, SentenceEncoder tokenizer, FeatureScaling scaling) {
-            float[][] rows = LexicalTrainer.featureRows(prompts);
-            float[][] scaled = new float[rows.length][];
-            for (int i = 0; i < rows.length; i++) {
-                scaled[i] = scaling.input(new float[0], rows[i]);
-            }
-            return new Inputs(prompts.stream().map(p -> tokenizer.ids(p.prompt())).toList(), scaled);
+        static Inputs of(List<LabeledPrompt> prompts, float[][] features, SentenceEncoder tokenizer, FeatureScaling scaling) {
+            return new Inputs(prompts.stream().map(p -> tokenizer.ids(p.prompt())).toList(),
+                    scaling.inputs(new float[prompts.size()][0], features));
         }
     }
 
@@ -86,12 +80,13 @@ final class EncoderTuner {
     static Result tune(EncoderGraph graph, List<LabeledPrompt> train, List<LabeledPrompt> validation, RankerSettings settings,
             EncoderTuning tuning, String file) throws IOException {
         Int8BertWeights weights = Int8BertWeights.of(graph.onnx());
-        FeatureScaling scaling = RankerTrainer.featureScaling(train, LexicalTrainer.featureRows(train));
+        float[][] trainFeatures = LexicalTrainer.featureRows(train);
+        FeatureScaling scaling = RankerTrainer.featureScaling(train, trainFeatures);
         Inputs trainInputs;
         Inputs validationInputs;
         try (SentenceEncoder tokenizer = SentenceEncoder.open(graph, settings.maxTokens(), 1)) {
-            trainInputs = Inputs.of(train, tokenizer, scaling);
-            validationInputs = Inputs.of(validation, tokenizer, scaling);
+            trainInputs = Inputs.of(train, trainFeatures, tokenizer, scaling);
+            validationInputs = Inputs.of(validation, LexicalTrainer.featureRows(validation), tokenizer, scaling);
         } catch (OrtException e) {
             throw new IOException("the sentence encoder cannot run: " + e.getMessage(), e);
         }
@@ -106,7 +101,7 @@ final class EncoderTuner {
             EncoderGraph tuned = new EncoderGraph(graph.spec(), weights.withLayers(0, bert.layerTensors()), true);
             return new Result(tuned, new RankerMetadata.TunedEncoder(file, tuned.sha256(), weights.layers(),
                     tuning.steps(), tuning.pairs(), tuning.learningRate(), tuning.headLearningRate(), settings.seed(),
-                    List.of(before, after), QUANTIZATION));
+                    List.of(before, after), Int8BertWeights.QUANTIZATION));
         }
     }
 

@@ -59,6 +59,9 @@ final class Int8BertWeights {
      */
     private static final int WEIGHT_LIMIT = 64;
 
+    /** How {@link #withLayers} quantizes, as a head's metadata records it. */
+    static final String QUANTIZATION = "dense weights int8 in [-64, 64], symmetric, one scale per output column; embedding tables as shipped";
+
     /** A tensor as floats, with its shape. */
     record Tensor(long[] shape, float[] values) {}
 
@@ -81,9 +84,6 @@ final class Int8BertWeights {
         this.layers = count;
         if (layers == 0) {
             throw new IOException("not an int8 BERT graph: no MatMulInteger query projection");
-        }
-        for (int layer = 0; layer < layers; layer++) {
-            layer(layer);
         }
     }
 
