@@ -2,7 +2,8 @@ package dev.triage.model.training;
 
 /**
  * How {@link EncoderTuner} tunes the sentence encoder: every layer, at PARS's order of learning rate (it fine-tunes BERT
- * at 2e-5), for a number of steps set by the time a run takes (about 2.4 s a step on two cores), not searched for.
+ * at 2e-5), for 600 steps (about 2 s a step on two cores): of 300 and 600, the served head ranks the validation split
+ * better after 600 (94.6% against 94.3%, τ_b 0.480 against 0.474); longer runs are untried.
  *
  * @param steps Adam steps; 0 leaves the encoder as shipped
  * @param pairs pairs of prompts per step
@@ -11,7 +12,7 @@ package dev.triage.model.training;
  */
 record EncoderTuning(int steps, int pairs, double learningRate, double headLearningRate) {
 
-    static final EncoderTuning DEFAULTS = new EncoderTuning(300, 16, 3e-5, 1e-3);
+    static final EncoderTuning DEFAULTS = new EncoderTuning(600, 16, 3e-5, 1e-3);
 
     EncoderTuning {
         if (steps < 0) {

@@ -30,7 +30,7 @@ import java.util.Optional;
  *     [--encoder minilm|bge-small|e5-small] [--max-tokens 256] [--length-prior W] [--length-prior-threshold C]
  *     [--balance-styles false] [--stack-folds 0] [--stack-trees 200] [--stack-depth 4] [--stack-learning-rate 0.05] [--instruction-sets true]
  *     [--embedding-cache model/target/ranker-embeddings]
- *     [--tune-encoder false] [--tune-steps 300] [--tune-pairs 16] [--tune-learning-rate 3e-5] [--tune-head-learning-rate 1e-3]
+ *     [--tune-encoder false] [--tune-steps 600] [--tune-pairs 16] [--tune-learning-rate 3e-5] [--tune-head-learning-rate 1e-3]
  * </pre>
  *
  * <p>With {@code --tune-encoder true} the encoder's layers are first tuned for answer length ({@link EncoderTuner}) and
