@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.features.Prompt;
 import dev.triage.model.BaselineEstimator;
-import dev.triage.model.classifier.ModelFiles;
 import dev.triage.model.lexical.LexicalEstimator;
 import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.proxy.scheduler.QueueSnapshot;
@@ -15,13 +14,11 @@ import dev.triage.proxy.testing.FakeOpenAiBackend;
 import dev.triage.proxy.testing.HeldEstimator;
 import dev.triage.proxy.testing.PrometheusText;
 import dev.triage.proxy.testing.RunningTriage;
-import java.io.IOException;
-import java.io.InputStream;
+import dev.triage.proxy.testing.ShippedRankerFiles;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -206,10 +203,8 @@ class EstimatorFallbackTest {
 
     @Test
     void aRankerModelThatFailsToLoadInTheBackgroundLeavesTheFallbackUntilAReloadSucceeds() throws Exception {
-        Path model = dir.resolve("ranker.onnx");
+        Path model = ShippedRankerFiles.copyInto(dir);
         Files.write(model, new byte[] {1, 2, 3});
-        copyResource("/models/ranker.json", ModelFiles.metadataPath(model));
-        copyResource("/models/ranker-encoder.onnx", dir.resolve("ranker-encoder.onnx"));
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
                 RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--estimator", "ranker", "--model",
                         model.toString());
@@ -219,9 +214,7 @@ class EstimatorFallbackTest {
             assertEquals(Math.round(fallback.estimate(new Prompt(prompt)).expectedTokens()), recordedEstimate(triage, prompt));
             assertTrue(fallbacks(triage, "unavailable") >= 1);
 
-            try (InputStream in = RankerEstimator.class.getResourceAsStream(RankerEstimator.DEFAULT_MODEL_RESOURCE)) {
-                Files.copy(in, model, StandardCopyOption.REPLACE_EXISTING);
-            }
+            ShippedRankerFiles.writeHead(model);
             HttpResponse<String> reloaded = triage.client().send(HttpRequest.newBuilder(triage.uri("/triage/reload"))
                     .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, reloaded.statusCode(), reloaded.body());
@@ -229,12 +222,6 @@ class EstimatorFallbackTest {
             try (RankerEstimator ranker = RankerEstimator.load(model)) {
                 assertEquals(Math.round(ranker.estimate(new Prompt(prompt)).expectedTokens()), recordedEstimate(triage, prompt));
             }
-        }
-    }
-
-    private static void copyResource(String resource, Path to) throws IOException {
-        try (InputStream in = RankerEstimator.class.getResourceAsStream(resource)) {
-            Files.copy(in, to);
         }
     }
 }

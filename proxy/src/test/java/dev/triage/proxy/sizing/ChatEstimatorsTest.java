@@ -14,8 +14,8 @@ import dev.triage.model.classifier.ModelFiles;
 import dev.triage.model.classifier.ModelLoadException;
 import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.proxy.config.EstimatorConfig;
+import dev.triage.proxy.testing.ShippedRankerFiles;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -72,10 +72,7 @@ class ChatEstimatorsTest {
 
     @Test
     void aRankerReloadedFromItsFileSwapsAndACorruptFileKeepsTheServingOne(@TempDir Path dir) throws Exception {
-        Path model = dir.resolve("ranker.onnx");
-        copyResource(RankerEstimator.DEFAULT_MODEL_RESOURCE, model);
-        copyResource("/models/ranker.json", ModelFiles.metadataPath(model));
-        copyResource("/models/ranker-encoder.onnx", dir.resolve("ranker-encoder.onnx"));
+        Path model = ShippedRankerFiles.copyInto(dir);
         EstimatorConfig config = new EstimatorConfig(RankerEstimator.NAME, Optional.of(model), "classifier", false);
         Prompt essay = new Prompt("Write a detailed, multi-part essay on the history of rivers.");
         try (SwappableEstimator<Prompt> serving = new SwappableEstimator<>(ChatEstimators.load(config));
@@ -90,12 +87,6 @@ class ChatEstimatorsTest {
             assertFalse(corrupt.reloaded());
             assertTrue(corrupt.message().contains(model.toString()), corrupt.message());
             assertEquals(before, serving.estimate(essay).expectedTokens(), 1e-9, "the serving model stays");
-        }
-    }
-
-    private static void copyResource(String resource, Path to) throws IOException {
-        try (InputStream in = RankerEstimator.class.getResourceAsStream(resource)) {
-            Files.copy(in, to);
         }
     }
 
