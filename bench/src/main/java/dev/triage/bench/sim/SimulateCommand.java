@@ -70,7 +70,8 @@ public final class SimulateCommand {
                    --service-base 0.1 --service-per-prompt-token 0 --service-per-token 0.02
                                  (seconds = base + per-prompt-token x prompt tokens + per-token x tokens)
                    --batch-slowdown 0   (each further decoding job slows a step by this share)
-                   --estimate exact|lognormal:SIGMA|classifier:SIGMA|baseline
+                   --estimate exact|lognormal:SIGMA|classifier:SIGMA|ranker|lexical|classifier|baseline
+                                 (the last four: Triage's estimator of that name, shipped model, on --sizes workload:FILE's prompts)
                    --prefill-rate 1000 --kv-spare-slots 0     (what resuming a paused job costs)
             policies: [oracle-]fcfs|sjf|hrrn|laps|ewsjf|ewsjf-estimate[-tau], oracle-srpt
                    --laps KEY=VALUE,...   (sets laps, see --help of triage)
@@ -129,21 +130,22 @@ public final class SimulateCommand {
     }
 
     private static String runOnce(Flags flags) throws IOException {
-        WorkloadOptions workload = WorkloadOptions.fromFlags(flags);
-        double rho = flags.number("rho", Double.NaN);
-        List<PolicyVariant> variants = variants(flags);
-        List<Long> seeds = seeds(flags);
-        Path out = flags.optional("out").map(Path::of).orElse(null);
-        flags.finish();
-        List<SummaryRow> rows = new Experiment(variants, workload.backend(), seeds, workload.at(rho)).run();
-        StringBuilder text = new StringBuilder(workload.describe() + ", " + workload.load(rho) + ", " + seeds.size() + " seed(s)\n\n");
-        text.append(SummaryTable.markdown(rows));
-        if (out != null) {
-            Files.createDirectories(out);
-            SummaryCsv.write(out.resolve("summary.csv"), rows);
-            text.append("\nwrote ").append(out.resolve("summary.csv")).append('\n');
+        try (WorkloadOptions workload = WorkloadOptions.fromFlags(flags)) {
+            double rho = flags.number("rho", Double.NaN);
+            List<PolicyVariant> variants = variants(flags);
+            List<Long> seeds = seeds(flags);
+            Path out = flags.optional("out").map(Path::of).orElse(null);
+            flags.finish();
+            List<SummaryRow> rows = new Experiment(variants, workload.backend(), seeds, workload.at(rho)).run();
+            StringBuilder text = new StringBuilder(workload.describe() + ", " + workload.load(rho) + ", " + seeds.size() + " seed(s)\n\n");
+            text.append(SummaryTable.markdown(rows));
+            if (out != null) {
+                Files.createDirectories(out);
+                SummaryCsv.write(out.resolve("summary.csv"), rows);
+                text.append("\nwrote ").append(out.resolve("summary.csv")).append('\n');
+            }
+            return text.toString();
         }
-        return text.toString();
     }
 
     /**
@@ -205,19 +207,20 @@ public final class SimulateCommand {
 
     private static String sweep(Flags flags) throws IOException {
         Path out = Path.of(flags.required("out", "a directory for sweep.csv and latency-vs-load.png"));
-        WorkloadOptions workload = WorkloadOptions.fromFlags(flags);
-        List<Double> rhos = flags.numbers("rho", SWEEP_RHOS);
-        List<PolicyVariant> variants = variants(flags);
-        List<Long> seeds = seeds(flags);
-        String title = flags.string("title", workload.describe());
-        flags.finish();
-        List<LoadPoint> points = LoadSweep.run(workload::at, variants, workload.backend(), rhos, seeds);
-        Files.createDirectories(out);
-        Path csv = out.resolve("sweep.csv");
-        Path png = out.resolve("latency-vs-load.png");
-        LoadSweep.writeCsv(csv, points);
-        LatencyVsLoadChart.write(png, title, points, variants.stream().map(PolicyVariant::name).toList());
-        return "wrote " + csv + ", " + png + "\n";
+        try (WorkloadOptions workload = WorkloadOptions.fromFlags(flags)) {
+            List<Double> rhos = flags.numbers("rho", SWEEP_RHOS);
+            List<PolicyVariant> variants = variants(flags);
+            List<Long> seeds = seeds(flags);
+            String title = flags.string("title", workload.describe());
+            flags.finish();
+            List<LoadPoint> points = LoadSweep.run(workload::at, variants, workload.backend(), rhos, seeds);
+            Files.createDirectories(out);
+            Path csv = out.resolve("sweep.csv");
+            Path png = out.resolve("latency-vs-load.png");
+            LoadSweep.writeCsv(csv, points);
+            LatencyVsLoadChart.write(png, title, points, variants.stream().map(PolicyVariant::name).toList());
+            return "wrote " + csv + ", " + png + "\n";
+        }
     }
 
     private static String laps(Flags flags) throws IOException {
@@ -258,27 +261,28 @@ public final class SimulateCommand {
 
     /** Routings and policies on a pool of backends of the given relative speeds, loaded to ρ of their summed capacity. */
     private static String scaleOut(Flags flags) throws IOException {
-        WorkloadOptions workload = WorkloadOptions.fromFlags(flags);
-        List<Double> speeds = flags.numbers("speeds", List.of(1.0, 1.0, 0.5, 0.5));
-        List<Routing> routings = flags.words("routings", Arrays.stream(Routing.values()).map(Routing::label).toList()).stream()
-                .map(Routing::parse).toList();
-        int sidecars = flags.integer("sidecars", 1);
-        double rho = flags.number("rho", 0.8);
-        List<PolicyVariant> variants = variants(flags);
-        List<Long> seeds = seeds(flags, 3);
-        Path out = flags.optional("out").map(Path::of).orElse(null);
-        flags.finish();
-        // ρ of the pool: the workload is loaded as if one backend had the slots of all of them together.
-        List<ScaleOutStudy.Row> rows = new ScaleOutStudy(routings, variants, workload.backend(), speeds, sidecars, seeds,
-                workload.at(rho * ScaleOutSimulation.capacity(speeds))).run();
-        StringBuilder text = new StringBuilder(workload.describe() + " per backend, backend speeds " + speeds + ", ρ = " + rho
-                + " of the pool, " + sidecars + " sidecar(s), " + seeds.size() + " seed(s)\n\n").append(ScaleOutStudy.markdown(rows));
-        if (out != null) {
-            Files.createDirectories(out);
-            ScaleOutStudy.writeCsv(out.resolve("scale-out.csv"), rows);
-            text.append("\nwrote ").append(out.resolve("scale-out.csv")).append('\n');
+        try (WorkloadOptions workload = WorkloadOptions.fromFlags(flags)) {
+            List<Double> speeds = flags.numbers("speeds", List.of(1.0, 1.0, 0.5, 0.5));
+            List<Routing> routings = flags.words("routings", Arrays.stream(Routing.values()).map(Routing::label).toList()).stream()
+                    .map(Routing::parse).toList();
+            int sidecars = flags.integer("sidecars", 1);
+            double rho = flags.number("rho", 0.8);
+            List<PolicyVariant> variants = variants(flags);
+            List<Long> seeds = seeds(flags, 3);
+            Path out = flags.optional("out").map(Path::of).orElse(null);
+            flags.finish();
+            // ρ of the pool: the workload is loaded as if one backend had the slots of all of them together.
+            List<ScaleOutStudy.Row> rows = new ScaleOutStudy(routings, variants, workload.backend(), speeds, sidecars, seeds,
+                    workload.at(rho * ScaleOutSimulation.capacity(speeds))).run();
+            StringBuilder text = new StringBuilder(workload.describe() + " per backend, backend speeds " + speeds + ", ρ = " + rho
+                    + " of the pool, " + sidecars + " sidecar(s), " + seeds.size() + " seed(s)\n\n").append(ScaleOutStudy.markdown(rows));
+            if (out != null) {
+                Files.createDirectories(out);
+                ScaleOutStudy.writeCsv(out.resolve("scale-out.csv"), rows);
+                text.append("\nwrote ").append(out.resolve("scale-out.csv")).append('\n');
+            }
+            return text.toString();
         }
-        return text.toString();
     }
 
     private static List<PolicyVariant> variants(Flags flags) {

@@ -1,13 +1,18 @@
 package dev.triage.bench.sim;
 
 import dev.triage.bench.workload.WorkloadFile;
+import dev.triage.features.Prompt;
 import dev.triage.model.BaselineEstimator;
+import dev.triage.model.JobEstimator;
 import dev.triage.model.cli.Flags;
+import dev.triage.proxy.config.EstimatorConfig;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
+import dev.triage.proxy.sizing.ChatEstimators;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.LongFunction;
 
 /**
@@ -26,15 +31,16 @@ import java.util.function.LongFunction;
  *       (defaults 0.1 s, 0 and 0.02 s).</li>
  *   <li>{@code --slots} (default 1) and {@code --batch-slowdown} (default 0): the backend, see
  *       {@link SimulatedBackend}.</li>
- *   <li>{@code --estimate exact} (default), {@code lognormal:SIGMA}, {@code classifier:SIGMA}, or
- *       {@code baseline} (the baseline estimator on the workload file's prompts).</li>
+ *   <li>{@code --estimate exact} (default), {@code lognormal:SIGMA}, {@code classifier:SIGMA}, or the name of one
+ *       of Triage's estimators with its shipped model ({@code ranker}, {@code lexical}, {@code classifier},
+ *       {@code baseline}), run on the workload file's prompts.</li>
  *   <li>{@code --requests} per run (default 2000).</li>
  *   <li>{@code --prefill-rate} (tokens a second a resume re-reads, default 1000) and
  *       {@code --kv-spare-slots} (KV caches kept for paused jobs, default 0): what preemption costs
  *       (see {@link SimulatedBackend}).</li>
  * </ul>
  */
-public final class WorkloadOptions {
+public final class WorkloadOptions implements AutoCloseable {
 
     static final String SINGLE_CLASS = "job";
 
@@ -84,6 +90,14 @@ public final class WorkloadOptions {
     /** Reads the workload options; the caller still reads its own and calls {@link Flags#finish()}. */
     public static WorkloadOptions fromFlags(Flags flags) throws IOException {
         return new WorkloadOptions(flags);
+    }
+
+    /** Closes the estimator that {@code --estimate} loaded, where it named one. */
+    @Override
+    public void close() {
+        if (estimates instanceof EstimateModel.FromEstimator loaded) {
+            loaded.estimator().close();
+        }
     }
 
     /** The simulated backend: slots, decoding speed, batch slowdown, and what a resume costs. */
@@ -172,8 +186,10 @@ public final class WorkloadOptions {
         if (parts.length == 1 && parts[0].equals("exact")) {
             return new EstimateModel.Exact();
         }
-        if (parts.length == 1 && parts[0].equals(BaselineEstimator.NAME)) {
-            return new EstimateModel.FromEstimator(new BaselineEstimator(), serviceTime);
+        if (parts.length == 1 && EstimatorConfig.NAMES.contains(parts[0])) {
+            JobEstimator<Prompt> estimator = ChatEstimators.load(new EstimatorConfig(parts[0], Optional.empty(), BaselineEstimator.NAME,
+                    false));
+            return new EstimateModel.FromEstimator(estimator, serviceTime);
         }
         if (parts.length == 2 && parts[0].equals("lognormal")) {
             return new EstimateModel.LogNormalNoise(number("--estimate", parts[1]));
@@ -187,7 +203,8 @@ public final class WorkloadOptions {
             }
             return new EstimateModel.ClassifierNoise(number("--estimate", parts[1]), shortSeconds, longSeconds);
         }
-        throw new IllegalArgumentException("--estimate: " + spec + " (expected: exact, lognormal:SIGMA, classifier:SIGMA or baseline)");
+        throw new IllegalArgumentException("--estimate: " + spec + " (expected: exact, lognormal:SIGMA, classifier:SIGMA or one of "
+                + EstimatorConfig.NAMES + ")");
     }
 
     private static double number(String flag, String text) {

@@ -125,6 +125,12 @@ class SimulateCommandTest {
         return all;
     }
 
+    /** The mean sojourn, in seconds, of a policy's short jobs. */
+    private static double shortMean(String table, String policy) {
+        String row = table.lines().filter(line -> line.startsWith("| " + policy + " | short |")).findFirst().orElseThrow();
+        return Double.parseDouble(row.split("\\|")[4].trim().split(" ")[0]);
+    }
+
     /** The statistics of a policy's row for all jobs, without its name. */
     private static String row(String table, String policy) {
         return table.lines().filter(line -> line.startsWith("| " + policy + " | all |")).findFirst().orElseThrow()
@@ -142,6 +148,24 @@ class SimulateCommandTest {
         String output = SimulateCommand.run(Flags.parse(new String[] {"run", "--sizes", "workload:" + workload, "--estimate", "baseline",
                 "--rho", "0.8", "--requests", "300", "--seeds", "1", "--policies", "fcfs,sjf"}));
         assertTrue(output.contains("estimate baseline") && output.contains("| sjf | medium |"), output);
+    }
+
+    /**
+     * {@code --estimate ranker} runs the shipped ranker on the prompts: on the length-matched burst, whose short and long
+     * prompts have the same lengths, it puts the short answers first where the prompt's length cannot.
+     */
+    @Test
+    void aShippedEstimatorSizesAWorkloadFilesPrompts() throws Exception {
+        Path workload = dir.resolve("length-matched.jsonl");
+        WorkloadFile.write(workload, WorkloadFile.readResource("/workloads/length-matched.jsonl"));
+        String[] burst = {"run", "--arrivals", "burst", "--requests", "40", "--sizes", "workload:" + workload, "--seeds", "20",
+            "--policies", "sjf", "--service-base", "0.04", "--service-per-token", "0.0005"};
+        String ranker = SimulateCommand.run(Flags.parse(concat(burst, "--estimate", "ranker")));
+        String length = SimulateCommand.run(Flags.parse(concat(burst, "--estimate", "baseline")));
+        assertTrue(ranker.contains("estimate ranker") && length.contains("estimate baseline"), ranker + length);
+        double rankerShort = shortMean(ranker, "sjf");
+        double lengthShort = shortMean(length, "sjf");
+        assertTrue(rankerShort < 0.5 * lengthShort, "short mean: ranker " + rankerShort + " s, prompt length " + lengthShort + " s");
     }
 
     @Test
