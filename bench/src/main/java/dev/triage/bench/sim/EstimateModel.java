@@ -4,11 +4,14 @@ import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.features.Prompt;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
-import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.random.RandomGenerator;
 
 /**
@@ -109,11 +112,21 @@ public interface EstimateModel {
     /**
      * A real estimator run on each job's prompt, its expected tokens turned into seconds by the
      * backend's service-time model. Needs a workload whose sizes carry prompts (a workload file).
+     * Each distinct prompt is estimated once: the workloads of every seed draw from the same prompts.
      */
-    record FromEstimator(JobEstimator<Prompt> estimator, ServiceTimeModel serviceTime) implements EstimateModel {
-        public FromEstimator {
-            Objects.requireNonNull(estimator, "estimator");
-            Objects.requireNonNull(serviceTime, "serviceTime");
+    final class FromEstimator implements EstimateModel {
+        private final JobEstimator<Prompt> estimator;
+        private final ServiceTimeModel serviceTime;
+        private final Map<String, Double> expectedTokens = new ConcurrentHashMap<>();
+
+        public FromEstimator(JobEstimator<Prompt> estimator, ServiceTimeModel serviceTime) {
+            this.estimator = Objects.requireNonNull(estimator, "estimator");
+            this.serviceTime = Objects.requireNonNull(serviceTime, "serviceTime");
+        }
+
+        /** The estimator the prompts are run on. */
+        public JobEstimator<Prompt> estimator() {
+            return estimator;
         }
 
         @Override
@@ -123,16 +136,22 @@ public interface EstimateModel {
 
         @Override
         public double[] expectedSeconds(List<JobSize> jobs, RandomGenerator random) {
-            List<Prompt> prompts = new ArrayList<>(jobs.size());
+            Set<String> unseen = new LinkedHashSet<>();
             for (JobSize job : jobs) {
                 if (job.prompt() == null) {
                     throw new IllegalArgumentException("estimator " + estimator.name()
                             + " needs prompts, but these job sizes have none (use a workload file)");
                 }
-                prompts.add(new Prompt(job.prompt()));
+                if (!expectedTokens.containsKey(job.prompt())) {
+                    unseen.add(job.prompt());
+                }
             }
-            List<Estimate> estimates = estimator.estimateAll(prompts);
-            return estimates.stream().mapToDouble(estimate -> serviceTime.seconds(estimate.expectedTokens())).toArray();
+            List<String> prompts = List.copyOf(unseen);
+            List<Estimate> estimates = estimator.estimateAll(prompts.stream().map(Prompt::new).toList());
+            for (int i = 0; i < prompts.size(); i++) {
+                expectedTokens.put(prompts.get(i), estimates.get(i).expectedTokens());
+            }
+            return jobs.stream().mapToDouble(job -> serviceTime.seconds(expectedTokens.get(job.prompt()))).toArray();
         }
     }
 

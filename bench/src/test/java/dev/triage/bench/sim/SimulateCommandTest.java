@@ -127,13 +127,17 @@ class SimulateCommandTest {
 
     /** The mean sojourn, in seconds, of a policy's short jobs. */
     private static double shortMean(String table, String policy) {
-        String row = table.lines().filter(line -> line.startsWith("| " + policy + " | short |")).findFirst().orElseThrow();
-        return Double.parseDouble(row.split("\\|")[4].trim().split(" ")[0]);
+        return Double.parseDouble(row(table, policy, "short").split("\\|")[2].trim().split(" ")[0]);
     }
 
     /** The statistics of a policy's row for all jobs, without its name. */
     private static String row(String table, String policy) {
-        return table.lines().filter(line -> line.startsWith("| " + policy + " | all |")).findFirst().orElseThrow()
+        return row(table, policy, "all");
+    }
+
+    /** The statistics of a policy's row for a class of jobs, without the policy's name: {@code " short | 20 | 2.14 ± 0.74 | ..."}. */
+    private static String row(String table, String policy, String jobClass) {
+        return table.lines().filter(line -> line.startsWith("| " + policy + " | " + jobClass + " |")).findFirst().orElseThrow()
                 .substring(policy.length() + 4);
     }
 

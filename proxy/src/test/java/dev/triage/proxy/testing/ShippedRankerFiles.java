@@ -13,7 +13,7 @@ import java.nio.file.StandardCopyOption;
  * and the tuned encoder the metadata names.
  */
 public final class ShippedRankerFiles {
-    private static final String DIRECTORY = "/models/";
+    private static final String ENCODER_RESOURCE = "/models/ranker-encoder.onnx";
 
     private ShippedRankerFiles() {}
 
@@ -21,8 +21,8 @@ public final class ShippedRankerFiles {
     public static Path copyInto(Path dir) throws IOException {
         Path head = dir.resolve("ranker.onnx");
         writeHead(head);
-        copy(DIRECTORY + "ranker.json", ModelFiles.metadataPath(head));
-        copy(DIRECTORY + "ranker-encoder.onnx", dir.resolve("ranker-encoder.onnx"));
+        copy(ModelFiles.metadataResource(RankerEstimator.DEFAULT_MODEL_RESOURCE), ModelFiles.metadataPath(head));
+        copy(ENCODER_RESOURCE, dir.resolve("ranker-encoder.onnx"));
         return head;
     }
 
