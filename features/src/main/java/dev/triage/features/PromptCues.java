@@ -167,16 +167,11 @@ public final class PromptCues {
 
     /** Window 0 is the head of the text (all of a short one), window 1 its tail (empty for a short one). */
     private static int windowStart(String text, int window) {
-        return window == 0 ? 0 : Math.max(windowEnd(text, 0), text.length() - LexicalFeatures.TAIL_WINDOW_CHARS);
+        return window == 0 ? 0 : LexicalFeatures.tailStart(text);
     }
 
     private static int windowEnd(String text, int window) {
-        int length = text.length();
-        if (window == 1) {
-            return length;
-        }
-        return length <= LexicalFeatures.HEAD_WINDOW_CHARS + LexicalFeatures.TAIL_WINDOW_CHARS ? length
-                : LexicalFeatures.HEAD_WINDOW_CHARS;
+        return window == 0 ? LexicalFeatures.headEnd(text) : text.length();
     }
 
     private static boolean isWordChar(char c) {
