@@ -70,4 +70,14 @@ class PromptCuesTest {
         assertEquals(read ? 800 : 0, PromptCues.requestedWords(prompt));
         assertEquals(read, PromptCues.posesMath(prompt.replace(" 800 words", " x = 5    ")));
     }
+
+    /** A word the tail window's edge cuts is dropped whole, as {@link LexicalFeatures} drops it: "12*3" is not "2*3". */
+    @ParameterizedTest
+    @CsvSource({"-2, false", "1, true"})
+    void aWordTheTailWindowCutsIsDropped(int offset, boolean read) {
+        StringBuilder text = new StringBuilder(" lorem".repeat(700));
+        int at = text.length() - LexicalFeatures.TAIL_WINDOW_CHARS + offset;
+        text.replace(at, at + 6, " 12*3 ");
+        assertEquals(read, PromptCues.posesMath(text.toString()));
+    }
 }
