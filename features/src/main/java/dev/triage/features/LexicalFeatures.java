@@ -165,17 +165,13 @@ public final class LexicalFeatures {
         Scan scan = new Scan();
         char[] buffer = BUFFER.get();
         int length = text.length();
-        if (length <= HEAD_WINDOW_CHARS + TAIL_WINDOW_CHARS) {
+        if (headEnd(text) == length) {
             scanWords(buffer, copy(text, 0, length, buffer), length, scan);
         } else {
             // The head's last word may run past the window: copy enough to tell a keyword from a longer word.
             scanWords(buffer, copy(text, 0, HEAD_WINDOW_CHARS + KeywordTable.MAX_WORD_LENGTH + 1, buffer), HEAD_WINDOW_CHARS, scan);
             scan.startWindow();
-            int tailStart = length - TAIL_WINDOW_CHARS;
-            while (tailStart < length && isWordChar(text.charAt(tailStart - 1)) && isWordChar(text.charAt(tailStart))) {
-                tailStart++;
-            }
-            int tailLength = copy(text, tailStart, length, buffer);
+            int tailLength = copy(text, tailStart(text), length, buffer);
             scanWords(buffer, tailLength, tailLength, scan);
         }
         features[PROMPT_TOKEN_LEN] = PromptTokens.approximate(text);
@@ -188,6 +184,28 @@ public final class LexicalFeatures {
         for (LeadingVerb each : LeadingVerb.values()) {
             features[FIRST_VERB + each.ordinal()] = each == verb ? 1 : 0;
         }
+    }
+
+    /** Where the head window of {@code text} ends: its end, where the two windows would cover all of it. */
+    static int headEnd(String text) {
+        int length = text.length();
+        return length <= HEAD_WINDOW_CHARS + TAIL_WINDOW_CHARS ? length : HEAD_WINDOW_CHARS;
+    }
+
+    /**
+     * Where the tail window of {@code text} starts, past a word its edge cuts; the text's end where the head window
+     * holds all of it.
+     */
+    static int tailStart(String text) {
+        int length = text.length();
+        if (headEnd(text) == length) {
+            return length;
+        }
+        int start = length - TAIL_WINDOW_CHARS;
+        while (start < length && isWordChar(text.charAt(start - 1)) && isWordChar(text.charAt(start))) {
+            start++;
+        }
+        return start;
     }
 
     /** What one pass over the windows has found so far. */

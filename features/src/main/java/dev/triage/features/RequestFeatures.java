@@ -7,8 +7,9 @@ import java.util.List;
 /**
  * Everything a chat request says about its answer's length that costs microseconds to read: the
  * prompt's length in tokens (log), Clairvoyant's lexical features of its text
- * ({@link LexicalFeatures}) and the shape of the conversation (user turns, system prompt, the last
- * turn's share of it). The length estimators that read more than the lexical features (the
+ * ({@link LexicalFeatures}), the shape of the conversation (user turns, system prompt, the last
+ * turn's share of it) and two cues of the text ({@link PromptCues}: the words it asks for, whether it
+ * poses a mathematical problem). The length estimators that read more than the lexical features (the
  * {@code lexical} tree ensemble, the {@code ranker}'s head beside its embedding) take this vector,
  * in training and in serving alike, so the two cannot drift apart.
  *
@@ -26,7 +27,7 @@ public final class RequestFeatures {
      * Identifies the definitions: names, order, rules, and the lexical schema they build on. A model
      * records the version it was trained with and refuses to load under another.
      */
-    public static final String SCHEMA_VERSION = "request-23/2 on " + LexicalFeatures.SCHEMA_VERSION;
+    public static final String SCHEMA_VERSION = "request-25/1 on " + LexicalFeatures.SCHEMA_VERSION;
 
     /** {@code ln(1 + prompt tokens)} of the answered text, in the lexical features' first column. */
     public static final int LOG_PROMPT_TOKENS = LexicalFeatures.PROMPT_TOKEN_LEN;
@@ -43,6 +44,10 @@ public final class RequestFeatures {
     public static final int LOG_SYSTEM_TOKENS = LexicalFeatures.COUNT + 2;
     /** The answered text's share of the characters of the conversation's user and assistant messages. */
     public static final int LAST_TURN_SHARE = LexicalFeatures.COUNT + 3;
+    /** {@code ln(1 + words)} the text asks for ({@link PromptCues#requestedWords}); 0 where it names none. */
+    public static final int LOG_REQUESTED_WORDS = LexicalFeatures.COUNT + 4;
+    /** 1 when the text poses a mathematical problem ({@link PromptCues#posesMath}). */
+    public static final int POSES_MATH = LexicalFeatures.COUNT + 5;
 
     public static final List<String> NAMES = names();
 
@@ -70,6 +75,8 @@ public final class RequestFeatures {
         features[offset + USER_TURNS] = prompt.userTurns();
         features[offset + LOG_SYSTEM_TOKENS] = logTokens(prompt.systemChars());
         features[offset + LAST_TURN_SHARE] = (float) prompt.lastTurnShare();
+        features[offset + LOG_REQUESTED_WORDS] = (float) Math.log1p(PromptCues.requestedWords(prompt.text()));
+        features[offset + POSES_MATH] = PromptCues.posesMath(prompt.text()) ? 1 : 0;
     }
 
     /** {@code ln(1 + tokens)} of a text of {@code chars} characters. */
@@ -80,7 +87,8 @@ public final class RequestFeatures {
     private static List<String> names() {
         List<String> names = new ArrayList<>(LexicalFeatures.NAMES);
         names.set(LOG_PROMPT_TOKENS, "log_prompt_tokens");
-        names.addAll(List.of("log_conversation_tokens", "user_turns", "log_system_tokens", "last_turn_share"));
+        names.addAll(List.of("log_conversation_tokens", "user_turns", "log_system_tokens", "last_turn_share",
+                "log_requested_words", "poses_math"));
         return Collections.unmodifiableList(names);
     }
 }

@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Prompt extraction, the output cap and the lexical features on whatever JSON a coverage-guided
+ * Prompt extraction, the output cap and the request features on whatever JSON a coverage-guided
  * fuzzer writes: nothing throws, every feature is a finite number of at least 0, and the cap is the
  * smallest positive limit the body sets, computed here on exact integers.
  */
@@ -36,9 +36,9 @@ class ChatBodyFuzzTest {
         }
         Prompt prompt = ChatBody.prompt(json);
         assertEquals(expectedCap(json), ChatBody.maxOutputTokens(json));
-        float[] features = LexicalFeatures.of(prompt);
+        float[] features = RequestFeatures.of(prompt);
         for (int i = 0; i < features.length; i++) {
-            assertTrue(Float.isFinite(features[i]) && features[i] >= 0, LexicalFeatures.NAMES.get(i) + " = " + features[i]);
+            assertTrue(Float.isFinite(features[i]) && features[i] >= 0, RequestFeatures.NAMES.get(i) + " = " + features[i]);
         }
     }
 

