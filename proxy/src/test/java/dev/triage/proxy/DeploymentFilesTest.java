@@ -23,7 +23,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -37,6 +39,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
@@ -536,6 +539,36 @@ class DeploymentFilesTest {
         Map<String, String> map = new LinkedHashMap<>();
         node.fields().forEachRemaining(field -> map.put(field.getKey(), field.getValue().asText()));
         return map;
+    }
+
+    // --- the scripts -------------------------------------------------------------------------------
+
+    /**
+     * The scripts build a module again when a source or POM is newer than its jar, not only when the jar is
+     * missing: after a pull or a merge, a jar built before would run the old code and models without a word.
+     */
+    @Test
+    void theScriptsSeeSourcesNewerThanAJar(@TempDir Path temp) throws Exception {
+        Path bash = Path.of("/bin/bash");
+        assumeTrue(Files.isExecutable(bash), "no /bin/bash here to source scripts/lib/java.sh with");
+        Path older = Files.createFile(temp.resolve("older.jar"));
+        Files.setLastModifiedTime(older, FileTime.fromMillis(0));
+        Path newer = Files.createFile(temp.resolve("newer.jar"));
+        Files.setLastModifiedTime(newer, FileTime.from(Instant.now().plus(Duration.ofDays(1))));
+
+        String found = newerSource(bash, older);
+        assertTrue(!found.contains("/target/") && (found.contains("/src/main/") || found.endsWith("/pom.xml")),
+                "a source of the checkout, not a build output: " + found);
+        assertEquals("", newerSource(bash, newer), "nothing is newer than a jar built after every source");
+    }
+
+    private static String newerSource(Path bash, Path jar) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(bash.toString(), "-c", "source scripts/lib/java.sh && newer_source \"$1\"",
+                "newer_source", jar.toString()).directory(ROOT.toFile()).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS), "newer_source hung");
+        assertEquals(0, process.exitValue(), output);
+        return output;
     }
 
     private static List<String> strings(JsonNode array) {
