@@ -46,7 +46,7 @@ import java.util.List;
  * little about the answer that its length does not already say. On the validation split and in
  * cross-validation on the training prompts, scanning whole prompts ranked no better than these
  * windows (within half a point). The cost per prompt is therefore bounded: the same for a 100 KB
- * prompt as for an 8 K one (see {@code LexicalFeaturesBenchmark}). A word cut by a window's edge is
+ * prompt as for an 8 K one (see {@code FeaturesBenchmark}). A word cut by a window's edge is
  * completed at the head's end and dropped at the tail's start.
  */
 public final class LexicalFeatures {

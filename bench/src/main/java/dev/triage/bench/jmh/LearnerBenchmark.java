@@ -29,7 +29,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * and ranking windows, and the service-time fit, on a learner whose windows and repeat memory are
  * already full (every request has a prompt's features and a fingerprint, a quarter of them
  * repeats). The target is 50 µs on average. The features themselves are taken as the request ends
- * ({@link LexicalFeaturesBenchmark} has their cost).
+ * ({@link FeaturesBenchmark} has their cost).
  *
  * <pre>{@code
  * scripts/jmh LearnerBenchmark

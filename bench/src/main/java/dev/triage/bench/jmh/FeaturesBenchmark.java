@@ -1,6 +1,8 @@
 package dev.triage.bench.jmh;
 
 import dev.triage.features.LexicalFeatures;
+import dev.triage.features.Prompt;
+import dev.triage.features.RequestFeatures;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -15,8 +17,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The 19 lexical features of one prompt (target: at most 2 µs for 8 K characters). The word rules
- * read a bounded head and tail window, so the cost should not grow with the prompt beyond them.
+ * The features of one prompt: {@link #lexical}, the 19 lexical features (target: at most 2 µs for 8 K characters),
+ * and {@link #request}, the request features that the {@code lexical} model and the ranker's head read (the lexical
+ * ones, the conversation's shape and the prompt's cues). Every rule reads a bounded head and tail window, so the cost
+ * should not grow with the prompt beyond them.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -24,22 +28,28 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
-public class LexicalFeaturesBenchmark {
+public class FeaturesBenchmark {
 
     @Param({"200", "8192", "102400"})
     public int promptChars;
 
-    private String prompt;
-    private final float[] features = new float[LexicalFeatures.COUNT];
+    private Prompt prompt;
+    private final float[] features = new float[RequestFeatures.COUNT];
 
     @Setup
     public void setUp() {
-        prompt = BenchmarkPrompts.of(promptChars, 42);
+        prompt = new Prompt(BenchmarkPrompts.of(promptChars, 42));
     }
 
     @Benchmark
-    public float[] extract() {
-        LexicalFeatures.extract(prompt, features);
+    public float[] lexical() {
+        LexicalFeatures.extract(prompt.text(), features);
+        return features;
+    }
+
+    @Benchmark
+    public float[] request() {
+        RequestFeatures.extract(prompt, features, 0);
         return features;
     }
 }
