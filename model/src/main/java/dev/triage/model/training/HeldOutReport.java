@@ -106,15 +106,16 @@ final class HeldOutReport {
                 .append("Long-answer style: the answering models whose median answer in the training split is at least ")
                 .append(AnswerStyle.LONG_STYLE_MEDIAN).append(" tokens (").append(String.join(", ", longStyle.stream().sorted().toList()))
                 .append("); the setup above says how training weighs them.\n\n")
-                .append("| answering models | answers | short×long pairs | ").append(name)
-                .append(" | prompt length | τ_b |\n|---|---|---|---|---|---|\n");
+                .append("A group's short×long pairs can rest on a few long answers; *long* counts them.\n\n")
+                .append("| answering models | answers | long | short×long pairs | ").append(name)
+                .append(" | prompt length | τ_b |\n|---|---|---|---|---|---|---|\n");
         BaselineEstimator baseline = new BaselineEstimator();
         List<Estimate> lengths = baseline.estimateAll(test.stream().map(LabeledPrompt::request).toList());
         for (Map.Entry<String, Function<PromptAnswer, Boolean>> group : groups.entrySet()) {
             Figures figures = Evaluation.evaluate(test, (i, a) -> group.getValue().apply(a) ? estimates.get(i) : null);
             Figures length = Evaluation.evaluate(test, (i, a) -> group.getValue().apply(a) ? lengths.get(i) : null);
-            text.append(String.format(Locale.ROOT, "| %s | %,d | %,d | %s | %s | %s |%n", group.getKey(), figures.answers(),
-                    figures.pairs(), percent(figures.rankingAccuracy()), percent(length.rankingAccuracy()),
+            text.append(String.format(Locale.ROOT, "| %s | %,d | %,d | %,d | %s | %s | %s |%n", group.getKey(), figures.answers(),
+                    figures.longAnswers(), figures.pairs(), percent(figures.rankingAccuracy()), percent(length.rankingAccuracy()),
                     decimal(figures.kendallTauB())));
         }
         text.append('\n');
