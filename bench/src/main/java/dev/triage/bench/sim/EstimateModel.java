@@ -4,6 +4,10 @@ import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.features.Prompt;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
+import dev.triage.model.data.LabeledPrompt;
+import dev.triage.model.data.PromptAnswer;
+import dev.triage.model.data.PromptText;
+import dev.triage.model.evaluation.PromptCeiling;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -11,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.random.RandomGenerator;
 
@@ -152,6 +157,49 @@ public interface EstimateModel {
                 expectedTokens.put(prompts.get(i), estimates.get(i).expectedTokens());
             }
             return jobs.stream().mapToDouble(job -> serviceTime.seconds(expectedTokens.get(job.prompt()))).toArray();
+        }
+    }
+
+    /**
+     * A reference, not an estimator: each job estimated at the mean length of the other target models'
+     * answers to its prompt ({@link PromptCeiling}), so a policy ordered by it shows what knowing how
+     * long a prompt's answers usually are is worth, the most that an estimator reading only the prompt
+     * can be expected to know. A job's own answer is its prompt's answer of the job's length: the
+     * workload must come from the labeled prompts given (as {@code bench workload} builds one).
+     */
+    final class OtherAnswers implements EstimateModel {
+        private final Map<String, List<LabeledPrompt>> byText;
+        private final ServiceTimeModel serviceTime;
+
+        public OtherAnswers(List<LabeledPrompt> prompts, ServiceTimeModel serviceTime) {
+            this.byText = prompts.stream().collect(Collectors.groupingBy(p -> PromptText.normalize(p.prompt())));
+            this.serviceTime = Objects.requireNonNull(serviceTime, "serviceTime");
+        }
+
+        @Override
+        public String label() {
+            return "prompt-ceiling";
+        }
+
+        @Override
+        public double[] expectedSeconds(List<JobSize> jobs, RandomGenerator random) {
+            return jobs.stream().mapToDouble(job -> serviceTime.seconds(othersMean(job))).toArray();
+        }
+
+        private double othersMean(JobSize job) {
+            List<LabeledPrompt> labeled = job.prompt() == null ? List.of()
+                    : byText.getOrDefault(PromptText.normalize(job.prompt()), List.of());
+            for (LabeledPrompt prompt : labeled) {
+                for (PromptAnswer answer : prompt.answers()) {
+                    if (answer.answerTokens() == job.outputTokens()) {
+                        return PromptCeiling.othersMean(prompt, answer).orElseThrow(() -> new IllegalArgumentException(
+                                "no other answer to the prompt of a job of " + job.outputTokens() + " tokens"));
+                    }
+                }
+            }
+            throw new IllegalArgumentException("no answer of " + job.outputTokens() + " tokens to the prompt \""
+                    + (job.prompt() == null ? "" : job.prompt().substring(0, Math.min(60, job.prompt().length())))
+                    + "\" in the shared data (the prompt-ceiling needs a workload built from it)");
         }
     }
 

@@ -70,8 +70,9 @@ public final class SimulateCommand {
                    --service-base 0.1 --service-per-prompt-token 0 --service-per-token 0.02
                                  (seconds = base + per-prompt-token x prompt tokens + per-token x tokens)
                    --batch-slowdown 0   (each further decoding job slows a step by this share)
-                   --estimate exact|lognormal:SIGMA|classifier:SIGMA|ranker|lexical|classifier|baseline
-                                 (the last four: Triage's estimator of that name, shipped model, on --sizes workload:FILE's prompts)
+                   --estimate exact|lognormal:SIGMA|classifier:SIGMA|ranker|lexical|classifier|baseline|prompt-ceiling
+                                 (ranker to baseline: Triage's estimator of that name, shipped model, on --sizes workload:FILE's prompts;
+                                 prompt-ceiling: the other models' mean answer to each prompt, from the shared data)
                    --prefill-rate 1000 --kv-spare-slots 0     (what resuming a paused job costs)
             policies: [oracle-]fcfs|sjf|hrrn|laps|ewsjf|ewsjf-estimate[-tau], oracle-srpt
                    --laps KEY=VALUE,...   (sets laps, see --help of triage)

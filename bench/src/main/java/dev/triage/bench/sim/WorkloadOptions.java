@@ -5,6 +5,9 @@ import dev.triage.features.Prompt;
 import dev.triage.model.BaselineEstimator;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.cli.Flags;
+import dev.triage.model.data.PromptCorpus;
+import dev.triage.model.data.PromptResponseLoader;
+import dev.triage.model.data.SharedData;
 import dev.triage.proxy.config.EstimatorConfig;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.proxy.sizing.ChatEstimators;
@@ -33,7 +36,9 @@ import java.util.function.LongFunction;
  *       {@link SimulatedBackend}.</li>
  *   <li>{@code --estimate exact} (default), {@code lognormal:SIGMA}, {@code classifier:SIGMA}, or the name of one
  *       of Triage's estimators with its shipped model ({@code ranker}, {@code lexical}, {@code classifier},
- *       {@code baseline}), run on the workload file's prompts.</li>
+ *       {@code baseline}), run on the workload file's prompts; or {@code prompt-ceiling}, the other target
+ *       models' mean answer to each prompt of a workload built from the shared data
+ *       ({@link EstimateModel.OtherAnswers}).</li>
  *   <li>{@code --requests} per run (default 2000).</li>
  *   <li>{@code --prefill-rate} (tokens a second a resume re-reads, default 1000) and
  *       {@code --kv-spare-slots} (KV caches kept for paused jobs, default 0): what preemption costs
@@ -181,10 +186,15 @@ public final class WorkloadOptions implements AutoCloseable {
         throw new IllegalArgumentException("--sizes: " + spec + " (expected: normal:MEAN:SD or gamma:SHAPE:SCALE, in seconds)");
     }
 
-    static EstimateModel estimates(String spec, JobSizes sizes, ServiceTimeModel serviceTime) {
+    static EstimateModel estimates(String spec, JobSizes sizes, ServiceTimeModel serviceTime) throws IOException {
         String[] parts = spec.split(":");
         if (parts.length == 1 && parts[0].equals("exact")) {
             return new EstimateModel.Exact();
+        }
+        if (parts.length == 1 && parts[0].equals("prompt-ceiling")) {
+            Path data = SharedData.promptResponse().orElseThrow(() -> new IllegalArgumentException(
+                    "--estimate prompt-ceiling: no shared data at ../shared/data (or $" + SharedData.ENVIRONMENT_VARIABLE + ")"));
+            return new EstimateModel.OtherAnswers(PromptCorpus.of(PromptResponseLoader.load(data)).prompts(), serviceTime);
         }
         if (parts.length == 1 && EstimatorConfig.NAMES.contains(parts[0])) {
             JobEstimator<Prompt> estimator = ChatEstimators.load(new EstimatorConfig(parts[0], Optional.empty(), BaselineEstimator.NAME,
@@ -203,7 +213,7 @@ public final class WorkloadOptions implements AutoCloseable {
             }
             return new EstimateModel.ClassifierNoise(number("--estimate", parts[1]), shortSeconds, longSeconds);
         }
-        throw new IllegalArgumentException("--estimate: " + spec + " (expected: exact, lognormal:SIGMA, classifier:SIGMA or one of "
+        throw new IllegalArgumentException("--estimate: " + spec + " (expected: exact, lognormal:SIGMA, classifier:SIGMA, prompt-ceiling or one of "
                 + EstimatorConfig.NAMES + ")");
     }
 

@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import dev.triage.model.BaselineEstimator;
+import dev.triage.model.data.LabeledPrompt;
+import dev.triage.model.data.PromptAnswer;
+import dev.triage.model.data.PromptSource;
+import dev.triage.model.data.PromptSplit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -53,6 +57,27 @@ class EstimateModelTest {
         }
         assertEquals("test", transplanted.label());
         assertThrows(IllegalArgumentException.class, () -> new EstimateModel.Transplanted("few", measured.subList(0, 9), serviceTime));
+    }
+
+    @Test
+    void thePromptCeilingEstimatesAJobByTheOtherAnswersToItsPrompt() {
+        ServiceTimeModel serviceTime = new ServiceTimeModel(0.1, 0.02);
+        String essay = "Write an essay on tides.";
+        LabeledPrompt labeled = new LabeledPrompt(essay, PromptSource.ALPACA_EVAL, PromptSplit.of(essay), List.of(
+                new PromptAnswer(essay, 10, PromptSource.ALPACA_EVAL, "terse"),
+                new PromptAnswer(essay, 100, PromptSource.ALPACA_EVAL, "plain"),
+                new PromptAnswer(essay, 1000, PromptSource.ALPACA_EVAL, "wordy")));
+        EstimateModel ceiling = new EstimateModel.OtherAnswers(List.of(labeled), serviceTime);
+        List<JobSize> jobs = List.of(JobSize.ofTokens("short", 6, 10, serviceTime, essay),
+                JobSize.ofTokens("long", 6, 1000, serviceTime, "  Write an essay on tides. "));
+        assertArrayEquals(new double[] {serviceTime.seconds(550), serviceTime.seconds(55)},
+                ceiling.expectedSeconds(jobs, new SplittableRandom(1)), 1e-9);
+        assertEquals("prompt-ceiling", ceiling.label());
+        // A job whose answer is not among the prompt's, or whose prompt is not in the data, has no reference.
+        for (JobSize unknown : List.of(JobSize.ofTokens("short", 6, 11, serviceTime, essay),
+                JobSize.ofTokens("short", 3, 10, serviceTime, "Name a tide."), JobSize.of("short", 1))) {
+            assertThrows(IllegalArgumentException.class, () -> ceiling.expectedSeconds(List.of(unknown), new SplittableRandom(1)));
+        }
     }
 
     @Test

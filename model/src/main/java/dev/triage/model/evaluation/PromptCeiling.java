@@ -4,6 +4,7 @@ import dev.triage.model.Estimate;
 import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptAnswer;
 import java.util.List;
+import java.util.OptionalDouble;
 
 /**
  * A reference for reading the figures, not an estimator: how well a prompt could be ranked by
@@ -19,13 +20,13 @@ public final class PromptCeiling {
 
     public static Figures figures(List<LabeledPrompt> prompts) {
         return Evaluation.evaluate(prompts, (index, answer) -> {
-            List<PromptAnswer> answers = prompts.get(index).answers();
-            if (answers.size() < 2) {
-                return null;
-            }
-            double others = answers.stream().filter(a -> a != answer).mapToInt(PromptAnswer::answerTokens).average()
-                    .orElseThrow();
-            return Estimate.ofTokens(others);
+            OptionalDouble others = othersMean(prompts.get(index), answer);
+            return others.isPresent() ? Estimate.ofTokens(others.getAsDouble()) : null;
         });
+    }
+
+    /** The mean length in tokens of the answers to {@code prompt} other than {@code own}; empty where there is none. */
+    public static OptionalDouble othersMean(LabeledPrompt prompt, PromptAnswer own) {
+        return prompt.answers().stream().filter(a -> a != own).mapToInt(PromptAnswer::answerTokens).average();
     }
 }
