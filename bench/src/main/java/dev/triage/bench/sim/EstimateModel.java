@@ -15,9 +15,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.stream.Collectors;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.random.RandomGenerator;
+import java.util.stream.Collectors;
 
 /**
  * What the scheduler is told about each job when it arrives: its expected service time. Oracle
