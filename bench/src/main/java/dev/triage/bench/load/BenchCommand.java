@@ -174,9 +174,7 @@ public final class BenchCommand {
         long seed = flags.integer("seed", 42);
         Set<PromptSource> sources = flags.optional("sources").map(BenchCommand::sources).orElse(HeldOutWorkload.LICENSED);
         flags.finish();
-        Path data = SharedData.promptResponse().orElseThrow(() -> new IllegalArgumentException(
-                "no shared data at ../shared/data (or $" + SharedData.ENVIRONMENT_VARIABLE + ")"));
-        PromptCorpus corpus = PromptCorpus.of(PromptResponseLoader.load(data));
+        PromptCorpus corpus = PromptCorpus.of(PromptResponseLoader.load(SharedData.requirePromptResponse()));
         List<WorkloadEntry> entries = pairs > 0 ? HeldOutWorkload.lengthMatchedBurst(corpus, sources, model, pairs, seed)
                 : HeldOutWorkload.burst(corpus, sources, model, shorts, longs, seed);
         WorkloadFile.write(file, entries);

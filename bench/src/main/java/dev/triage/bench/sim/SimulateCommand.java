@@ -196,9 +196,7 @@ public final class SimulateCommand {
                     .collect(Collectors.groupingBy(PromptAnswer::answeringModel, LinkedHashMap::new, Collectors.toList()))
                     .forEach((backend, answers) -> streams.put(backend, PrequentialReplay.inOrder(answers, estimator)));
         } else {
-            Path data = SharedData.promptResponse().orElseThrow(() -> new IOException("shared data not found (../shared/data or $"
-                    + SharedData.ENVIRONMENT_VARIABLE + ")"));
-            List<PromptAnswer> answers = PromptResponseLoader.load(data, PromptSource.ALPACA_EVAL);
+            List<PromptAnswer> answers = PromptResponseLoader.load(SharedData.requirePromptResponse(), PromptSource.ALPACA_EVAL);
             for (String model : models) {
                 streams.put(model, PrequentialReplay.stream(answers, model, estimator, seed));
             }

@@ -192,9 +192,8 @@ public final class WorkloadOptions implements AutoCloseable {
             return new EstimateModel.Exact();
         }
         if (parts.length == 1 && parts[0].equals("prompt-ceiling")) {
-            Path data = SharedData.promptResponse().orElseThrow(() -> new IllegalArgumentException(
-                    "--estimate prompt-ceiling: no shared data at ../shared/data (or $" + SharedData.ENVIRONMENT_VARIABLE + ")"));
-            return new EstimateModel.OtherAnswers(PromptCorpus.of(PromptResponseLoader.load(data)).prompts(), serviceTime);
+            return new EstimateModel.OtherAnswers(PromptCorpus.of(PromptResponseLoader.load(SharedData.requirePromptResponse())).prompts(),
+                    serviceTime);
         }
         if (parts.length == 1 && EstimatorConfig.NAMES.contains(parts[0])) {
             JobEstimator<Prompt> estimator = ChatEstimators.load(new EstimatorConfig(parts[0], Optional.empty(), BaselineEstimator.NAME,

@@ -1,5 +1,6 @@
 package dev.triage.model.data;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -34,6 +35,12 @@ public final class SharedData {
     /** The prompt/answer sources under the data directory, if present. */
     public static Optional<Path> promptResponse() {
         return locate().map(data -> data.resolve("prompt_response")).filter(Files::isDirectory);
+    }
+
+    /** The prompt/answer sources, for a command that cannot run without them. */
+    public static Path requirePromptResponse() throws IOException {
+        return promptResponse().orElseThrow(() -> new IOException(
+                "no shared data at ../shared/data (or $" + ENVIRONMENT_VARIABLE + ")"));
     }
 
     private static boolean isRepositoryRoot(Path dir) {
