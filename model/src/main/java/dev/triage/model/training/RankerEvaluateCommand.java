@@ -201,7 +201,6 @@ final class RankerEvaluateCommand {
                         + !instructionSets + "`)", plain.withInstructionSets(!instructionSets))));
     }
 
-    /** The settings the evaluated head was trained with. */
     /**
      * The corpus embedded by the encoder tuned as the shipped head's was, but on {@code train} alone: a cross-source
      * cell's encoder must not have seen the held-out source either.
@@ -219,6 +218,7 @@ final class RankerEvaluateCommand {
         }
     }
 
+    /** The settings the evaluated head was trained with. */
     static RankerSettings settingsOf(RankerMetadata metadata) {
         RankerMetadata.Training training = metadata.training();
         return new RankerSettings(RankingObjective.of(metadata.objective()), metadata.minLengthDifference(), metadata.margin(),
