@@ -221,11 +221,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         recordSized(job);
         resumable = ResumableRequest.of(target.preemption(), record.path(), body.bytes()).orElse(null);
         splicer = resumable == null ? null : resumable.splicer();
-        state = State.QUEUED;
-        admittedPosition = -1;
-        submittedNanos = System.nanoTime();
-        ticket = group.queue().submit(tag(), job.priority(), costs(job),
-                resumable != null, ctx.executor(), this);
+        waitInQueue(job.priority(), costs(job));
         // Only a request that waits can go by the configured estimator's estimate: ask for it now.
         job.better().ask().ifPresent(better -> better.thenAcceptAsync(this::resized, ctx.executor()));
     }
@@ -551,9 +547,19 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         Slot failed = slot;
         slot = null;
         failed.release();
+        waitInQueue(job != null ? job.priority() : 0,
+                job != null ? costs(job) : CostSource.fixed(JobCost.ofAnswer(0, UNSIZED_RETRY_SECONDS)));
+    }
+
+    /**
+     * Puts the request in its queue, its wait counted from now: a request sent before it was sized, or
+     * sent once already, has not waited in this queue before.
+     */
+    private void waitInQueue(int priority, CostSource cost) {
         state = State.QUEUED;
-        CostSource cost = job != null ? costs(job) : CostSource.fixed(JobCost.ofAnswer(0, UNSIZED_RETRY_SECONDS));
-        ticket = group.queue().submit(tag(), job != null ? job.priority() : 0, cost, resumable != null, ctx.executor(), this);
+        admittedPosition = -1;
+        submittedNanos = System.nanoTime();
+        ticket = group.queue().submit(tag(), priority, cost, resumable != null, ctx.executor(), this);
     }
 
     /** The request as its queue knows it: its id, its kind and its tenant. */

@@ -136,6 +136,33 @@ class SeveralBackendsTest {
     }
 
     @Test
+    void aRequestSentBeforeItWasSizedThatWaitsForAnotherBackendCountsItsWaitFromThen() throws Exception {
+        FakeOpenAiBackend first = FakeOpenAiBackend.start(1, Duration.ZERO);
+        FakeOpenAiBackend second = FakeOpenAiBackend.start(1, Duration.ZERO);
+        try (first; second; RunningTriage triage = RunningTriage.start("--backend", first.url() + ",name=first",
+                "--backend", second.url() + ",name=second", "--probe-interval", "10m", "--max-queue-wait", "300ms")) {
+            CompletableFuture<HttpResponse<String>> held =
+                    triage.postAsync("/v1/chat/completions", ChatRequests.chat("held [held]", 1, false));
+            Await.until("one backend runs the held request", () -> first.started().size() + second.started().size() == 1);
+            (first.started().isEmpty() ? first : second).close();
+
+            // The closed backend's slot looks free: the request is sent there before it is sized, refused, and waits
+            // behind the held one until --max-queue-wait.
+            long sent = System.nanoTime();
+            HttpResponse<String> late = triage.post("/v1/chat/completions", ChatRequests.chat("late", 3, false));
+            double elapsedSeconds = (System.nanoTime() - sent) / 1e9;
+            assertEquals(504, late.statusCode(), late.body());
+            double waited = PrometheusText.sum(triage.metricsAfter(1), "triage_queue_wait_seconds_sum", Map.of());
+            assertTrue(waited >= 0.2 && waited <= elapsedSeconds, "waited " + waited + " s of the " + elapsedSeconds + " s it took");
+
+            first.releaseHeld();
+            second.releaseHeld();
+            assertEquals(200, held.join().statusCode());
+            assertNoSlotHeld(triage);
+        }
+    }
+
+    @Test
     void aBackendWhoseProbeFailsIsEjectedAndReadmittedWhenItPasses() throws Exception {
         try (FakeOpenAiBackend steady = FakeOpenAiBackend.start(1, Duration.ofMillis(5));
                 FakeOpenAiBackend flaky = FakeOpenAiBackend.start(1, Duration.ofMillis(5));
