@@ -1,9 +1,16 @@
 package dev.triage.proxy.api;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 
 /** The proxy's one JSON mapper: thread-safe, shared, strict about trailing garbage. */
 public final class Json {
@@ -20,4 +27,28 @@ public final class Json {
     }
 
     private Json() {}
+
+    /**
+     * A body held in memory, read as a JSON tree; its reader index stays where it was.
+     *
+     * @throws JacksonException when the body is not JSON
+     */
+    public static JsonNode readTree(ByteBuf body) throws JacksonException {
+        try (InputStream in = new ByteBufInputStream(body.duplicate())) {
+            return MAPPER.readTree(in);
+        } catch (JacksonException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading a body in memory", e);
+        }
+    }
+
+    /** A tree as JSON text; a tree in memory always writes, so a failure is a bug. */
+    public static byte[] bytes(JsonNode tree) {
+        try {
+            return MAPPER.writeValueAsBytes(tree);
+        } catch (JacksonException e) {
+            throw new IllegalStateException("writing a JSON tree", e);
+        }
+    }
 }

@@ -6,11 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.triage.proxy.api.Json;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.Optional;
 
 /**
@@ -93,12 +90,10 @@ public final class ResumableRequest {
             return Optional.empty();
         }
         JsonNode json;
-        try (InputStream in = new ByteBufInputStream(body.duplicate())) {
-            json = Json.MAPPER.readTree(in);
+        try {
+            json = Json.readTree(body);
         } catch (JacksonException e) {
             return Optional.empty(); // the sizer answers a malformed body
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading a body in memory", e);
         }
         if (json instanceof ObjectNode object && continuable(format, object)) {
             return Optional.of(new ResumableRequest(dialect, format, object));
@@ -139,7 +134,7 @@ public final class ResumableRequest {
         }
         ObjectNode run = body.deepCopy();
         askForTokenIds(run, format);
-        return Unpooled.wrappedBuffer(write(run));
+        return Unpooled.wrappedBuffer(Json.bytes(run));
     }
 
     /**
@@ -151,7 +146,7 @@ public final class ResumableRequest {
             return Optional.empty();
         }
         templateAsked = true;
-        return Optional.of(write(body));
+        return Optional.of(Json.bytes(body));
     }
 
     /** The server's answer to {@link #templateRequest()}: {@code {"prompt": "..."}}; anything else is ignored. */
@@ -179,9 +174,9 @@ public final class ResumableRequest {
         String prompt = format == StreamFormat.OPENAI_CHAT ? templated : body.path("prompt").asText();
         if (byTokenIds && idsSoFar != null && prompt != null) {
             return new Continuation(format == StreamFormat.OPENAI_CHAT ? COMPLETIONS_PATH : null,
-                    write(byTokenIds(prompt, idsSoFar, tokensSoFar)));
+                    Json.bytes(byTokenIds(prompt, idsSoFar, tokensSoFar)));
         }
-        return new Continuation(null, write(byText(textSoFar, tokensSoFar)));
+        return new Continuation(null, Json.bytes(byText(textSoFar, tokensSoFar)));
     }
 
     /** A completion of the prompt followed by the answer's token ids, a prompt llama-server takes as it is. */
@@ -244,14 +239,6 @@ public final class ResumableRequest {
         }
         if (rest.path("options") instanceof ObjectNode options) {
             lower(options, "num_predict", tokensSoFar);
-        }
-    }
-
-    private static byte[] write(ObjectNode json) {
-        try {
-            return Json.MAPPER.writeValueAsBytes(json);
-        } catch (JacksonException e) {
-            throw new IllegalStateException("writing a JSON tree", e);
         }
     }
 

@@ -179,12 +179,7 @@ public final class StreamSplicer {
             out.writeBytes(pending, start, end - start);
             return;
         }
-        byte[] json;
-        try {
-            json = Json.MAPPER.writeValueAsBytes(event);
-        } catch (JacksonException e) {
-            throw new IllegalStateException("writing a JSON tree", e);
-        }
+        byte[] json = Json.bytes(event);
         if (format.serverSentEvents()) {
             out.writeBytes(DATA).writeByte(' ').writeBytes(json).writeByte('\n').writeByte('\n');
         } else {

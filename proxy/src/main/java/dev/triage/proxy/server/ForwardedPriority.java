@@ -5,11 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.triage.proxy.api.Json;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.Unpooled;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.OptionalDouble;
 
 /**
@@ -47,12 +43,10 @@ final class ForwardedPriority {
      */
     static ByteBuf write(ByteBuf body, OptionalDouble expectedTokens) {
         JsonNode json;
-        try (InputStream in = new ByteBufInputStream(body.duplicate())) {
-            json = Json.MAPPER.readTree(in);
+        try {
+            json = Json.readTree(body);
         } catch (JacksonException e) {
             return body;
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading a body in memory", e);
         }
         if (!(json instanceof ObjectNode object)) {
             return body;
@@ -63,9 +57,7 @@ final class ForwardedPriority {
         }
         object.put("priority", rank(client.asInt(0), expectedTokens.orElse(0)));
         try {
-            return Unpooled.wrappedBuffer(Json.MAPPER.writeValueAsBytes(object));
-        } catch (JacksonException e) {
-            throw new IllegalStateException("a JSON tree that was just read cannot be written", e);
+            return Unpooled.wrappedBuffer(Json.bytes(object));
         } finally {
             body.release();
         }

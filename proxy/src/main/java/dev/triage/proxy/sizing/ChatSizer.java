@@ -10,10 +10,7 @@ import dev.triage.proxy.api.Json;
 import dev.triage.proxy.api.TriageError;
 import dev.triage.proxy.learning.PromptFingerprint;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
 import io.netty.handler.codec.http.HttpRequest;
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
@@ -77,13 +74,11 @@ public final class ChatSizer implements RequestSizer {
 
     private static JsonNode parse(ByteBuf body) {
         JsonNode json;
-        try (ByteBufInputStream in = new ByteBufInputStream(body.duplicate())) {
-            json = Json.MAPPER.readTree((InputStream) in);
+        try {
+            json = Json.readTree(body);
         } catch (JacksonException e) {
             throw new RequestRejectedException(TriageError.INVALID_REQUEST,
                     "the body is not valid JSON: " + e.getOriginalMessage(), null);
-        } catch (IOException e) {
-            throw new RequestRejectedException(TriageError.INVALID_REQUEST, "the body could not be read: " + e.getMessage(), null);
         }
         if (json == null || !json.isObject()) {
             throw new RequestRejectedException(TriageError.INVALID_REQUEST, "the body must be a JSON object", null);
