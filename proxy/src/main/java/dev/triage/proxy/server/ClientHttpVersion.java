@@ -2,10 +2,8 @@ package dev.triage.proxy.server;
 
 import dev.triage.proxy.api.TriageError;
 import io.netty.channel.ChannelDuplexHandler;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
@@ -51,10 +49,8 @@ final class ClientHttpVersion extends ChannelDuplexHandler {
     private void refuse(ChannelHandlerContext ctx, HttpRequest request) {
         refused = true;
         ReferenceCountUtil.release(request);
-        FullHttpResponse response = Responses.error(ctx.alloc(), TriageError.HTTP_VERSION_NOT_SUPPORTED,
-                request.protocolVersion().text() + " is not supported; Triage speaks HTTP/1.1", null);
-        HttpUtil.setKeepAlive(response, false);
-        ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        Responses.errorAndClose(ctx, ctx.alloc(), TriageError.HTTP_VERSION_NOT_SUPPORTED,
+                request.protocolVersion().text() + " is not supported; Triage speaks HTTP/1.1");
     }
 
     @Override

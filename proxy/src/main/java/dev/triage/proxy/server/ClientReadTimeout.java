@@ -4,12 +4,9 @@ import dev.triage.proxy.api.TriageError;
 import dev.triage.proxy.concurrent.StallTimer;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
@@ -108,11 +105,9 @@ final class ClientReadTimeout extends ChannelDuplexHandler {
     private void headerLate() {
         headerDeadline = null;
         log.debug("client {} sent no complete request head within {}; closing", ctx.channel().remoteAddress(), headerTimeout);
-        FullHttpResponse response = Responses.error(ctx.alloc(), TriageError.REQUEST_TIMEOUT,
-                "the request head took longer than " + headerTimeout.toSeconds() + " s", null);
-        HttpUtil.setKeepAlive(response, false);
         // From the pipeline's tail: this handler sits before the codec, which must encode the answer.
-        ctx.channel().writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        Responses.errorAndClose(ctx.channel(), ctx.alloc(), TriageError.REQUEST_TIMEOUT,
+                "the request head took longer than " + headerTimeout.toSeconds() + " s");
     }
 
     private void bodyStalled(long stalledNanos) {

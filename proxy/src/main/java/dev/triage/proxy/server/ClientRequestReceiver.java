@@ -1,13 +1,11 @@
 package dev.triage.proxy.server;
 
 import dev.triage.proxy.api.TriageError;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
@@ -111,10 +109,7 @@ final class ClientRequestReceiver extends ChannelInboundHandlerAdapter {
     }
 
     private void refuseMalformed(Throwable cause) {
-        FullHttpResponse response = Responses.error(ctx.alloc(), TriageError.INVALID_REQUEST,
-                "malformed HTTP request: " + cause.getMessage(), null);
-        HttpUtil.setKeepAlive(response, false);
-        ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        Responses.errorAndClose(ctx, ctx.alloc(), TriageError.INVALID_REQUEST, "malformed HTTP request: " + cause.getMessage());
     }
 
     private void startExchange(HttpRequest head) {

@@ -1,11 +1,8 @@
 package dev.triage.proxy.server;
 
 import dev.triage.proxy.api.TriageError;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpUtil;
 import io.netty.util.ReferenceCountUtil;
 
 /**
@@ -23,10 +20,8 @@ final class OverConnectionLimit extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        FullHttpResponse response = Responses.error(ctx.alloc(), TriageError.TOO_MANY_CONNECTIONS,
-                "Triage has " + limit + " client connections open, its limit; retry later", null);
-        HttpUtil.setKeepAlive(response, false);
-        ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        Responses.errorAndClose(ctx, ctx.alloc(), TriageError.TOO_MANY_CONNECTIONS,
+                "Triage has " + limit + " client connections open, its limit; retry later");
     }
 
     @Override

@@ -6,7 +6,9 @@ import dev.triage.proxy.api.Json;
 import dev.triage.proxy.api.TriageError;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundInvoker;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -48,6 +50,19 @@ public final class Responses {
             response.headers().set(SHOULD_RETRY, FALSE);
         }
         return response;
+    }
+
+    /**
+     * Answers with an error and closes the connection once it is written: for a connection that cannot
+     * go on (a malformed or late request head, an HTTP version Triage does not speak, a connection over
+     * the limit).
+     *
+     * @param out the context or channel to write through: a handler before the codec writes through the channel
+     */
+    public static void errorAndClose(ChannelOutboundInvoker out, ByteBufAllocator alloc, TriageError error, String message) {
+        FullHttpResponse response = error(alloc, error, message, null);
+        HttpUtil.setKeepAlive(response, false);
+        out.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
     }
 
     /** A response with {@code value} serialised as its JSON body. */
