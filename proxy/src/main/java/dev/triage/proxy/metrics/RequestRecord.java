@@ -92,7 +92,7 @@ public final class RequestRecord {
         this.servedNanos += nanos;
     }
 
-    /** The request left the queue without a slot (timed out, refused at shutdown) after this wait. */
+    /** The request left the queue without a slot (timed out, refused at shutdown, its client gone) after this wait. */
     public void leftQueue(long waitedNanos) {
         this.queuedNanos = waitedNanos;
     }

@@ -1,8 +1,8 @@
 package dev.triage.proxy.scheduler;
 
 /**
- * A job that has been given a slot. The slot stays taken until {@link Scheduler#release} is called
- * with this dispatch, which must happen exactly once.
+ * A job that has been given a slot. The slot stays taken until {@link Scheduler#release} or
+ * {@link Scheduler#pause} is called with this dispatch, one of them exactly once.
  *
  * @param <T> the caller's payload
  */

@@ -31,11 +31,6 @@ public record BackendGroup(BackendQueue queue, List<Backend> backends, List<Back
         return backends.get(slot.backend());
     }
 
-    /** The learner of the backend a slot is bound to. */
-    public BackendLearner learner(Slot slot) {
-        return learners.get(slot.backend());
-    }
-
     /** The learner a job waiting for any of the backends is costed by: the first backend's. */
     public BackendLearner costLearner() {
         return learners.get(0);

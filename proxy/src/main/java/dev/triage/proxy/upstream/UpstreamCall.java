@@ -58,7 +58,10 @@ public final class UpstreamCall {
         TIMEOUT,
         /** The backend closed the connection early or sent something that is not HTTP. */
         BROKEN,
-        /** The client went away; the backend connection was closed so the backend stops working. */
+        /**
+         * The call was abandoned (its client went away, or it was paused); the backend connection was
+         * closed so the backend stops working.
+         */
         CANCELLED
     }
 
@@ -177,7 +180,10 @@ public final class UpstreamCall {
         }
     }
 
-    /** The client went away: closes the backend connection so the backend stops generating. */
+    /**
+     * Abandons the call (its client went away, or it is paused): closes the backend connection so the
+     * backend stops generating.
+     */
     public void cancel() {
         fail(Ending.CANCELLED);
     }
