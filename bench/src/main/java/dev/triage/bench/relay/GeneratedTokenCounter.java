@@ -3,16 +3,16 @@ package dev.triage.bench.relay;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.triage.bench.TextEvents;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.util.Arrays;
 
 /**
  * Counts the generated tokens of a streamed answer as its bytes go by: one per server-sent event
- * whose JSON carries generated text — a chat chunk's {@code choices[].delta.content}, a
- * completion's {@code choices[].text}, or llama.cpp's native {@code content} — which is one token
- * per event on llama.cpp and vLLM. A role-only first chunk, the finish chunk, a usage chunk and
- * {@code [DONE]} count nothing. An event split across chunks is counted when its line ends.
+ * whose JSON carries generated text ({@link TextEvents}), which is one token per event on llama.cpp
+ * and vLLM; {@code [DONE]} counts nothing either. An event split across chunks is counted when its
+ * line ends.
  */
 final class GeneratedTokenCounter {
 
@@ -61,18 +61,6 @@ final class GeneratedTokenCounter {
         } catch (IOException e) {
             throw new IllegalStateException("reading bytes in memory", e);
         }
-        if (event == null) {
-            return false;
-        }
-        for (JsonNode choice : event.path("choices")) {
-            if (hasText(choice.path("delta").path("content")) || hasText(choice.path("text"))) {
-                return true;
-            }
-        }
-        return hasText(event.path("content"));
-    }
-
-    private static boolean hasText(JsonNode node) {
-        return node.isTextual() && !node.asText().isEmpty();
+        return event != null && TextEvents.carriesText(event);
     }
 }

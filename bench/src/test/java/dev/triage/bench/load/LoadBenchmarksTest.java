@@ -109,6 +109,19 @@ class LoadBenchmarksTest {
         assertEquals(shortestFirst, servedBehindABlocker("oracle-sjf", ChatApi.OPENAI, burst));
     }
 
+    /** The replay backend sends a role-only chunk when a request starts; the first token is the first text, after the fixed cost. */
+    @Test
+    void aChatsFirstTokenIsItsFirstTextNotTheRoleChunkBeforeIt() throws Exception {
+        WorkloadEntry chat = new WorkloadEntry("a question", 5, "short", "test");
+        try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder().answers(AnswerBook.of(List.of(chat)))
+                .speed(new ServiceTimeModel(0.3, 0.002)).build())) {
+            LoadResult result = new LoadGenerator(ChatApi.OPENAI).run(URI.create("http://127.0.0.1:" + backend.port()),
+                    List.of(new LoadRequest(chat, 0))).get(0);
+            assertEquals(200, result.status());
+            assertTrue(result.firstTokenSeconds() >= 0.3 && result.firstTokenSeconds() <= result.endToEndSeconds(), result.toString());
+        }
+    }
+
     @Test
     void anAudioEntryIsTranscribedWithItsRecordedLength() throws Exception {
         WorkloadEntry speech = audioEntry("tone.wav", 2.0, 50, "long");
