@@ -71,7 +71,8 @@ public final class BenchCommand {
                           (a burst at a real server that generates exactly max_tokens, through a relay that sets it;
                           default workload: 20 short and 20 long held-out answers, prompt lengths matched pair by pair;
                           variants fcfs, sjf:baseline, sjf:E for each estimator (default: Triage's), oracle-sjf, or
-                          those of --variants (laps with --preemption llama.cpp, say);
+                          those of --variants (laps with --preemption llama.cpp, say; the oracle is the client
+                          priority, which outranks any policy, so oracle-sjf is the only oracle, here and with poisson --backend);
                           --answer-scale multiplies every answer's length, classes kept, to fit a slow server)
                    bench pool [--workload FILE] [--slowdown 2] [--kill-at 0.3] [--slots 1] [--runs 2] [--out DIR]
                                   [--prefill-seconds 0.01 --seconds-per-prompt-token 0 --seconds-per-token 0.0005] [--estimator NAME]
@@ -254,8 +255,8 @@ public final class BenchCommand {
         List<String> variants = flags.words("variants", names);
         Optional<String> preemption = flags.optional("preemption");
         flags.finish();
-        BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.ServerSettings(workload,
-                variants.stream().map(name -> LoadVariant.parse(name, Duration.ZERO)).toList(), runs, server, List.of(), preemption));
+        BurstBenchmark.Result result = BurstBenchmark.run(new BurstBenchmark.ServerSettings(workload, LoadVariant.forRealServer(
+                variants.stream().map(name -> LoadVariant.parse(name, Duration.ZERO)).toList()), runs, server, List.of(), preemption));
         return report(result, runs, out, "real-burst");
     }
 
@@ -321,6 +322,9 @@ public final class BenchCommand {
         if (preemption.isPresent() && realBackend == null) {
             throw new IllegalArgumentException("--preemption: " + preemption.get() + " (expected: with --backend; the replay"
                     + " backend does not continue a paused stream)");
+        }
+        if (realBackend != null) {
+            LoadVariant.forRealServer(options.variants());
         }
         List<PoissonBenchmark.Point> results = PoissonBenchmark.run(new PoissonBenchmark.Settings(options.workload(),
                 options.variants(), rhos, requests, seeds, options.speed(), options.slots(), options.backendSlots(),

@@ -79,6 +79,21 @@ public record LoadVariant(String name, String policy, Duration tau, boolean orac
         return !policy.isEmpty();
     }
 
+    /**
+     * The variants, if each can run against a real server. There the oracle is each request's true length sent as its
+     * client {@code priority} (the relay sets the answer's length where Triage cannot read it), and Triage ranks a client
+     * priority above its policy: an oracle variant of any policy but sjf would measure oracle SJF under another name.
+     */
+    public static List<LoadVariant> forRealServer(List<LoadVariant> variants) {
+        for (LoadVariant variant : variants) {
+            if (variant.oracle && !variant.policy.equals(Policy.SJF.label())) {
+                throw new IllegalArgumentException("variant: " + variant.name + " (against a real server the oracle is the"
+                        + " client priority, which Triage ranks above any policy: of the oracle variants, only oracle-sjf)");
+            }
+        }
+        return variants;
+    }
+
     /** True when Triage pauses and resumes running requests under this variant's policy (laps, alone). */
     public boolean pauses() {
         return policy.equals(Policy.LAPS.label());

@@ -30,6 +30,18 @@ class LoadVariantTest {
     }
 
     @Test
+    void againstARealServerTheOnlyOracleIsOracleSjfSinceItsPriorityOutranksAnyPolicy() {
+        List<LoadVariant> runnable = List.of("fcfs", "sjf:ranker", "laps", "oracle-sjf").stream()
+                .map(name -> LoadVariant.parse(name, Duration.ZERO)).toList();
+        assertEquals(runnable, LoadVariant.forRealServer(runnable));
+        for (String oracle : List.of("oracle-laps", "oracle-hrrn", "oracle-fcfs")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> LoadVariant.forRealServer(List.of(LoadVariant.parse(oracle, Duration.ZERO))));
+            assertTrue(e.getMessage().startsWith("variant: " + oracle + " (against a real server"), e.getMessage());
+        }
+    }
+
+    @Test
     void aVariantMaySetItsOwnConcurrencyWhichWinsOverTheRunsAndTriageAccepts() {
         List<String> run = List.of("--max-concurrency", "8", "--estimator", "lexical");
         for (String slots : List.of("1", "32", "auto", "auto:2..64")) {
