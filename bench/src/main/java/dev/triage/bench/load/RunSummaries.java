@@ -7,9 +7,12 @@ import dev.triage.bench.stats.SummaryRow;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.StringJoiner;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
@@ -147,11 +150,15 @@ final class RunSummaries {
         return stats;
     }
 
+    /** A row per class that any run had, over the runs that had it: a small Poisson draw can miss a class. */
     private List<SummaryRow> rows(List<Map<String, LatencyStats>> runs) {
         List<SummaryRow> rows = new ArrayList<>();
         double tauFired = promotions.stream().mapToLong(Long::longValue).average().orElse(0);
-        for (String cls : runs.get(0).keySet()) {
-            rows.add(SummaryRow.over(variant, cls, runs.stream().map(run -> run.get(cls)).toList(), cls.equals(ALL) ? tauFired : 0));
+        Set<String> classes = new LinkedHashSet<>();
+        runs.forEach(run -> classes.addAll(run.keySet()));
+        for (String cls : classes) {
+            List<LatencyStats> withClass = runs.stream().map(run -> run.get(cls)).filter(Objects::nonNull).toList();
+            rows.add(SummaryRow.over(variant, cls, withClass, cls.equals(ALL) ? tauFired : 0));
         }
         return rows;
     }

@@ -13,6 +13,7 @@ import dev.triage.bench.replay.AnswerBook;
 import dev.triage.bench.replay.ReplayBackend;
 import dev.triage.bench.replay.ReplayBackendSettings;
 import dev.triage.bench.stats.LatencyStats.Statistic;
+import dev.triage.bench.stats.SummaryRow;
 import dev.triage.bench.workload.AudioFile;
 import dev.triage.bench.workload.WorkloadEntry;
 import dev.triage.features.ChatBody;
@@ -34,7 +35,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -300,6 +303,19 @@ class LoadBenchmarksTest {
                 + "sized by the fallback estimator, per run: fcfs 0.0; sjf 1.5\n"), findings);
         assertTrue(findings.contains("sjf              short P50 -45.0% vs fcfs (runs -50.0% to -40.0%)"), findings);
         assertTrue(findings.contains("by burst length: short P50 -72.5% vs fcfs (runs -75.0% to -70.0%)"), findings);
+    }
+
+    @Test
+    void aClassMissingFromSomeRunsHasItsRowOverTheRunsThatHadIt() {
+        RunSummaries sjf = new RunSummaries("sjf");
+        sjf.add(new LoadSession.Outcome(List.of(new LoadResult("short", 0, 1, 2, 200)), 0, 0, 1, LoadSession.Preemptions.NONE));
+        sjf.add(new LoadSession.Outcome(List.of(new LoadResult("short", 0, 1, 4, 200), new LoadResult("long", 0, 1, 30, 200)), 0, 0, 1,
+                LoadSession.Preemptions.NONE));
+        Map<String, SummaryRow> rows = sjf.endToEnd().stream().collect(Collectors.toMap(SummaryRow::jobClass, row -> row));
+        assertEquals(Set.of("short", "long", "all"), rows.keySet());
+        assertEquals(3.0, rows.get("short").seconds(Statistic.P50), 1e-9);
+        assertEquals(30.0, rows.get("long").seconds(Statistic.P50), 1e-9);
+        assertEquals(1.0, rows.get("long").requests(), 1e-9);
     }
 
     @Test
