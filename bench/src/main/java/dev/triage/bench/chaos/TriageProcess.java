@@ -61,6 +61,9 @@ final class TriageProcess implements AutoCloseable {
         } catch (ExecutionException | TimeoutException e) {
             process.destroyForcibly();
             throw new IOException("Triage did not start listening; its log: " + log, e);
+        } catch (InterruptedException e) {
+            process.destroyForcibly(); // no one owns it yet
+            throw e;
         }
     }
 
@@ -89,14 +92,6 @@ final class TriageProcess implements AutoCloseable {
 
     int port() {
         return port;
-    }
-
-    long pid() {
-        return process.pid();
-    }
-
-    boolean alive() {
-        return process.isAlive();
     }
 
     /** Its open files, threads and resident memory now, from {@code /proc}; null where there is no {@code /proc}. */

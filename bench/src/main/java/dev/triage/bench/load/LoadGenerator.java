@@ -29,9 +29,10 @@ import java.util.function.Predicate;
 /**
  * Sends a workload's requests over real HTTP at set times and records, per request, the time to its
  * first token and to its end. A prompt goes as a chat request that streams ({@code "stream": true}),
- * by OpenAI's API or Ollama's ({@link ChatApi}), so that the first token is seen when it arrives; an audio file goes as a transcription
- * ({@link TranscriptionForm}), which is not streamed, so its first token comes with the answer's
- * first line. Each request has its own connection, as concurrent clients do.
+ * by OpenAI's API or Ollama's ({@link ChatApi}), so that the first token is seen when it arrives (its
+ * first event with text); an audio file goes as a transcription ({@link TranscriptionForm}), which is
+ * not streamed, so its first token comes with the answer's first line. The requests share one HTTP
+ * client, which opens a connection for each request in flight and keeps idle ones for later requests.
  *
  * <p>In front of an {@link AnswerLengthRelay} (a real server that generates what it is asked for),
  * each chat request also carries its recorded answer length in the relay's header and an id of its

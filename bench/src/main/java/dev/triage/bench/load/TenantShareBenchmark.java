@@ -129,14 +129,16 @@ public final class TenantShareBenchmark {
             }
             count++;
             LoadResult result = results.get(i);
-            double end = request.sendAtSeconds() + result.endToEndSeconds();
             double service = serviceSeconds(request.entry(), settings.speed());
-            double start = end - service;
             asked += request.sendAtSeconds() < settings.seconds() ? service : 0;
-            served += Math.max(0, Math.min(end, settings.seconds()) - Math.max(start, 0));
-            if (result.status() == 200) {
-                latencies.add(result.endToEndSeconds());
+            if (result.status() != 200) {
+                continue; // refused or failed: the backend served it nothing
             }
+            // When it was sent, not when it was due: a late timer must not shift its service out of the window.
+            double end = result.endSeconds();
+            double start = end - service;
+            served += Math.max(0, Math.min(end, settings.seconds()) - Math.max(start, 0));
+            latencies.add(result.endToEndSeconds());
         }
         return new TenantRow(variant, tenant, count, asked, served, Double.NaN,
                 LatencyStats.of(latencies.stream().mapToDouble(Double::doubleValue).toArray()));

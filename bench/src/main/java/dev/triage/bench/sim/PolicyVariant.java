@@ -12,11 +12,6 @@ import java.util.Objects;
  * whether it sees true service times (an oracle) or the workload's estimates.
  *
  * <p>Names follow {@code [oracle-]POLICY[-tau]}: {@code fcfs}, {@code sjf}, {@code hrrn-tau},
-/**
- * A policy as an experiment runs it: the production {@link Policy}, its starvation timeout τ, and
- * whether it sees true service times (an oracle) or the workload's estimates.
- *
- * <p>Names follow {@code [oracle-]POLICY[-tau]}: {@code fcfs}, {@code sjf}, {@code hrrn-tau},
  * {@code oracle-sjf}, {@code laps}, {@code ewsjf} (sized by prompt tokens, the paper's way) and
  * {@code ewsjf-estimate} (sized by the expected service time). A name may also be given explicitly
  * ({@code sjf-tau3} in the Table 9 check). {@code oracle-srpt} is preemptive shortest-remaining-time-first
