@@ -1,12 +1,10 @@
 package dev.triage.bench.chaos;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.triage.bench.replay.RequestListener;
-import io.netty.buffer.ByteBufInputStream;
+import dev.triage.proxy.api.Json;
 import io.netty.handler.codec.http.FullHttpRequest;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -34,7 +32,6 @@ final class ForwardingLedger implements RequestListener {
      * the client is still reading, and a run has at most a few dozen requests in flight.
      */
     private static final int KEPT_BODIES = 256;
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Map<String, byte[]> expected = new ConcurrentHashMap<>();
     private final Set<String> forbidden = ConcurrentHashMap.newKeySet();
@@ -123,9 +120,9 @@ final class ForwardingLedger implements RequestListener {
     record Tally(long checked, long altered, long duplicated, long leaked, long resumed) {}
 
     private static JsonNode json(FullHttpRequest request) {
-        try (InputStream in = new ByteBufInputStream(request.content().duplicate())) {
-            return JSON.readTree(in);
-        } catch (IOException e) {
+        try {
+            return Json.readTree(request.content());
+        } catch (JacksonException e) {
             return null; // not JSON: never a continuation
         }
     }

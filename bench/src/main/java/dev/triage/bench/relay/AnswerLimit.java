@@ -2,15 +2,12 @@ package dev.triage.bench.relay;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.netty.buffer.ByteBufInputStream;
+import dev.triage.proxy.api.Json;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
-import java.io.IOException;
-import java.io.InputStream;
 
 /**
  * What the relay does to a request: the output limit the server is to honour, taken from
@@ -18,8 +15,6 @@ import java.io.InputStream;
  * into the body. Pure: it reads the counts, it does not change them.
  */
 final class AnswerLimit {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private AnswerLimit() {}
 
@@ -52,12 +47,7 @@ final class AnswerLimit {
         body.put("max_tokens", rest);
         body.put("n_predict", rest);
         body.remove("max_completion_tokens");
-        byte[] bytes;
-        try {
-            bytes = JSON.writeValueAsBytes(body);
-        } catch (IOException e) {
-            throw new IllegalStateException("writing a JSON tree", e);
-        }
+        byte[] bytes = Json.bytes(body);
         FullHttpRequest limited = new DefaultFullHttpRequest(request.protocolVersion(), request.method(), request.uri(),
                 Unpooled.wrappedBuffer(bytes), request.headers().copy(), request.trailingHeaders().copy());
         limited.headers().remove(AnswerLengthRelay.ANSWER_TOKENS);
@@ -68,12 +58,10 @@ final class AnswerLimit {
 
     private static ObjectNode body(FullHttpRequest request) {
         JsonNode body;
-        try (InputStream in = new ByteBufInputStream(request.content().duplicate())) {
-            body = JSON.readTree(in);
+        try {
+            body = Json.readTree(request.content());
         } catch (JacksonException e) {
             throw new IllegalArgumentException("body: not JSON (" + e.getOriginalMessage() + ")");
-        } catch (IOException e) {
-            throw new IllegalArgumentException("body: unreadable (" + e.getMessage() + ")");
         }
         if (body == null || !body.isObject()) {
             throw new IllegalArgumentException("body: expected a JSON object beside " + AnswerLengthRelay.ANSWER_TOKENS);

@@ -1,12 +1,11 @@
 package dev.triage.bench.replay;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.triage.bench.workload.AudioFile;
 import dev.triage.features.ChatBody;
 import dev.triage.features.PromptTokens;
-import io.netty.buffer.ByteBufInputStream;
+import dev.triage.proxy.api.Json;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.multipart.Attribute;
 import io.netty.handler.codec.http.multipart.DefaultHttpDataFactory;
@@ -14,7 +13,6 @@ import io.netty.handler.codec.http.multipart.FileUpload;
 import io.netty.handler.codec.http.multipart.HttpPostRequestDecoder;
 import io.netty.handler.codec.http.multipart.InterfaceHttpData;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.OptionalInt;
 
@@ -35,8 +33,6 @@ import java.util.OptionalInt;
  */
 final class RequestReader {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private final ReplayBackendSettings settings;
 
     RequestReader(ReplayBackendSettings settings) {
@@ -45,12 +41,10 @@ final class RequestReader {
 
     ReplayRequest completion(FullHttpRequest request, ReplayRequest.Api api) throws BadRequestException {
         JsonNode body;
-        try (InputStream in = new ByteBufInputStream(request.content().duplicate())) {
-            body = JSON.readTree(in);
-        } catch (JsonProcessingException e) {
+        try {
+            body = Json.readTree(request.content());
+        } catch (JacksonException e) {
             throw new BadRequestException("body: not JSON (" + e.getOriginalMessage() + ")", null);
-        } catch (IOException e) {
-            throw new BadRequestException("body: unreadable (" + e.getMessage() + ")", null);
         }
         if (body == null || !body.isObject()) {
             throw new BadRequestException("body: expected a JSON object", null);
