@@ -20,6 +20,8 @@ import java.util.function.Function;
 public final class SwappableEstimator<I> implements JobEstimator<I> {
 
     private volatile Lease<I> current;
+    /** Set by {@link #close}; guarded by {@code this}, as swaps are. */
+    private boolean closed;
 
     public SwappableEstimator(JobEstimator<I> initial) {
         this.current = new Lease<>(initial);
@@ -46,28 +48,44 @@ public final class SwappableEstimator<I> implements JobEstimator<I> {
         return current.estimator.expensive();
     }
 
-    /** Makes {@code next} the model of every later call; the previous one closes when its last call ends. */
-    public void swap(JobEstimator<I> next) {
+    /**
+     * Makes {@code next} the model of every later call; the previous one closes when its last call ends.
+     *
+     * @throws IllegalStateException after {@link #close}, having closed {@code next}
+     */
+    public synchronized void swap(JobEstimator<I> next) {
+        if (closed) {
+            next.close();
+            throw new IllegalStateException("a model swapped into a closed estimator");
+        }
         Lease<I> previous = current;
         current = new Lease<>(next);
         previous.release();
     }
 
+    /** Closes the model once the calls using it have returned; a later call fails. Closing again does nothing. */
     @Override
-    public void close() {
-        current.release();
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            current.release();
+        }
     }
 
+    /** @throws IllegalStateException once the estimator is closed */
     private <R> R withCurrent(Function<JobEstimator<I>, R> call) {
         while (true) {
             Lease<I> lease = current;
-            // A lease retired between reading it and taking it: read the new one.
             if (lease.acquire()) {
                 try {
                     return call.apply(lease.estimator);
                 } finally {
                     lease.release();
                 }
+            }
+            // A lease retires when a swap has put another in its place, or when the estimator closed.
+            if (lease == current) {
+                throw new IllegalStateException("the estimator is closed");
             }
         }
     }
