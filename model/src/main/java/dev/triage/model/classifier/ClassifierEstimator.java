@@ -1,13 +1,11 @@
 package dev.triage.model.classifier;
 
 import ai.onnxruntime.OrtException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.triage.features.LexicalFeatures;
 import dev.triage.features.Prompt;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.LengthClass;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,8 +29,6 @@ public final class ClassifierEstimator implements JobEstimator<Prompt> {
 
     /** The shipped model, a class-path resource of this module; its metadata is {@code classifier.json}. */
     public static final String DEFAULT_MODEL_RESOURCE = "/models/classifier.onnx";
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final OnnxLengthClassifier model;
     private final ClassifierMetadata metadata;
@@ -71,12 +67,7 @@ public final class ClassifierEstimator implements JobEstimator<Prompt> {
      * @throws ModelLoadException when either is unusable
      */
     public static ClassifierEstimator fromBytes(String location, byte[] onnxModel, byte[] metadataJson) {
-        ClassifierMetadata metadata;
-        try {
-            metadata = JSON.readValue(metadataJson, ClassifierMetadata.class);
-        } catch (IOException e) {
-            throw new ModelLoadException(location, "metadata is not valid JSON: " + e.getMessage(), e);
-        }
+        ClassifierMetadata metadata = ModelFiles.readMetadata(NAME, location, metadataJson, ClassifierMetadata.class);
         String incompatibility = metadata.incompatibility();
         if (incompatibility != null) {
             throw new ModelLoadException(location, "trained for " + incompatibility);

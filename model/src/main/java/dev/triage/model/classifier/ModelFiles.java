@@ -1,5 +1,6 @@
 package dev.triage.model.classifier;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -20,7 +21,28 @@ public final class ModelFiles {
         T read(String location, byte[] onnxModel, byte[] metadataJson);
     }
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private ModelFiles() {}
+
+    /**
+     * A model's metadata JSON read as {@code type}, never null.
+     *
+     * @throws ModelLoadException when it is not JSON, not what {@code type} holds (a record's own checks included), or
+     *     {@code null}
+     */
+    public static <T> T readMetadata(String estimator, String location, byte[] json, Class<T> type) {
+        T metadata;
+        try {
+            metadata = JSON.readValue(json, type);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new ModelLoadException(estimator, location, "metadata is not valid JSON: " + e.getMessage(), e);
+        }
+        if (metadata == null) {
+            throw new ModelLoadException(estimator, location, "metadata is null (expected: a JSON object)", null);
+        }
+        return metadata;
+    }
 
     /** The model at {@code onnxFile} with its metadata beside it. */
     public static <T> T loadFile(String estimator, Path onnxFile, ModelReader<T> reader) {

@@ -6,7 +6,6 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.triage.features.Prompt;
 import dev.triage.features.RequestFeatures;
 import dev.triage.model.Estimate;
@@ -14,7 +13,6 @@ import dev.triage.model.JobEstimator;
 import dev.triage.model.OnnxSessions;
 import dev.triage.model.classifier.ModelFiles;
 import dev.triage.model.classifier.ModelLoadException;
-import java.io.IOException;
 import java.nio.FloatBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -47,8 +45,6 @@ public final class LexicalEstimator implements JobEstimator<Prompt> {
 
     public static final String INPUT = "features";
     public static final String SCORE = "score";
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final OrtEnvironment environment;
     private final OrtSession session;
@@ -85,12 +81,7 @@ public final class LexicalEstimator implements JobEstimator<Prompt> {
      * @throws ModelLoadException when either is unusable or the model was trained for other features
      */
     public static LexicalEstimator fromBytes(String location, byte[] onnxModel, byte[] metadataJson) {
-        LexicalMetadata metadata;
-        try {
-            metadata = JSON.readValue(metadataJson, LexicalMetadata.class);
-        } catch (IOException | IllegalArgumentException e) {
-            throw new ModelLoadException(NAME, location, "metadata is not valid: " + e.getMessage(), e);
-        }
+        LexicalMetadata metadata = ModelFiles.readMetadata(NAME, location, metadataJson, LexicalMetadata.class);
         String incompatibility = metadata.incompatibility();
         if (incompatibility != null) {
             throw new ModelLoadException(NAME, location, "trained for " + incompatibility, null);

@@ -6,14 +6,12 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.triage.features.Prompt;
 import dev.triage.features.RequestFeatures;
 import dev.triage.model.Estimate;
 import dev.triage.model.OnnxSessions;
 import dev.triage.model.classifier.ModelFiles;
 import dev.triage.model.classifier.ModelLoadException;
-import java.io.IOException;
 import java.nio.FloatBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -37,8 +35,6 @@ public final class RankerModel implements AutoCloseable {
     public static final String SCORE = "score";
     /** The head's own score, before the trees stacked on it where it has them; not read when serving. */
     public static final String HEAD_SCORE = "head_score";
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final OrtEnvironment environment;
     private final OrtSession session;
@@ -76,12 +72,7 @@ public final class RankerModel implements AutoCloseable {
      * @throws ModelLoadException when either is unusable or the head was trained for another encoder
      */
     public static RankerModel fromBytes(String location, byte[] onnxModel, byte[] metadataJson) {
-        RankerMetadata metadata;
-        try {
-            metadata = JSON.readValue(metadataJson, RankerMetadata.class);
-        } catch (IOException e) {
-            throw new ModelLoadException(RankerEstimator.NAME, location, "metadata is not valid JSON: " + e.getMessage(), e);
-        }
+        RankerMetadata metadata = ModelFiles.readMetadata(RankerEstimator.NAME, location, metadataJson, RankerMetadata.class);
         if (metadata.calibration() == null) {
             throw new ModelLoadException(RankerEstimator.NAME, location, "metadata has no calibration (expected: score → tokens knots)",
                     null);

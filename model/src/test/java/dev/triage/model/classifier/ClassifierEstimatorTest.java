@@ -127,6 +127,10 @@ class ClassifierEstimatorTest {
         Path model = modelWith(dir, resource("classifier.onnx"), "{\"schemaVersion\": ");
         ModelLoadException e = assertThrows(ModelLoadException.class, () -> ClassifierEstimator.load(model));
         assertTrue(e.getMessage().contains("metadata is not valid JSON"), e.getMessage());
+
+        Path nothing = modelWith(dir, resource("classifier.onnx"), "null");
+        e = assertThrows(ModelLoadException.class, () -> ClassifierEstimator.load(nothing));
+        assertEquals("classifier model " + nothing + ": metadata is null (expected: a JSON object)", e.getMessage());
     }
 
     @Test
