@@ -1,15 +1,46 @@
 package dev.triage.model;
 
+import ai.onnxruntime.NodeInfo;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
+import ai.onnxruntime.TensorInfo;
 import java.nio.FloatBuffer;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 
 /** What every estimator that holds an ONNX Runtime session does with it alike. */
 public final class OnnxSessions {
 
+    /** An input a model must read: rows of {@code columns} floats, shape [N, columns]. */
+    public record Input(String name, int columns) {}
+
     private OnnxSessions() {}
+
+    /**
+     * Checks that {@code session} reads exactly {@code inputs}, each of its width, and writes {@code output}.
+     *
+     * @throws IllegalArgumentException naming what differs
+     */
+    public static void requireContract(OrtSession session, List<Input> inputs, String output) throws OrtException {
+        Map<String, NodeInfo> found = session.getInputInfo();
+        List<String> names = inputs.stream().map(Input::name).toList();
+        if (session.getNumInputs() != inputs.size() || !found.keySet().containsAll(names)) {
+            throw new IllegalArgumentException("inputs " + session.getInputNames() + " (expected: " + names + ")");
+        }
+        for (Input input : inputs) {
+            long[] shape = ((TensorInfo) found.get(input.name()).getInfo()).getShape();
+            if (shape.length != 2 || shape[1] != input.columns()) {
+                throw new IllegalArgumentException(input.name() + " shape " + Arrays.toString(shape) + " (expected: [N, "
+                        + input.columns() + "])");
+            }
+        }
+        if (!session.getOutputNames().contains(output)) {
+            throw new IllegalArgumentException("outputs " + session.getOutputNames() + " (expected: " + output + ")");
+        }
+    }
 
     /**
      * A session that runs on the calling thread alone: a tree ensemble or a small head costs

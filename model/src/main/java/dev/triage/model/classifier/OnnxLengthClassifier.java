@@ -1,15 +1,14 @@
 package dev.triage.model.classifier;
 
-import ai.onnxruntime.NodeInfo;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
-import ai.onnxruntime.TensorInfo;
 import dev.triage.features.LexicalFeatures;
 import dev.triage.model.LengthClass;
 import dev.triage.model.OnnxSessions;
 import java.nio.FloatBuffer;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -45,34 +44,14 @@ public final class OnnxLengthClassifier implements AutoCloseable {
      */
     public static OnnxLengthClassifier open(byte[] model) throws OrtException {
         OrtEnvironment environment = OrtEnvironment.getEnvironment();
-        try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
-            options.setIntraOpNumThreads(1);
-            options.setInterOpNumThreads(1);
-            options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
-            OrtSession session = environment.createSession(model, options);
-            try {
-                checkContract(session);
-            } catch (RuntimeException | OrtException e) {
-                session.close();
-                throw e;
-            }
-            return new OnnxLengthClassifier(environment, session);
+        OrtSession session = OnnxSessions.singleThreaded(environment, model);
+        try {
+            OnnxSessions.requireContract(session, List.of(new OnnxSessions.Input(INPUT, LexicalFeatures.COUNT)), PROBABILITIES);
+        } catch (RuntimeException | OrtException e) {
+            session.close();
+            throw e;
         }
-    }
-
-    private static void checkContract(OrtSession session) throws OrtException {
-        NodeInfo input = session.getInputInfo().get(INPUT);
-        if (input == null || session.getNumInputs() != 1) {
-            throw new IllegalArgumentException("inputs " + session.getInputNames() + " (expected: [" + INPUT + "])");
-        }
-        long[] shape = ((TensorInfo) input.getInfo()).getShape();
-        if (shape.length != 2 || shape[1] != LexicalFeatures.COUNT) {
-            throw new IllegalArgumentException("input shape " + java.util.Arrays.toString(shape)
-                    + " (expected: [N, " + LexicalFeatures.COUNT + "])");
-        }
-        if (!session.getOutputNames().contains(PROBABILITIES)) {
-            throw new IllegalArgumentException("outputs " + session.getOutputNames() + " (expected: " + PROBABILITIES + ")");
-        }
+        return new OnnxLengthClassifier(environment, session);
     }
 
     /**

@@ -1,11 +1,9 @@
 package dev.triage.model.lexical;
 
-import ai.onnxruntime.NodeInfo;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
-import ai.onnxruntime.TensorInfo;
 import dev.triage.features.Prompt;
 import dev.triage.features.RequestFeatures;
 import dev.triage.model.Estimate;
@@ -15,7 +13,6 @@ import dev.triage.model.classifier.ModelFiles;
 import dev.triage.model.classifier.ModelLoadException;
 import java.nio.FloatBuffer;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -104,17 +101,7 @@ public final class LexicalEstimator implements JobEstimator<Prompt> {
     }
 
     private void checkContract() throws OrtException {
-        NodeInfo input = session.getInputInfo().get(INPUT);
-        if (input == null || session.getNumInputs() != 1) {
-            throw new IllegalArgumentException("inputs " + session.getInputNames() + " (expected: [" + INPUT + "])");
-        }
-        long[] shape = ((TensorInfo) input.getInfo()).getShape();
-        if (shape.length != 2 || shape[1] != RequestFeatures.COUNT) {
-            throw new IllegalArgumentException("input shape " + Arrays.toString(shape) + " (expected: [N, " + RequestFeatures.COUNT + "])");
-        }
-        if (!session.getOutputNames().contains(SCORE)) {
-            throw new IllegalArgumentException("outputs " + session.getOutputNames() + " (expected: " + SCORE + ")");
-        }
+        OnnxSessions.requireContract(session, List.of(new OnnxSessions.Input(INPUT, RequestFeatures.COUNT)), SCORE);
         estimate(new Prompt(""));
     }
 

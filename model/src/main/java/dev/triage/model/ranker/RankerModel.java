@@ -1,11 +1,9 @@
 package dev.triage.model.ranker;
 
-import ai.onnxruntime.NodeInfo;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
-import ai.onnxruntime.TensorInfo;
 import dev.triage.features.Prompt;
 import dev.triage.features.RequestFeatures;
 import dev.triage.model.Estimate;
@@ -14,7 +12,6 @@ import dev.triage.model.classifier.ModelFiles;
 import dev.triage.model.classifier.ModelLoadException;
 import java.nio.FloatBuffer;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -99,26 +96,11 @@ public final class RankerModel implements AutoCloseable {
     }
 
     private void checkContract() throws OrtException {
-        NodeInfo input = session.getInputInfo().get(INPUT);
-        NodeInfo features = session.getInputInfo().get(FEATURES);
-        if (input == null || features == null || session.getNumInputs() != 2) {
-            throw new IllegalArgumentException("inputs " + session.getInputNames() + " (expected: [" + INPUT + ", " + FEATURES + "])");
-        }
-        checkShape(INPUT, input, metadata.dimensions());
-        checkShape(FEATURES, features, RequestFeatures.COUNT);
-        if (!session.getOutputNames().contains(SCORE)) {
-            throw new IllegalArgumentException("outputs " + session.getOutputNames() + " (expected: " + SCORE + ")");
-        }
+        OnnxSessions.requireContract(session, List.of(new OnnxSessions.Input(INPUT, metadata.dimensions()),
+                new OnnxSessions.Input(FEATURES, RequestFeatures.COUNT)), SCORE);
         float[] score = scores(new float[][] {new float[metadata.dimensions()]}, new float[][] {RequestFeatures.of(new Prompt(""))});
         if (!Float.isFinite(score[0])) {
             throw new IllegalArgumentException("the zero embedding scores " + score[0] + " (expected: a finite score)");
-        }
-    }
-
-    private static void checkShape(String name, NodeInfo input, int columns) {
-        long[] shape = ((TensorInfo) input.getInfo()).getShape();
-        if (shape.length != 2 || shape[1] != columns) {
-            throw new IllegalArgumentException(name + " shape " + Arrays.toString(shape) + " (expected: [N, " + columns + "])");
         }
     }
 

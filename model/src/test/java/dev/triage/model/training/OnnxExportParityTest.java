@@ -133,6 +133,6 @@ class OnnxExportParityTest {
         booster.dispose();
         matrix.dispose();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> OnnxLengthClassifier.open(onnx));
-        assertEquals("input shape [-1, 1] (expected: [N, 19])", e.getMessage());
+        assertEquals("features shape [-1, 1] (expected: [N, 19])", e.getMessage());
     }
 }

@@ -114,7 +114,7 @@ class RegressorExportParityTest {
         booster.dispose();
         matrix.dispose();
         ModelLoadException e = assertThrows(ModelLoadException.class, () -> LexicalEstimator.fromBytes("narrow.onnx", onnx, metadata()));
-        assertTrue(e.getMessage().startsWith("lexical model narrow.onnx: not a usable ONNX tree ensemble: input shape [-1, 1]"),
+        assertTrue(e.getMessage().startsWith("lexical model narrow.onnx: not a usable ONNX tree ensemble: features shape [-1, 1]"),
                 e.getMessage());
     }
 
