@@ -1,7 +1,7 @@
 package dev.triage.model.classifier;
 
 /**
- * A model file that cannot be used — the classifier's or the ranker's: missing, unreadable, not a
+ * A model file that cannot be used — the classifier's, the lexical trees' or the ranker's: missing, unreadable, not a
  * valid ONNX model, or trained for other inputs than this build computes. The message names the
  * estimator, the model's location and the reason, e.g.
  * {@code classifier model /etc/triage/classifier.onnx: no such file}.
@@ -21,7 +21,7 @@ public final class ModelLoadException extends RuntimeException {
     }
 
     /**
-     * @param estimator the estimator whose model failed ({@code classifier}, {@code ranker})
+     * @param estimator the estimator whose model failed ({@code classifier}, {@code lexical}, {@code ranker})
      * @param location the file path, or {@code classpath:...}
      * @param reason what is wrong with it
      * @param cause the underlying error, or null

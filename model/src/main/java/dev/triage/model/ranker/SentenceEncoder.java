@@ -48,10 +48,12 @@ public final class SentenceEncoder implements AutoCloseable {
     public static final String TRUNCATION = "head and tail: the first 2/3 of the word pieces that fit, then the last 1/3";
 
     /**
-     * Characters of a text the tokenizer sees at most, per token kept. A word piece covers at most
-     * one whole word, and BERT's tokenizer turns a word of more than 100 characters into one
-     * {@code [UNK]}, so cutting here only drops text past the truncation point, while a pasted
-     * megabyte is never tokenized in full.
+     * Characters of a text the tokenizer sees at most, per token kept, so that a pasted megabyte is
+     * never tokenized in full. A word piece covers at most one whole word, and BERT's tokenizer turns a
+     * word of more than 100 characters into one {@code [UNK]}, so for prose the cut falls past the
+     * truncation point; a head of whitespace or of words longer than 100 characters, which give fewer
+     * tokens than this allows, is encoded from less of the text. Training encodes by the same rule, so
+     * served and trained prompts are cut alike.
      */
     private static final int CHARACTERS_PER_TOKEN_BOUND = 101;
 

@@ -25,25 +25,18 @@ public final class IsotonicCalibration {
      * one that one model did.
      */
     static ScoreCalibration fitPrompts(float[] scores, List<LabeledPrompt> prompts) {
-        double[] asDoubles = new double[scores.length];
-        for (int i = 0; i < scores.length; i++) {
-            asDoubles[i] = scores[i];
-        }
-        return fitPrompts(asDoubles, prompts);
-    }
-
-    /** As {@link #fitPrompts(float[], List)}, for scores computed in double precision. */
-    static ScoreCalibration fitPrompts(double[] scores, List<LabeledPrompt> prompts) {
         if (scores.length != prompts.size()) {
             throw new IllegalArgumentException(scores.length + " scores for " + prompts.size() + " prompts");
         }
+        double[] asDoubles = new double[scores.length];
         double[] tokens = new double[prompts.size()];
         double[] weights = new double[prompts.size()];
         for (int i = 0; i < prompts.size(); i++) {
+            asDoubles[i] = scores[i];
             tokens[i] = Math.max(1, prompts.get(i).answers().stream().mapToInt(PromptAnswer::answerTokens).average().orElseThrow());
             weights[i] = 1;
         }
-        return fit(scores, tokens, weights);
+        return fit(asDoubles, tokens, weights);
     }
 
     /**

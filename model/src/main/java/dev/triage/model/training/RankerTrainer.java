@@ -115,7 +115,7 @@ public final class RankerTrainer {
         try (RankerModel uncalibrated = new TrainedRanker(onnx, metadata(train, validation, settings,
                 LexicalTrainer.placeholderCalibration())).model("trained model")) {
             calibration = IsotonicCalibration.fitPrompts(
-                    toDoubles(uncalibrated.scores(validationEmbeddings, LexicalTrainer.featureRows(validation))), validation);
+                    uncalibrated.scores(validationEmbeddings, LexicalTrainer.featureRows(validation)), validation);
         }
         return new TrainedRanker(onnx, metadata(train, validation, settings, calibration));
     }
@@ -202,14 +202,6 @@ public final class RankerTrainer {
      */
     static int fold(LabeledPrompt prompt, int folds) {
         return Math.floorMod(PromptText.normalize(prompt.prompt()).hashCode(), folds);
-    }
-
-    private static double[] toDoubles(float[] values) {
-        double[] doubles = new double[values.length];
-        for (int i = 0; i < values.length; i++) {
-            doubles[i] = values[i];
-        }
-        return doubles;
     }
 
     /** Trains a head with Adam on {@code settings.objective()}, on each prompt's input (embedding and scaled features). */

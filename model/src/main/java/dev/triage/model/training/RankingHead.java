@@ -4,8 +4,8 @@ import java.util.Arrays;
 import java.util.Random;
 
 /**
- * The ranker's head as it is trained: a one-hidden-layer perceptron from a sentence embedding to a
- * score, {@code score = w2 · relu(W1 x + b1) + b2}, with the gradient of a score with respect to
+ * The ranker's head as it is trained: a one-hidden-layer perceptron from a sentence embedding and the
+ * standardized request features beside it to a score, {@code score = w2 · relu(W1 x + b1) + b2}, with the gradient of a score with respect to
  * every parameter. Training runs this in Java; serving runs the same weights exported to ONNX
  * ({@link OnnxRankingHeadWriter}). Not thread-safe: one trainer owns it.
  *
@@ -51,14 +51,6 @@ final class RankingHead {
             parameters[hidden * inputs + hidden + h] = random.nextGaussian() * secondScale;
         }
         return new RankingHead(inputs, hidden, parameters, 0, 0, 0);
-    }
-
-    /** A head with the given parameters, laid out as the class describes. */
-    static RankingHead of(int inputs, int hidden, double[] parameters) {
-        if (parameters.length != parameterCount(inputs, hidden)) {
-            throw new IllegalArgumentException(parameters.length + " parameters (expected: " + parameterCount(inputs, hidden) + ")");
-        }
-        return new RankingHead(inputs, hidden, parameters.clone(), 0, 0, 0);
     }
 
     /**

@@ -18,10 +18,6 @@ public final class TrainedClassifier {
         this.metadata = metadata;
     }
 
-    public byte[] onnxModel() {
-        return onnxModel.clone();
-    }
-
     public ClassifierMetadata metadata() {
         return metadata;
     }

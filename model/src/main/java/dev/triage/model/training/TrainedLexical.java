@@ -19,10 +19,6 @@ public final class TrainedLexical {
         this.metadata = metadata;
     }
 
-    public byte[] onnxModel() {
-        return onnxModel.clone();
-    }
-
     public LexicalMetadata metadata() {
         return metadata;
     }

@@ -39,10 +39,6 @@ public final class TrainedRanker {
         return new TrainedRanker(onnxModel, metadata.withTunedEncoder(tuned), graph.onnx());
     }
 
-    public byte[] onnxModel() {
-        return onnxModel.clone();
-    }
-
     public RankerMetadata metadata() {
         return metadata;
     }
