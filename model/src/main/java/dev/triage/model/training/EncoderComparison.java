@@ -1,5 +1,9 @@
 package dev.triage.model.training;
 
+import static dev.triage.model.training.ReportCells.decimal;
+import static dev.triage.model.training.ReportCells.percent;
+import static dev.triage.model.training.ReportCells.tauAndAccuracy;
+
 import dev.triage.model.BaselineEstimator;
 import dev.triage.model.cli.Flags;
 import dev.triage.model.cli.Progress;
@@ -162,19 +166,19 @@ final class EncoderComparison {
                 Figures heldOut = results.get(new Job(spec, shipped.seed(), source));
                 Double tau = heldOut.kendallTauB();
                 worst = tau == null ? worst : worst == null ? tau : Math.min(worst, tau);
-                text.append(' ').append(cell(heldOut)).append(" |");
+                text.append(' ').append(tauAndAccuracy(heldOut)).append(" |");
             }
             Latency latency = latencies.get(spec);
-            text.append(' ').append(HeldOutReport.decimal(worst)).append(" | ").append(Latency.duration(latency.p50Nanos()))
+            text.append(' ').append(decimal(worst)).append(" | ").append(Latency.duration(latency.p50Nanos()))
                     .append(" | ").append(Latency.duration(latency.p99Nanos())).append(" | ")
                     .append(String.format(Locale.ROOT, "%,.0f", latency.perSecond())).append(" | ")
                     .append(jarSize(spec)).append(" |\n");
         }
         Figures length = Evaluation.evaluate(baseline, corpus.prompts(PromptSplit.VALIDATION));
-        text.append("| the prompt's length | | ").append(HeldOutReport.percent(length.rankingAccuracy())).append(" | ")
-                .append(HeldOutReport.decimal(length.kendallTauB())).append(" |");
+        text.append("| the prompt's length | | ").append(percent(length.rankingAccuracy())).append(" | ")
+                .append(decimal(length.kendallTauB())).append(" |");
         for (PromptSource source : sources) {
-            text.append(' ').append(cell(Evaluation.evaluate(baseline, corpus.prompts(PromptSplit.VALIDATION, source)))).append(" |");
+            text.append(' ').append(tauAndAccuracy(Evaluation.evaluate(baseline, corpus.prompts(PromptSplit.VALIDATION, source)))).append(" |");
         }
         text.append(" | | | | |\n\n")
                 .append(String.format(Locale.ROOT, "Budget on the request path: p50 ≤ %.0f ms per request and ≥ %.0f prompts/s "
@@ -225,9 +229,9 @@ final class EncoderComparison {
             text.append(String.format(Locale.ROOT, "- **%s**: validation %s (ranking accuracy %s, τ_b %s against the best seed's "
                     + "%s and %s); across sources %s (worst held-out τ_b %s against %s, higher on %d of %d); budget %s (p50 %s, "
                     + "%,.0f requests/s, %.1f× and %.2f× %s's). %s%n", spec.id(), validation ? "better" : "not better",
-                    HeldOutReport.percent(accuracy), HeldOutReport.decimal(tau), HeldOutReport.percent(bestAccuracy),
-                    HeldOutReport.decimal(bestTau), across ? "better" : "not better", HeldOutReport.decimal(worst),
-                    HeldOutReport.decimal(shippedWorst), higher, sources.size(), budget ? "met" : "NOT met",
+                    percent(accuracy), decimal(tau), percent(bestAccuracy),
+                    decimal(bestTau), across ? "better" : "not better", decimal(worst),
+                    decimal(shippedWorst), higher, sources.size(), budget ? "met" : "NOT met",
                     Latency.duration(latency.p50Nanos()), latency.perSecond(),
                     (double) latency.p50Nanos() / latencies.get(EncoderSpec.DEFAULT).p50Nanos(),
                     latency.perSecond() / latencies.get(EncoderSpec.DEFAULT).perSecond(), EncoderSpec.DEFAULT.id(),
@@ -240,10 +244,6 @@ final class EncoderComparison {
     private static List<Figures> seeds(Map<Job, Figures> results, EncoderSpec spec) {
         return results.entrySet().stream().filter(e -> e.getKey().encoder == spec && e.getKey().heldOut == null)
                 .map(Map.Entry::getValue).toList();
-    }
-
-    private static String cell(Figures figures) {
-        return HeldOutReport.decimal(figures.kendallTauB()) + " · " + HeldOutReport.percent(figures.rankingAccuracy());
     }
 
     /** The mean of a figure over seeds, with the range when there are several; as a percentage or a decimal. */

@@ -1,5 +1,8 @@
 package dev.triage.model.training;
 
+import static dev.triage.model.training.ReportCells.decimal;
+import static dev.triage.model.training.ReportCells.percent;
+
 import dev.triage.model.classifier.ClassifierMetadata;
 import dev.triage.model.data.AnswerTokens;
 import dev.triage.model.data.PromptCorpus;
@@ -146,11 +149,4 @@ final class EvaluationReport {
                 : String.format(Locale.ROOT, "short by %.1f pp", -points);
     }
 
-    private static String percent(Double value) {
-        return value == null ? "n/a" : String.format(Locale.ROOT, "%.1f%%", 100 * value);
-    }
-
-    private static String decimal(Double value) {
-        return value == null ? "n/a" : String.format(Locale.ROOT, "%.3f", value);
-    }
 }

@@ -1,5 +1,8 @@
 package dev.triage.model.training;
 
+import static dev.triage.model.training.ReportCells.decimal;
+import static dev.triage.model.training.ReportCells.percent;
+
 import dev.triage.model.BaselineEstimator;
 import dev.triage.model.Estimate;
 import dev.triage.model.cli.Progress;
@@ -251,15 +254,7 @@ final class HeldOutReport {
         throw new IllegalArgumentException("no source " + id);
     }
 
-    static String percent(Double value) {
-        return value == null ? "n/a" : String.format(Locale.ROOT, "%.1f%%", 100 * value);
-    }
-
     private static String points(Double value, Double reference) {
         return value == null || reference == null ? "n/a" : String.format(Locale.ROOT, "%+.1f", 100 * (value - reference));
-    }
-
-    static String decimal(Double value) {
-        return value == null ? "n/a" : String.format(Locale.ROOT, "%.3f", value);
     }
 }

@@ -1,5 +1,8 @@
 package dev.triage.model.training;
 
+import static dev.triage.model.training.ReportCells.decimal;
+import static dev.triage.model.training.ReportCells.percent;
+
 import dev.triage.model.Estimate;
 import dev.triage.model.cli.Progress;
 import dev.triage.model.data.LabeledPrompt;
@@ -169,11 +172,11 @@ final class LengthPriorSelection {
             text.append("| ").append(prior).append(" |");
             for (Cell cell : cells) {
                 Figures figures = cell.figures(prior);
-                text.append(' ').append(HeldOutReport.percent(figures.rankingAccuracy())).append(", ")
-                        .append(figures.kendallTauB() == null ? "n/a" : String.format(Locale.ROOT, "%.3f", figures.kendallTauB()))
+                text.append(' ').append(percent(figures.rankingAccuracy())).append(", ")
+                        .append(decimal(figures.kendallTauB()))
                         .append(" |");
             }
-            text.append(' ').append(HeldOutReport.percent(worstAccuracy(prior)))
+            text.append(' ').append(percent(worstAccuracy(prior)))
                     .append(String.format(Locale.ROOT, " | %.3f |%n", meanTau(prior)));
         }
         return text.append('\n').toString();

@@ -1,5 +1,9 @@
 package dev.triage.model.training;
 
+import static dev.triage.model.training.ReportCells.decimal;
+import static dev.triage.model.training.ReportCells.percent;
+import static dev.triage.model.training.ReportCells.tauAndAccuracy;
+
 import dev.triage.model.data.PromptCorpus;
 import dev.triage.model.data.PromptSource;
 import dev.triage.model.data.PromptSplit;
@@ -108,28 +112,28 @@ final class RankerEvaluationReport {
     void objectives(List<String> scopes, Map<Variant, List<Map<String, Figures>>> bySeed, Map<String, Figures> classifier,
             Map<String, Figures> baseline) {
         table("Kendall's τ_b by training objective (PARS Table II)", scopes, bySeed, classifier, baseline,
-                Figures::kendallTauB, RankerEvaluationReport::decimal);
+                Figures::kendallTauB, ReportCells::decimal);
         table("Ranking accuracy by training objective", scopes, bySeed, classifier, baseline,
-                Figures::rankingAccuracy, RankerEvaluationReport::percent);
+                Figures::rankingAccuracy, ReportCells::percent);
 
         Spread pairwise = spread(bySeed.get(Variant.PAIRWISE), RankerEvaluateCommand.ALL, Figures::kendallTauB);
         Double classifierTau = classifier.get(RankerEvaluateCommand.ALL).kendallTauB();
         if (pairwise != null) {
             findings.add(String.format(Locale.ROOT, "τ_b of the pairwise ranker with the δ filter, test split, all sources: %s "
                     + "(PARS Table II: %.2f to %.2f, with all of BERT fine-tuned for each model and dataset)",
-                    pairwise.format(RankerEvaluationReport::decimal), PARS_LOWEST, PARS_HIGHEST));
+                    pairwise.format(ReportCells::decimal), PARS_LOWEST, PARS_HIGHEST));
             for (Variant other : List.of(Variant.POINTWISE, Variant.LISTWISE)) {
                 Spread spread = spread(bySeed.get(other), RankerEvaluateCommand.ALL, Figures::kendallTauB);
                 if (spread != null) {
                     findings.add(String.format(Locale.ROOT, "pairwise (δ filter) vs %s: τ_b %s (%s: %s)", other.label,
-                            signed(pairwise.mean - spread.mean), other.label, spread.format(RankerEvaluationReport::decimal)));
+                            signed(pairwise.mean - spread.mean), other.label, spread.format(ReportCells::decimal)));
                 }
             }
             if (classifierTau != null) {
                 findings.add(String.format(Locale.ROOT, "pairwise (δ filter) vs the classifier: τ_b %s, ranking accuracy %s vs %s",
                         signed(pairwise.mean - classifierTau),
                         spread(bySeed.get(Variant.PAIRWISE), RankerEvaluateCommand.ALL, Figures::rankingAccuracy)
-                                .format(RankerEvaluationReport::percent),
+                                .format(ReportCells::percent),
                         percent(classifier.get(RankerEvaluateCommand.ALL).rankingAccuracy())));
             }
         }
@@ -165,8 +169,8 @@ final class RankerEvaluationReport {
             Spread off = spread(without, scope, Figures::kendallTauB);
             Spread on = spread(with, scope, Figures::kendallTauB);
             text.append("| ").append(scopeName(scope)).append(" | ")
-                    .append(off == null ? "n/a" : off.format(RankerEvaluationReport::decimal)).append(" | ")
-                    .append(on == null ? "n/a" : on.format(RankerEvaluationReport::decimal)).append(" | ")
+                    .append(off == null ? "n/a" : off.format(ReportCells::decimal)).append(" | ")
+                    .append(on == null ? "n/a" : on.format(ReportCells::decimal)).append(" | ")
                     .append(off == null || on == null ? "n/a" : signed(on.mean - off.mean))
                     .append(" |\n");
             if (off != null && on != null) {
@@ -211,9 +215,9 @@ final class RankerEvaluationReport {
             for (PromptSource test : sources) {
                 text.append("| ").append(train.id()).append(" → ").append(test.id()).append(" |");
                 for (Variant variant : Variant.values()) {
-                    text.append(' ').append(cell(cross.get(variant).get(train).get(test.id()))).append(" |");
+                    text.append(' ').append(tauAndAccuracy(cross.get(variant).get(train).get(test.id()))).append(" |");
                 }
-                text.append(' ').append(cell(classifier.get(train.id()).get(test))).append(" |\n");
+                text.append(' ').append(tauAndAccuracy(classifier.get(train.id()).get(test))).append(" |\n");
             }
         }
         text.append('\n');
@@ -229,10 +233,6 @@ final class RankerEvaluationReport {
             }
         }
         return out.toString();
-    }
-
-    private static String cell(Figures figures) {
-        return decimal(figures.kendallTauB()) + " · " + percent(figures.rankingAccuracy());
     }
 
     private static String scopeName(String scope) {
@@ -258,16 +258,9 @@ final class RankerEvaluationReport {
         }
     }
 
-    private static String percent(Double value) {
-        return value == null ? "n/a" : String.format(Locale.ROOT, "%.1f%%", 100 * value);
-    }
-
     /** A difference with its sign, never "-0.000". */
     private static String signed(double difference) {
         return String.format(Locale.ROOT, "%+.3f", Math.round(difference * 1000) / 1000.0 + 0.0);
     }
 
-    private static String decimal(Double value) {
-        return value == null ? "n/a" : String.format(Locale.ROOT, "%.3f", value);
-    }
 }

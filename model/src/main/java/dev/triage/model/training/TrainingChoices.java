@@ -1,5 +1,8 @@
 package dev.triage.model.training;
 
+import static dev.triage.model.training.ReportCells.decimal;
+import static dev.triage.model.training.ReportCells.percent;
+
 import dev.triage.model.cli.Progress;
 import dev.triage.model.data.LabeledPrompt;
 import dev.triage.model.data.PromptCorpus;
@@ -120,10 +123,10 @@ final class TrainingChoices {
             text.append("| ").append(choice.name()).append(" |");
             for (Scope scope : scopes) {
                 Figures cell = figures.get(new Job(choice, scope));
-                text.append(' ').append(HeldOutReport.percent(cell.rankingAccuracy())).append(", ")
-                        .append(HeldOutReport.decimal(cell.kendallTauB())).append(" |");
+                text.append(' ').append(percent(cell.rankingAccuracy())).append(", ")
+                        .append(decimal(cell.kendallTauB())).append(" |");
             }
-            text.append(String.format(Locale.ROOT, " %s | %s |%n", HeldOutReport.percent(worstHeldOut(choice)),
+            text.append(String.format(Locale.ROOT, " %s | %s |%n", percent(worstHeldOut(choice)),
                     choice == reference ? "reference" : taken(choice) ? "**yes**" : "no"));
         }
         return text.append('\n').toString();
