@@ -8,7 +8,6 @@ import dev.triage.bench.replay.ReplayBackendSettings;
 import dev.triage.bench.stats.LoadPoint;
 import dev.triage.bench.stats.SummaryRow;
 import dev.triage.bench.workload.WorkloadEntry;
-import dev.triage.features.PromptTokens;
 import dev.triage.model.cli.Progress;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;
@@ -74,7 +73,7 @@ public final class PoissonBenchmark {
     private static List<Point> sweep(Settings settings, LoadSession.Runner runner)
             throws IOException, InterruptedException {
         double meanService = settings.workload().stream()
-                .mapToDouble(e -> settings.speed().seconds(PromptTokens.approximate(e.prompt()), e.answerTokens()))
+                .mapToDouble(e -> e.serviceSeconds(settings.speed()))
                 .average().orElseThrow();
         List<Point> points = new ArrayList<>();
         // Each run lasts about as long as its arrivals take to come: requests over the arrival rate.

@@ -5,7 +5,6 @@ import dev.triage.bench.replay.ReplayBackend;
 import dev.triage.bench.replay.ReplayBackendSettings;
 import dev.triage.bench.stats.LatencyStats;
 import dev.triage.bench.workload.WorkloadEntry;
-import dev.triage.features.PromptTokens;
 import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.io.IOException;
 import java.time.Duration;
@@ -95,8 +94,8 @@ public final class TenantShareBenchmark {
         if (shorts.isEmpty()) {
             throw new IllegalArgumentException("the workload has no short answers to flood with");
         }
-        double meanService = settings.workload().stream().mapToDouble(e -> serviceSeconds(e, settings.speed())).average().orElseThrow();
-        double meanShort = shorts.stream().mapToDouble(e -> serviceSeconds(e, settings.speed())).average().orElseThrow();
+        double meanService = settings.workload().stream().mapToDouble(e -> e.serviceSeconds(settings.speed())).average().orElseThrow();
+        double meanShort = shorts.stream().mapToDouble(e -> e.serviceSeconds(settings.speed())).average().orElseThrow();
         // One and a half windows' worth of work: the flood still waits when the window ends, with or without fair shares.
         int flood = (int) Math.ceil(1.5 * settings.seconds() / meanShort);
         SplittableRandom random = new SplittableRandom(settings.seed());
@@ -112,10 +111,6 @@ public final class TenantShareBenchmark {
         return requests;
     }
 
-    private static double serviceSeconds(WorkloadEntry entry, ServiceTimeModel speed) {
-        return speed.seconds(PromptTokens.approximate(entry.prompt()), entry.answerTokens());
-    }
-
     private static TenantRow row(String variant, String tenant, String key, List<LoadRequest> requests,
             List<LoadResult> results, Settings settings) {
         double served = 0;
@@ -129,7 +124,7 @@ public final class TenantShareBenchmark {
             }
             count++;
             LoadResult result = results.get(i);
-            double service = serviceSeconds(request.entry(), settings.speed());
+            double service = request.entry().serviceSeconds(settings.speed());
             asked += request.sendAtSeconds() < settings.seconds() ? service : 0;
             if (result.status() != 200) {
                 continue; // refused or failed: the backend served it nothing

@@ -1,6 +1,8 @@
 package dev.triage.bench.workload;
 
+import dev.triage.features.PromptTokens;
 import dev.triage.model.LengthClass;
+import dev.triage.proxy.scheduler.ServiceTimeModel;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -33,6 +35,11 @@ public record WorkloadEntry(String prompt, int answerTokens, String jobClass, St
     /** A chat entry. */
     public WorkloadEntry(String prompt, int answerTokens, String jobClass, String source) {
         this(prompt, answerTokens, jobClass, source, Optional.empty());
+    }
+
+    /** The seconds a backend of {@code speed} takes to answer this entry alone: its prompt's tokens, then its answer's. */
+    public double serviceSeconds(ServiceTimeModel speed) {
+        return speed.seconds(PromptTokens.approximate(prompt), answerTokens);
     }
 
     /** An entry whose class follows from its length, by {@link LengthClass}. */
