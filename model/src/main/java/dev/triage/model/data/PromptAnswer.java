@@ -28,6 +28,15 @@ public record PromptAnswer(Prompt request, int answerTokens, PromptSource source
         this(new Prompt(prompt), answerTokens, source, answeringModel);
     }
 
+    /**
+     * The answering model as its answers are grouped into one test set, within its source
+     * ({@code alpaca_eval / gpt4}): one model's answers in two sources are to other prompts, with other
+     * settings. Ranking pairs are drawn within one such set.
+     */
+    public String modelKey() {
+        return source.id() + " / " + answeringModel;
+    }
+
     /** The prompt's text. */
     public String prompt() {
         return request.text();

@@ -70,7 +70,7 @@ public final class Evaluation {
                 shortAnswers += truth == LengthClass.SHORT ? 1 : 0;
                 longAnswers += truth == LengthClass.LONG ? 1 : 0;
                 rightClass += truth == estimate.lengthClass() ? 1 : 0;
-                byModel.computeIfAbsent(answer.source().id() + " / " + answer.answeringModel(), k -> new TestSet())
+                byModel.computeIfAbsent(answer.modelKey(), k -> new TestSet())
                         .add(estimate, answer.answerTokens());
             }
             scoredPrompts += scored ? 1 : 0;

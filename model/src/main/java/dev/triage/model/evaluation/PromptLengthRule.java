@@ -35,7 +35,7 @@ public final class PromptLengthRule {
             int length = PromptTokens.approximate(prompt.prompt());
             candidates.add(length);
             for (PromptAnswer answer : prompt.answers()) {
-                String model = answer.source().id() + " / " + answer.answeringModel();
+                String model = answer.modelKey();
                 LengthClass truth = LengthClass.of(answer.answerTokens());
                 if (truth == LengthClass.SHORT) {
                     shortLengths.computeIfAbsent(model, k -> new ArrayList<>()).add(length);

@@ -188,7 +188,7 @@ final class EncoderTuner {
         Map<String, List<double[]>> byModel = new LinkedHashMap<>();
         for (int i = 0; i < prompts.size(); i++) {
             for (PromptAnswer answer : prompts.get(i).answers()) {
-                byModel.computeIfAbsent(answer.source().id() + " / " + answer.answeringModel(), k -> new ArrayList<>())
+                byModel.computeIfAbsent(answer.modelKey(), k -> new ArrayList<>())
                         .add(new double[] {scores[i], answer.answerTokens()});
             }
         }

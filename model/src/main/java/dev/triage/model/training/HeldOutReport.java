@@ -103,8 +103,8 @@ final class HeldOutReport {
         for (String family : families.stream().sorted().toList()) {
             groups.put("family " + family, a -> ModelFamily.of(a.answeringModel()).equals(family));
         }
-        groups.put("long-answer style (median ≥ " + AnswerStyle.LONG_STYLE_MEDIAN + " tokens)", a -> longStyle.contains(key(a)));
-        groups.put("chat style (median < " + AnswerStyle.LONG_STYLE_MEDIAN + " tokens)", a -> !longStyle.contains(key(a)));
+        groups.put("long-answer style (median ≥ " + AnswerStyle.LONG_STYLE_MEDIAN + " tokens)", a -> longStyle.contains(a.modelKey()));
+        groups.put("chat style (median < " + AnswerStyle.LONG_STYLE_MEDIAN + " tokens)", a -> !longStyle.contains(a.modelKey()));
         text.append("### Per answering-model family and answer style (test split)\n\n")
                 .append("Long-answer style: the answering models whose median answer in the training split is at least ")
                 .append(AnswerStyle.LONG_STYLE_MEDIAN).append(" tokens (").append(String.join(", ", longStyle.stream().sorted().toList()))
@@ -128,7 +128,7 @@ final class HeldOutReport {
         Map<String, List<Integer>> lengths = new LinkedHashMap<>();
         for (LabeledPrompt prompt : corpus.prompts(PromptSplit.TRAIN)) {
             for (PromptAnswer answer : prompt.answers()) {
-                lengths.computeIfAbsent(key(answer), k -> new ArrayList<>()).add(answer.answerTokens());
+                lengths.computeIfAbsent(answer.modelKey(), k -> new ArrayList<>()).add(answer.answerTokens());
             }
         }
         Set<String> longStyle = new LinkedHashSet<>();
@@ -140,9 +140,6 @@ final class HeldOutReport {
         return longStyle;
     }
 
-    private static String key(PromptAnswer answer) {
-        return answer.source().id() + " / " + answer.answeringModel();
-    }
 
     /**
      * The cross-source matrix: for each source, a model trained (and calibrated) on the other

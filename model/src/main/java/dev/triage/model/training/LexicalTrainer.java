@@ -175,7 +175,7 @@ public final class LexicalTrainer {
             Groups groups = new Groups();
             for (int i = 0; i < prompts.size(); i++) {
                 for (PromptAnswer answer : prompts.get(i).answers()) {
-                    String key = answer.source().id() + " / " + answer.answeringModel();
+                    String key = answer.modelKey();
                     groups.sourceOf.put(key, answer.source().id());
                     groups.members.computeIfAbsent(key, k -> new ArrayList<>()).add(new int[] {i, answer.answerTokens()});
                     groups.answers++;

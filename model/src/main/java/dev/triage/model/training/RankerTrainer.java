@@ -279,7 +279,7 @@ public final class RankerTrainer {
             Map<String, List<int[]>> members = new LinkedHashMap<>();
             for (int i = 0; i < prompts.size(); i++) {
                 for (PromptAnswer answer : prompts.get(i).answers()) {
-                    members.computeIfAbsent(answer.source().id() + " / " + answer.answeringModel(), k -> new ArrayList<>())
+                    members.computeIfAbsent(answer.modelKey(), k -> new ArrayList<>())
                             .add(new int[] {i, answer.answerTokens()});
                 }
             }
