@@ -218,6 +218,8 @@ public final class BenchCommand {
     }
 
     private static String tenants(Flags flags) throws IOException, InterruptedException {
+        refuse(flags, List.of("variants", "api", "backend-slots", "batch-slowdown", "compute-bound-batch"),
+                "bench tenants, which runs sjf and oracle-sjf, with and without fair shares, by OpenAI's API on one serial replay backend");
         LoadOptions options = LoadOptions.read(flags);
         double seconds = flags.number("seconds", 60);
         double steadyRho = flags.number("steady-rho", 0.8);
@@ -239,6 +241,15 @@ public final class BenchCommand {
             Files.writeString(options.out().resolve("tenants.md"), report);
         }
         return report;
+    }
+
+    /** Refuses the options a command would read and then ignore. */
+    private static void refuse(Flags flags, List<String> names, String why) {
+        for (String name : names) {
+            if (flags.optional(name).isPresent()) {
+                throw new IllegalArgumentException("--" + name + ": not with " + why);
+            }
+        }
     }
 
     private static String realBurst(Flags flags) throws IOException, InterruptedException {
@@ -312,6 +323,10 @@ public final class BenchCommand {
     }
 
     private static String poisson(Flags flags) throws IOException, InterruptedException {
+        if (flags.optional("backend").isPresent()) {
+            refuse(flags, List.of("api", "backend-slots", "batch-slowdown", "compute-bound-batch"),
+                    "--backend, a real server: requests go by OpenAI's API, and the server has the slots and speed it has");
+        }
         LoadOptions options = LoadOptions.read(flags);
         List<Double> rhos = flags.numbers("rho", List.of(0.5, 0.7, 0.8, 0.9));
         int requests = flags.integer("requests", 200);
