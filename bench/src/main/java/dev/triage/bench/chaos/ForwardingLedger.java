@@ -1,10 +1,10 @@
 package dev.triage.bench.chaos;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.triage.bench.replay.RequestListener;
 import dev.triage.proxy.api.Json;
 import io.netty.handler.codec.http.FullHttpRequest;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -122,7 +122,7 @@ final class ForwardingLedger implements RequestListener {
     private static JsonNode json(FullHttpRequest request) {
         try {
             return Json.readTree(request.content());
-        } catch (JacksonException e) {
+        } catch (IOException e) {
             return null; // not JSON: never a continuation
         }
     }

@@ -8,6 +8,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
+import java.io.IOException;
 
 /**
  * What the relay does to a request: the output limit the server is to honour, taken from
@@ -62,6 +63,8 @@ final class AnswerLimit {
             body = Json.readTree(request.content());
         } catch (JacksonException e) {
             throw new IllegalArgumentException("body: not JSON (" + e.getOriginalMessage() + ")");
+        } catch (IOException e) {
+            throw new IllegalArgumentException("body: not JSON (" + e.getMessage() + ")");
         }
         if (body == null || !body.isObject()) {
             throw new IllegalArgumentException("body: expected a JSON object beside " + AnswerLengthRelay.ANSWER_TOKENS);

@@ -45,6 +45,8 @@ final class RequestReader {
             body = Json.readTree(request.content());
         } catch (JacksonException e) {
             throw new BadRequestException("body: not JSON (" + e.getOriginalMessage() + ")", null);
+        } catch (IOException e) {
+            throw new BadRequestException("body: not JSON (" + e.getMessage() + ")", null);
         }
         if (body == null || !body.isObject()) {
             throw new BadRequestException("body: expected a JSON object", null);

@@ -60,6 +60,8 @@ class GeneratedTokenCounterTest {
     void linesThatAreNotTextEventsCountNothing() {
         GeneratedTokenCounter counter = new GeneratedTokenCounter();
         assertEquals(0, counter.accept(buffer(": a comment\nevent: ping\ndata: not json\ndata:\n{\"content\":\"x\"}\n")));
+        // Zero bytes make the parser read UTF-32, and the next four bytes are a character above Unicode's last.
+        assertEquals(0, counter.accept(buffer("data:" + "\0".repeat(117) + "\"o\":\"cz\"pr}\n")));
         // An unterminated event counts once its line ends.
         assertEquals(0, counter.accept(buffer("data: {\"content\":\"x\"}")));
         assertEquals(1, counter.accept(buffer("\n")));

@@ -10,7 +10,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 
 /** The proxy's one JSON mapper: thread-safe, shared, strict about trailing garbage. */
 public final class Json {
@@ -31,15 +30,13 @@ public final class Json {
     /**
      * A body held in memory, read as a JSON tree; its reader index stays where it was.
      *
-     * @throws JacksonException when the body is not JSON
+     * @throws IOException when the body is not JSON: a {@link JacksonException} for its syntax, or a
+     *     {@link java.io.CharConversionException} for bytes in no encoding JSON allows (four zero bytes
+     *     read as UTF-32, say), which reading memory can only mean
      */
-    public static JsonNode readTree(ByteBuf body) throws JacksonException {
+    public static JsonNode readTree(ByteBuf body) throws IOException {
         try (InputStream in = new ByteBufInputStream(body.duplicate())) {
             return MAPPER.readTree(in);
-        } catch (JacksonException e) {
-            throw e;
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading a body in memory", e);
         }
     }
 

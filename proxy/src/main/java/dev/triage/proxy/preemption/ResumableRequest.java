@@ -1,6 +1,5 @@
 package dev.triage.proxy.preemption;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -92,7 +91,7 @@ public final class ResumableRequest {
         JsonNode json;
         try {
             json = Json.readTree(body);
-        } catch (JacksonException e) {
+        } catch (IOException e) {
             return Optional.empty(); // the sizer answers a malformed body
         }
         if (json instanceof ObjectNode object && continuable(format, object)) {

@@ -1,12 +1,10 @@
 package dev.triage.proxy.preemption;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.triage.proxy.api.Json;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -211,10 +209,8 @@ public final class StreamSplicer {
         try {
             JsonNode node = Json.MAPPER.readTree(pending, from, lineEnd - from);
             return node instanceof ObjectNode object ? object : null;
-        } catch (JacksonException e) {
-            return null;
         } catch (IOException e) {
-            throw new UncheckedIOException("reading bytes in memory", e);
+            return null; // not JSON: its syntax, or bytes in no encoding JSON allows
         }
     }
 

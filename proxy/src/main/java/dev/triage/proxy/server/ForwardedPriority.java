@@ -1,11 +1,11 @@
 package dev.triage.proxy.server;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.triage.proxy.api.Json;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import java.io.IOException;
 import java.util.OptionalDouble;
 
 /**
@@ -45,8 +45,8 @@ final class ForwardedPriority {
         JsonNode json;
         try {
             json = Json.readTree(body);
-        } catch (JacksonException e) {
-            return body;
+        } catch (IOException e) {
+            return body; // not JSON: the backend answers it
         }
         if (!(json instanceof ObjectNode object)) {
             return body;

@@ -11,6 +11,7 @@ import dev.triage.proxy.api.TriageError;
 import dev.triage.proxy.learning.PromptFingerprint;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpRequest;
+import java.io.IOException;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
@@ -79,6 +80,8 @@ public final class ChatSizer implements RequestSizer {
         } catch (JacksonException e) {
             throw new RequestRejectedException(TriageError.INVALID_REQUEST,
                     "the body is not valid JSON: " + e.getOriginalMessage(), null);
+        } catch (IOException e) {
+            throw new RequestRejectedException(TriageError.INVALID_REQUEST, "the body is not valid JSON: " + e.getMessage(), null);
         }
         if (json == null || !json.isObject()) {
             throw new RequestRejectedException(TriageError.INVALID_REQUEST, "the body must be a JSON object", null);

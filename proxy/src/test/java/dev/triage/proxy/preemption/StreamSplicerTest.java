@@ -176,6 +176,11 @@ class StreamSplicerTest {
         assertEquals("", feed(splicer, "data: {\"choices\":[{\"delta\":{\"content\":\"x\"}}]}"));
         assertEquals("data: {\"choices\":[{\"delta\":{\"content\":\"x\"}}]}", end(splicer));
         assertEquals(1, splicer.tokens());
+
+        // Bytes in no encoding JSON allows are not JSON either, not an error: zero bytes make the parser read
+        // UTF-32, and the next four bytes are a character above Unicode's last.
+        String notUnicode = "data:" + "\0".repeat(117) + "\"o\":\"cz\"pr}\n\n";
+        assertEquals(notUnicode, feed(new StreamSplicer(StreamFormat.OPENAI_CHAT, false), notUnicode));
     }
 
     @Test
