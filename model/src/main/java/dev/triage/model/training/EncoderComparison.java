@@ -248,20 +248,8 @@ final class EncoderComparison {
 
     /** The mean of a figure over seeds, with the range when there are several; as a percentage or a decimal. */
     private static String spread(List<Double> values, boolean percent) {
-        List<Double> known = values.stream().filter(v -> v != null).toList();
-        if (known.isEmpty()) {
-            return "n/a";
-        }
-        double mean = known.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-        String format = percent ? "%.1f%%" : "%.3f";
-        double scale = percent ? 100 : 1;
-        String text = String.format(Locale.ROOT, format, scale * mean);
-        if (known.size() > 1) {
-            text += String.format(Locale.ROOT, " (" + format + "–" + format + ")",
-                    scale * known.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
-                    scale * known.stream().mapToDouble(Double::doubleValue).max().orElseThrow());
-        }
-        return text;
+        SeedSpread spread = SeedSpread.of(values);
+        return spread == null ? "n/a" : spread.format(percent ? ReportCells::percent : ReportCells::decimal);
     }
 
     /** The size of the jar the encoder's model is read from, or "?" when it is not read from a jar. */

@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -116,22 +115,22 @@ final class RankerEvaluationReport {
         table("Ranking accuracy by training objective", scopes, bySeed, classifier, baseline,
                 Figures::rankingAccuracy, ReportCells::percent);
 
-        Spread pairwise = spread(bySeed.get(Variant.PAIRWISE), RankerEvaluateCommand.ALL, Figures::kendallTauB);
+        SeedSpread pairwise = spread(bySeed.get(Variant.PAIRWISE), RankerEvaluateCommand.ALL, Figures::kendallTauB);
         Double classifierTau = classifier.get(RankerEvaluateCommand.ALL).kendallTauB();
         if (pairwise != null) {
             findings.add(String.format(Locale.ROOT, "τ_b of the pairwise ranker with the δ filter, test split, all sources: %s "
                     + "(PARS Table II: %.2f to %.2f, with all of BERT fine-tuned for each model and dataset)",
                     pairwise.format(ReportCells::decimal), PARS_LOWEST, PARS_HIGHEST));
             for (Variant other : List.of(Variant.POINTWISE, Variant.LISTWISE)) {
-                Spread spread = spread(bySeed.get(other), RankerEvaluateCommand.ALL, Figures::kendallTauB);
+                SeedSpread spread = spread(bySeed.get(other), RankerEvaluateCommand.ALL, Figures::kendallTauB);
                 if (spread != null) {
                     findings.add(String.format(Locale.ROOT, "pairwise (δ filter) vs %s: τ_b %s (%s: %s)", other.label,
-                            signed(pairwise.mean - spread.mean), other.label, spread.format(ReportCells::decimal)));
+                            signed(pairwise.mean() - spread.mean()), other.label, spread.format(ReportCells::decimal)));
                 }
             }
             if (classifierTau != null) {
                 findings.add(String.format(Locale.ROOT, "pairwise (δ filter) vs the classifier: τ_b %s, ranking accuracy %s vs %s",
-                        signed(pairwise.mean - classifierTau),
+                        signed(pairwise.mean() - classifierTau),
                         spread(bySeed.get(Variant.PAIRWISE), RankerEvaluateCommand.ALL, Figures::rankingAccuracy)
                                 .format(ReportCells::percent),
                         percent(classifier.get(RankerEvaluateCommand.ALL).rankingAccuracy())));
@@ -151,7 +150,7 @@ final class RankerEvaluationReport {
         for (String scope : scopes) {
             text.append("| ").append(scopeName(scope)).append(" |");
             for (Variant variant : Variant.values()) {
-                Spread spread = spread(bySeed.get(variant), scope, figure);
+                SeedSpread spread = spread(bySeed.get(variant), scope, figure);
                 text.append(' ').append(spread == null ? "n/a" : spread.format(format)).append(" |");
             }
             text.append(' ').append(format.apply(figure.apply(classifier.get(scope)))).append(" | ")
@@ -166,17 +165,17 @@ final class RankerEvaluationReport {
                 .append("that differ by at least δ.\n\n")
                 .append("| test split | without filtering | with filtering | difference (means) |\n|---|---|---|---|\n");
         for (String scope : scopes) {
-            Spread off = spread(without, scope, Figures::kendallTauB);
-            Spread on = spread(with, scope, Figures::kendallTauB);
+            SeedSpread off = spread(without, scope, Figures::kendallTauB);
+            SeedSpread on = spread(with, scope, Figures::kendallTauB);
             text.append("| ").append(scopeName(scope)).append(" | ")
                     .append(off == null ? "n/a" : off.format(ReportCells::decimal)).append(" | ")
                     .append(on == null ? "n/a" : on.format(ReportCells::decimal)).append(" | ")
-                    .append(off == null || on == null ? "n/a" : signed(on.mean - off.mean))
+                    .append(off == null || on == null ? "n/a" : signed(on.mean() - off.mean()))
                     .append(" |\n");
             if (off != null && on != null) {
-                boolean overlap = on.lowest <= off.highest && off.lowest <= on.highest;
-                findings.add(String.format(Locale.ROOT, "δ filter, %s: τ_b %s (%s)", scopeName(scope), signed(on.mean - off.mean),
-                        overlap ? "within the seeds' spread" : on.mean > off.mean ? "helps beyond the seeds' spread"
+                boolean overlap = on.lowest() <= off.highest() && off.lowest() <= on.highest();
+                findings.add(String.format(Locale.ROOT, "δ filter, %s: τ_b %s (%s)", scopeName(scope), signed(on.mean() - off.mean()),
+                        overlap ? "within the seeds' spread" : on.mean() > off.mean() ? "helps beyond the seeds' spread"
                                 : "hurts beyond the seeds' spread"));
             }
         }
@@ -239,23 +238,9 @@ final class RankerEvaluationReport {
         return scope.equals(RankerEvaluateCommand.ALL) ? "all sources" : scope;
     }
 
-    /** The mean, lowest and highest of a figure over seeds; null when no seed has it. */
-    private Spread spread(List<Map<String, Figures>> bySeed, String scope, Function<Figures, Double> figure) {
-        List<Double> values = bySeed.stream().map(m -> figure.apply(m.get(scope))).filter(Objects::nonNull).toList();
-        if (values.isEmpty()) {
-            return null;
-        }
-        double mean = values.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-        double lowest = values.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
-        double highest = values.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
-        return new Spread(mean, lowest, highest, seeds > 1);
-    }
-
-    private record Spread(double mean, double lowest, double highest, boolean ranged) {
-        String format(Function<Double, String> format) {
-            return ranged ? format.apply(mean) + " (" + format.apply(lowest) + "–" + format.apply(highest) + ")"
-                    : format.apply(mean);
-        }
+    /** A figure of a scope over the seeds; null when no seed has it. */
+    private static SeedSpread spread(List<Map<String, Figures>> bySeed, String scope, Function<Figures, Double> figure) {
+        return SeedSpread.of(bySeed.stream().map(m -> figure.apply(m.get(scope))).toList());
     }
 
     /** A difference with its sign, never "-0.000". */
