@@ -6,7 +6,6 @@ import dev.triage.features.RequestFeatures;
 import dev.triage.model.data.FeedbackAnswers;
 import dev.triage.proxy.api.Json;
 import dev.triage.proxy.concurrent.BoundedWorker;
-import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestObserver;
 import dev.triage.proxy.metrics.RequestRecord;
 import java.io.IOException;
@@ -97,8 +96,8 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
     /** Takes a finished request's record; cheap, and safe on any thread. */
     @Override
     public void finished(RequestRecord record) {
-        if (record.prompt().prompt().isEmpty() || record.outcome() != Outcome.OK || record.status() >= 400 || record.estimate() == null
-                || record.actualTokens().isEmpty() || record.queuedNanos() < 0 || writer.isClosed()) {
+        if (record.prompt().prompt().isEmpty() || record.wholeAnswerTokens().isEmpty() || record.estimate() == null
+                || record.queuedNanos() < 0 || writer.isClosed()) {
             return; // only a whole answer says how long this prompt's answer is
         }
         OptionalInt cap = record.outputCap();

@@ -1,7 +1,6 @@
 package dev.triage.proxy.learning;
 
 import dev.triage.proxy.concurrent.BoundedWorker;
-import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestObserver;
 import dev.triage.proxy.metrics.RequestRecord;
 import java.io.IOException;
@@ -102,12 +101,12 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
     @Override
     public void finished(RequestRecord record) {
         BackendLearner learner = learners.get(key(record.backend(), record.routeKind()));
-        if (learner == null || record.outcome() != Outcome.OK || record.status() >= 400 || record.estimate() == null
-                || record.actualTokens().isEmpty() || record.queuedNanos() < 0 || thread.isClosed()) {
+        if (learner == null || record.wholeAnswerTokens().isEmpty() || record.estimate() == null || record.queuedNanos() < 0
+                || thread.isClosed()) {
             return; // an answer cut short, refused or unread tells neither its length nor its cost
         }
         CompletedRequest completed = new CompletedRequest(record.frozenTokens(), record.outputCap(), record.promptTokens(),
-                record.actualTokens().getAsLong(), record.runningAtDispatch(), record.servedNanos() / 1e9,
+                record.wholeAnswerTokens().getAsLong(), record.runningAtDispatch(), record.servedNanos() / 1e9,
                 record.fingerprint(), record.byFallback(), record.prompt().get());
         if (!thread.offer(() -> learn(learner, completed))) {
             dropped.increment();

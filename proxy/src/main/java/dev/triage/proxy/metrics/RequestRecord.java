@@ -220,6 +220,15 @@ public final class RequestRecord {
         return actualTokens;
     }
 
+    /**
+     * The answer's length when the backend's whole answer reached the client (outcome {@code ok}): only
+     * such an answer tells how long a prompt's answer is and what it cost. Empty for one cut short (the
+     * client left, the backend broke off), refused, an error, or of unknown length.
+     */
+    public OptionalLong wholeAnswerTokens() {
+        return outcome == Outcome.OK ? actualTokens : OptionalLong.empty();
+    }
+
     /** The HTTP status the client got, or 0 when none was sent. */
     public int status() {
         return status;

@@ -666,8 +666,8 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     private void reportNow() {
         context.observer().finished(record);
-        if (record.estimate() != null && record.status() < 400) {
-            record.actualTokens().ifPresent(actual ->
+        if (record.estimate() != null) {
+            record.wholeAnswerTokens().ifPresent(actual ->
                     group.queue().feedback(record.estimate().expectedTokens(), actual, record.servedNanos() / 1e9));
         }
     }
