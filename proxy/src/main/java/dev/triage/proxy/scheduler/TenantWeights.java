@@ -27,9 +27,18 @@ public final class TenantWeights {
     }
 
     /**
+     * The weights a tenant may have. A share divides a job's seconds by its tenant's weight, so a
+     * weight near 0 (a subnormal one divides to infinity) would stop the fair order; 10⁻⁶ and 10⁶
+     * already set one tenant a trillion times another's share.
+     */
+    static final double MIN_WEIGHT = 1e-6;
+    static final double MAX_WEIGHT = 1e6;
+
+    /**
      * Parses {@code tenant=weight} pairs separated by commas; empty for {@link #EQUAL}.
      *
-     * @throws IllegalArgumentException naming the pair that is not a tenant and a positive, finite weight
+     * @throws IllegalArgumentException naming the pair that is not a tenant and a weight from {@link #MIN_WEIGHT} to
+     *     {@link #MAX_WEIGHT}
      */
     public static TenantWeights parse(String pairs) {
         Map<String, Double> weights = new LinkedHashMap<>();
@@ -45,8 +54,8 @@ public final class TenantWeights {
             } catch (NumberFormatException e) {
                 weight = Double.NaN;
             }
-            if (tenant.isEmpty() || !(weight > 0) || Double.isInfinite(weight)) {
-                throw new IllegalArgumentException(pair.trim() + " (expected: tenant=weight, the weight a number > 0)");
+            if (tenant.isEmpty() || !(weight >= MIN_WEIGHT && weight <= MAX_WEIGHT)) {
+                throw new IllegalArgumentException(pair.trim() + " (expected: tenant=weight, the weight a number from 0.000001 to 1000000)");
             }
             weights.put(tenant, weight);
         }

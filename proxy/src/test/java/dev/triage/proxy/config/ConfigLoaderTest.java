@@ -197,8 +197,11 @@ class ConfigLoaderTest {
         assertEquals("fair-share: user (expected: off or tenant)", failure(Map.of(), "--fair-share", "user"));
         assertEquals("fair-share: tenant (expected: off unless --policy is fcfs, sjf or hrrn)",
                 failure(Map.of(), "--fair-share", "tenant", "--policy", "laps"));
-        assertEquals("tenant-weights: team-a=0 (expected: tenant=weight, the weight a number > 0)",
+        assertEquals("tenant-weights: team-a=0 (expected: tenant=weight, the weight a number from 0.000001 to 1000000)",
                 failure(Map.of(), "--fair-share", "tenant", "--tenant-weights", "team-b=2,team-a=0"));
+        // A subnormal weight divided a job's seconds to infinity, and the fair order then failed on every dispatch.
+        assertEquals("tenant-weights: team-a=1e-320 (expected: tenant=weight, the weight a number from 0.000001 to 1000000)",
+                failure(Map.of(), "--fair-share", "tenant", "--tenant-weights", "team-a=1e-320"));
         assertEquals("tenant-header: X Team (expected: a header name)",
                 failure(Map.of(), "--fair-share", "tenant", "--tenant-header", "X Team"));
         assertEquals("tenant-weights: a=2 (expected: unset unless --fair-share tenant)",
