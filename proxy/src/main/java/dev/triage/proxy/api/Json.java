@@ -31,8 +31,9 @@ public final class Json {
      * A body held in memory, read as a JSON tree; its reader index stays where it was.
      *
      * @throws IOException when the body is not JSON: a {@link JacksonException} for its syntax, or a
-     *     {@link java.io.CharConversionException} for bytes in no encoding JSON allows (four zero bytes
-     *     read as UTF-32, say), which reading memory can only mean
+     *     {@link java.io.CharConversionException} for bytes in no encoding JSON allows (zero bytes, which
+     *     make the parser read UTF-32, then a character above Unicode's last); reading memory fails no
+     *     other way
      */
     public static JsonNode readTree(ByteBuf body) throws IOException {
         try (InputStream in = new ByteBufInputStream(body.duplicate())) {
