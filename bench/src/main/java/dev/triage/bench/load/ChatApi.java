@@ -1,9 +1,7 @@
 package dev.triage.bench.load;
 
-import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.triage.bench.TextEvents;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.function.Predicate;
 
@@ -13,10 +11,11 @@ import java.util.function.Predicate;
  * backend answers both.
  */
 public enum ChatApi {
-    OPENAI("/v1/chat/completions", ChatApi::eventCarriesText),
+    OPENAI("/v1/chat/completions", line -> {
+        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+        return TextEvents.lineCarriesText(bytes, bytes.length);
+    }),
     OLLAMA("/api/chat", line -> !line.isBlank());
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String path;
     private final Predicate<String> carriesToken;
@@ -34,19 +33,6 @@ public enum ChatApi {
     /** Whether a line of a streamed answer is an event that carries a token: the first such line is the first token. */
     boolean carriesToken(String line) {
         return carriesToken.test(line);
-    }
-
-    /** A server-sent event's line with generated text: not a role-only first chunk, a finish or {@code [DONE]}. */
-    private static boolean eventCarriesText(String line) {
-        if (!line.startsWith("data:")) {
-            return false;
-        }
-        try {
-            JsonNode event = JSON.readTree(line.substring("data:".length()));
-            return event != null && TextEvents.carriesText(event);
-        } catch (JacksonException e) {
-            return false; // [DONE]
-        }
     }
 
     /** {@code openai} or {@code ollama}. */

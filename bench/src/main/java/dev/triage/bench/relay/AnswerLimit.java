@@ -1,6 +1,5 @@
 package dev.triage.bench.relay;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.triage.proxy.api.Json;
@@ -61,10 +60,8 @@ final class AnswerLimit {
         JsonNode body;
         try {
             body = Json.readTree(request.content());
-        } catch (JacksonException e) {
-            throw new IllegalArgumentException("body: not JSON (" + e.getOriginalMessage() + ")");
         } catch (IOException e) {
-            throw new IllegalArgumentException("body: not JSON (" + e.getMessage() + ")");
+            throw new IllegalArgumentException("body: not JSON (" + Json.problem(e) + ")");
         }
         if (body == null || !body.isObject()) {
             throw new IllegalArgumentException("body: expected a JSON object beside " + AnswerLengthRelay.ANSWER_TOKENS);

@@ -1,6 +1,5 @@
 package dev.triage.bench.replay;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.triage.bench.workload.AudioFile;
 import dev.triage.features.ChatBody;
@@ -43,10 +42,8 @@ final class RequestReader {
         JsonNode body;
         try {
             body = Json.readTree(request.content());
-        } catch (JacksonException e) {
-            throw new BadRequestException("body: not JSON (" + e.getOriginalMessage() + ")", null);
         } catch (IOException e) {
-            throw new BadRequestException("body: not JSON (" + e.getMessage() + ")", null);
+            throw new BadRequestException("body: not JSON (" + Json.problem(e) + ")", null);
         }
         if (body == null || !body.isObject()) {
             throw new BadRequestException("body: expected a JSON object", null);

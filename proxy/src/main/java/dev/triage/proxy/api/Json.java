@@ -41,6 +41,11 @@ public final class Json {
         }
     }
 
+    /** What is wrong with a body {@link #readTree} refused, for an error message: the parser's words without their location. */
+    public static String problem(IOException notJson) {
+        return notJson instanceof JacksonException syntax ? syntax.getOriginalMessage() : notJson.getMessage();
+    }
+
     /** A tree as JSON text; a tree in memory always writes, so a failure is a bug. */
     public static byte[] bytes(JsonNode tree) {
         try {

@@ -1,6 +1,5 @@
 package dev.triage.proxy.sizing;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.triage.features.ChatBody;
 import dev.triage.features.Prompt;
@@ -77,11 +76,8 @@ public final class ChatSizer implements RequestSizer {
         JsonNode json;
         try {
             json = Json.readTree(body);
-        } catch (JacksonException e) {
-            throw new RequestRejectedException(TriageError.INVALID_REQUEST,
-                    "the body is not valid JSON: " + e.getOriginalMessage(), null);
         } catch (IOException e) {
-            throw new RequestRejectedException(TriageError.INVALID_REQUEST, "the body is not valid JSON: " + e.getMessage(), null);
+            throw new RequestRejectedException(TriageError.INVALID_REQUEST, "the body is not valid JSON: " + Json.problem(e), null);
         }
         if (json == null || !json.isObject()) {
             throw new RequestRejectedException(TriageError.INVALID_REQUEST, "the body must be a JSON object", null);
