@@ -94,9 +94,9 @@ final class Backends implements AutoCloseable {
             pools.add(pool);
             int index = i;
             Backend backend = new Backend(poolMembers.get(i).name(), member, pool, queue);
-            probes.put(backend, BackendProbe.start(member, config.healthPath(), config.probeInterval(), up -> {
+            probes.put(backend, BackendProbe.start(member, config.healthPath(), config.probeInterval(), (up, sentNanos) -> {
                 if (up) {
-                    queue.readmit(index);
+                    queue.readmit(index, sentNanos);
                 } else {
                     queue.eject(index);
                 }

@@ -140,14 +140,19 @@ public final class BackendQueue {
      * running jobs finish there. The last backend in service stays.
      */
     public void eject(int index) {
-        if (pool.eject(index)) {
+        // The probe's clock, not the queue's: the time is weighed against when a probe was sent.
+        if (pool.eject(index, System.nanoTime())) {
             log.warn("backend {} ejected from queue {}", pool.members().get(index).name(), name);
         }
     }
 
-    /** Binds jobs to backend {@code index} again, once its probe passes. */
-    public void readmit(int index) {
-        if (pool.readmit(index)) {
+    /**
+     * Binds jobs to backend {@code index} again, once a probe sent after it was last found down passes.
+     *
+     * @param probeSentNanos when that probe was sent ({@link System#nanoTime()})
+     */
+    public void readmit(int index, long probeSentNanos) {
+        if (pool.readmit(index, probeSentNanos)) {
             log.info("backend {} back in service in queue {}", pool.members().get(index).name(), name);
             loop.execute(this::drain);
         }

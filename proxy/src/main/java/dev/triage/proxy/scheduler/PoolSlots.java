@@ -22,6 +22,8 @@ final class PoolSlots {
     private final List<PoolMember> members;
     private final int[] busy;
     private final boolean[] up;
+    /** When each backend last gave a sign of being down ({@link System#nanoTime()}): a probe sent before does not readmit it. */
+    private final long[] downSinceNanos;
     private int upCount;
 
     PoolSlots(List<PoolMember> members) {
@@ -32,6 +34,7 @@ final class PoolSlots {
         this.busy = new int[members.size()];
         this.up = new boolean[members.size()];
         Arrays.fill(up, true);
+        this.downSinceNanos = new long[members.size()];
         this.upCount = members.size();
         this.permits = new SlotPermits(members.stream().mapToInt(PoolMember::slots).sum());
     }
@@ -99,12 +102,14 @@ final class PoolSlots {
     }
 
     /**
-     * Stops binding jobs to backend {@code member}. The last backend in service is never ejected: its
-     * requests then fail with the backend's own error rather than wait for a backend that is gone.
+     * Stops binding jobs to backend {@code member}, which was found down at {@code nowNanos}. The last
+     * backend in service is never ejected: its requests then fail with the backend's own error rather
+     * than wait for a backend that is gone.
      *
      * @return true when it was ejected now
      */
-    synchronized boolean eject(int member) {
+    synchronized boolean eject(int member, long nowNanos) {
+        downSinceNanos[member] = nowNanos;
         if (!up[member] || upCount == 1) {
             return false;
         }
@@ -115,12 +120,14 @@ final class PoolSlots {
     }
 
     /**
-     * Binds jobs to backend {@code member} again.
+     * Binds jobs to backend {@code member} again, on a probe's pass. A probe sent before the backend
+     * was last found down proves nothing: its answer may have left just before the backend went.
      *
+     * @param probeSentNanos when the probe that passed was sent ({@link System#nanoTime()})
      * @return true when it was readmitted now
      */
-    synchronized boolean readmit(int member) {
-        if (up[member]) {
+    synchronized boolean readmit(int member, long probeSentNanos) {
+        if (up[member] || probeSentNanos - downSinceNanos[member] < 0) {
             return false;
         }
         up[member] = true;

@@ -8,7 +8,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.Executors;
-import java.util.function.Consumer;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -28,11 +27,11 @@ public final class BackendProbe implements AutoCloseable {
     private final HttpClient client;
     private final ScheduledExecutorService timer;
     private final Duration timeout;
-    private final Consumer<Boolean> results;
+    private final Results results;
     private volatile boolean up;
     private boolean probed;
 
-    private BackendProbe(URI target, Duration interval, Duration timeout, Consumer<Boolean> results) {
+    private BackendProbe(URI target, Duration interval, Duration timeout, Results results) {
         this.target = target;
         this.timeout = timeout;
         this.results = results;
@@ -41,11 +40,19 @@ public final class BackendProbe implements AutoCloseable {
         timer.scheduleWithFixedDelay(this::probe, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /**
-     * Starts probing {@code backend}'s {@code healthPath} every {@code interval}, telling {@code results}
-     * every probe's answer (true: up), on the probe's own thread.
-     */
-    public static BackendProbe start(BackendConfig backend, String healthPath, Duration interval, Consumer<Boolean> results) {
+    /** Hears every probe's answer, on the probe's own thread. */
+    @FunctionalInterface
+    public interface Results {
+        /**
+         * @param up true for a 2xx
+         * @param sentNanos when the probe was sent ({@link System#nanoTime()}): its answer says how the
+         *     backend was then, which a failure seen since outdates
+         */
+        void probed(boolean up, long sentNanos);
+    }
+
+    /** Starts probing {@code backend}'s {@code healthPath} every {@code interval}, telling {@code results} every answer. */
+    public static BackendProbe start(BackendConfig backend, String healthPath, Duration interval, Results results) {
         URI target = URI.create("http://" + backend.authority() + backend.pathPrefix() + healthPath);
         return new BackendProbe(target, interval, interval.compareTo(Duration.ofSeconds(2)) < 0 ? interval : Duration.ofSeconds(2),
                 results);
@@ -58,6 +65,7 @@ public final class BackendProbe implements AutoCloseable {
 
     private void probe() {
         boolean nowUp;
+        long sentNanos = System.nanoTime();
         try {
             HttpResponse<Void> response = client.send(HttpRequest.newBuilder(target).timeout(timeout).GET().build(),
                     HttpResponse.BodyHandlers.discarding());
@@ -76,7 +84,7 @@ public final class BackendProbe implements AutoCloseable {
         }
         probed = true;
         up = nowUp;
-        results.accept(nowUp);
+        results.probed(nowUp, sentNanos);
     }
 
     @Override

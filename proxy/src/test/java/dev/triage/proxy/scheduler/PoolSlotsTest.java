@@ -43,14 +43,14 @@ class PoolSlotsTest {
     void anEjectedBackendsSlotsAreNotGrantedAndItsRunningJobsFreeNone() {
         PoolSlots pool = fastAndSlow(2, 1);
         assertEquals(1, take(pool));
-        assertTrue(pool.eject(1));
+        assertTrue(pool.eject(1, 0));
         assertEquals(0, take(pool), "only the slow one is bound to");
         assertFalse(pool.permits().takeIdle(), "the fast one's free slot left the pool with it");
         assertFalse(pool.unbind(1), "its running job's slot does not come back");
         assertFalse(pool.permits().takeIdle());
         assertEquals(1, pool.permits().busy(), "only the slow one's job holds a slot of the pool");
 
-        assertTrue(pool.readmit(1));
+        assertTrue(pool.readmit(1, 1));
         assertEquals(1, take(pool));
         assertEquals(1, take(pool));
         assertFalse(pool.permits().takeIdle());
@@ -64,10 +64,10 @@ class PoolSlotsTest {
     @Test
     void theLastBackendInServiceIsNeverEjected() {
         PoolSlots pool = fastAndSlow(1, 1);
-        assertTrue(pool.eject(0));
-        assertFalse(pool.eject(1), "its requests fail with its own error rather than wait for none");
+        assertTrue(pool.eject(0, 0));
+        assertFalse(pool.eject(1, 0), "its requests fail with its own error rather than wait for none");
         assertTrue(pool.up(1));
-        assertFalse(new PoolSlots(List.of(PoolMember.only("chat", 1))).eject(0), "one backend is never ejected");
+        assertFalse(new PoolSlots(List.of(PoolMember.only("chat", 1))).eject(0, 0), "one backend is never ejected");
     }
 
     @Test
@@ -77,15 +77,29 @@ class PoolSlotsTest {
         assertEquals(0, take(pool));
         pool.unbind(1);
         assertTrue(pool.permits().takeIdle(), "the fast one's slot, not bound yet");
-        assertTrue(pool.eject(1));
+        assertTrue(pool.eject(1, 0));
         assertEquals(1, pool.bind(), "the only slot there is: the call fails before sending and goes elsewhere");
         assertFalse(pool.permits().takeIdle());
         pool.unbind(1);
         pool.unbind(0);
         assertEquals(0, pool.permits().busy());
-        assertTrue(pool.readmit(1));
+        assertTrue(pool.readmit(1, 1));
         assertEquals(1, take(pool));
         assertEquals(0, take(pool));
         assertFalse(pool.permits().takeIdle(), "two slots, no more");
+    }
+
+    @Test
+    void aProbeSentBeforeTheBackendWasFoundDownDoesNotReadmitIt() {
+        PoolSlots pool = fastAndSlow(1, 1);
+        assertTrue(pool.eject(1, 200));
+        assertFalse(pool.readmit(1, 100), "its pass was answered before the backend went down");
+        assertFalse(pool.up(1));
+        assertFalse(pool.readmit(1, 199));
+        assertTrue(pool.readmit(1, 200), "a probe sent since passed");
+        assertTrue(pool.up(1));
+
+        assertTrue(pool.eject(0, Long.MAX_VALUE - 5));
+        assertTrue(pool.readmit(0, Long.MIN_VALUE + 5), "nanoTime's wrap-around is later, not earlier");
     }
 }
