@@ -25,10 +25,13 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * An OpenAI-compatible backend for tests, on plain sockets so that it can misbehave on demand. It
@@ -58,6 +61,8 @@ public final class FakeOpenAiBackend implements AutoCloseable {
     private final Semaphore slots;
     private final Duration perToken;
     private final ExecutorService connections = Executors.newCachedThreadPool(new DaemonThreadFactory("fake-backend"));
+    /** The accept loop, which holds the listening socket open until its accept returns. */
+    private Future<?> accepting;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     /** Connections waiting for their next request. */
     private final Set<Socket> idle = ConcurrentHashMap.newKeySet();
@@ -78,7 +83,7 @@ public final class FakeOpenAiBackend implements AutoCloseable {
 
     public static FakeOpenAiBackend start(int slots, Duration perToken) throws IOException {
         FakeOpenAiBackend backend = new FakeOpenAiBackend(new ServerSocket(0, 128, InetAddress.getLoopbackAddress()), slots, perToken);
-        backend.connections.execute(backend::accept);
+        backend.accepting = backend.connections.submit(backend::accept);
         return backend;
     }
 
@@ -358,10 +363,25 @@ public final class FakeOpenAiBackend implements AutoCloseable {
         healthy = answers;
     }
 
+    /**
+     * Stops at once, as a server process that dies: once this returns, a connection is refused, and
+     * every connection it had is closed, the idle ones before the one answering (so that a proxy that
+     * sees the answer broken finds the others closed too, rather than lend one to the next request).
+     */
     @Override
     public void close() throws IOException {
         closed = true;
         server.close();
+        // Closing a socket that a thread is accepting on leaves it listening, and completing
+        // connections, until that accept returns.
+        try {
+            accepting.get(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IOException("the accept loop did not stop", e);
+        }
+        closeIdleConnections();
         for (Socket socket : open) {
             socket.close();
         }
