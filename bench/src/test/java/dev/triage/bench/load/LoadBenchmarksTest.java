@@ -179,6 +179,7 @@ class LoadBenchmarksTest {
         try (ReplayBackend backend = ReplayBackend.start(ReplayBackendSettings.builder().answers(answers).speed(SPEED).build());
                 Triage triage = LoadSession.startTriage(backend, answers, LoadVariant.parse(variant, Duration.ZERO), List.of())) {
             URI base = URI.create("http://127.0.0.1:" + triage.address().getPort());
+            LoadSession.awaitReady(base); // else a ranker still loading leaves the burst to its fallback
             BackendQueue queue = triage.queues().get(0);
             CompletableFuture<List<LoadResult>> first = CompletableFuture.supplyAsync(() -> {
                 try {

@@ -31,7 +31,7 @@ class AdaptiveConcurrencyTest {
 
     @Test
     void theLimitFoundSetsTheSlotsOfTheRunningProxy() throws Exception {
-        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(8, Duration.ofMillis(4));
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(8, Duration.ofMillis(20));
                 RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--max-concurrency", "auto:1..8",
                         "--estimator", "baseline")) {
             int start = triage.chatQueue().slots();

@@ -278,12 +278,12 @@ class PreemptionTest {
     void vllmContinuesTheFinalMessageWithoutAGenerationPrompt() throws Exception {
         try (ContinuingBackend backend = ContinuingBackend.start(PreemptionDialect.VLLM, PER_TOKEN);
                 RunningTriage triage = triage(backend, PreemptionDialect.VLLM)) {
-            List<HttpResponse<String>> responses = longThenShort(triage, backend, "/v1/chat/completions", longChat(50),
+            List<HttpResponse<String>> responses = longThenShort(triage, backend, "/v1/chat/completions", longChat(LONG),
                     ChatRequests.chat("short one", 5, true));
             JsonNode continuation = backend.bodies().get(2);
             assertTrue(continuation.path("continue_final_message").asBoolean(), continuation.toString());
             assertFalse(continuation.path("add_generation_prompt").asBoolean(true), continuation.toString());
-            assertEquals(words(0, 50), contentOf(events(responses.get(0).body())));
+            assertEquals(words(0, LONG), contentOf(events(responses.get(0).body())));
             assertAllReleased(triage);
         }
     }
@@ -292,7 +292,7 @@ class PreemptionTest {
     void completionsContinueFromThePromptAndTheTokenIdsSoFar() throws Exception {
         try (ContinuingBackend backend = ContinuingBackend.start(PreemptionDialect.LLAMA_CPP_TOKEN_IDS, PER_TOKEN);
                 RunningTriage triage = triage(backend, PreemptionDialect.LLAMA_CPP_TOKEN_IDS)) {
-            String prompt = "{\"model\":\"fake\",\"stream\":true,\"max_tokens\":50,\"prompt\":\"Once upon a time \"}";
+            String prompt = "{\"model\":\"fake\",\"stream\":true,\"max_tokens\":" + LONG + ",\"prompt\":\"Once upon a time \"}";
             List<HttpResponse<String>> responses = longThenShort(triage, backend, "/v1/completions", prompt,
                     "{\"model\":\"fake\",\"stream\":true,\"max_tokens\":5,\"prompt\":\"short\"}");
             JsonNode continuation = backend.bodies().get(2);
@@ -301,7 +301,7 @@ class PreemptionTest {
             int paused = continued.size() - 1;
             assertTrue(paused > 0, "paused after " + paused);
             assertEquals(paused - 1, continued.path(paused).asInt(), "the ids so far, last the last");
-            assertEquals(50 - paused, continuation.path("max_tokens").asInt());
+            assertEquals(LONG - paused, continuation.path("max_tokens").asInt());
             assertEquals(0, backend.templated(), "a completion's prompt is its own");
             List<JsonNode> events = events(responses.get(0).body());
             StringBuilder text = new StringBuilder();
@@ -312,9 +312,9 @@ class PreemptionTest {
                 text.append(event.path("choices").path(0).path("text").asText(""));
                 finishes += event.path("choices").path(0).path("finish_reason").isNull() ? 0 : 1;
             }
-            assertEquals(words(0, 50), text.toString());
+            assertEquals(words(0, LONG), text.toString());
             assertEquals(1, finishes);
-            assertEquals(50, events.get(events.size() - 1).path("usage").path("completion_tokens").asInt());
+            assertEquals(LONG, events.get(events.size() - 1).path("usage").path("completion_tokens").asInt());
             assertAllReleased(triage);
         }
     }
@@ -323,15 +323,15 @@ class PreemptionTest {
     void ollamaChatContinuesATrailingAssistantMessage() throws Exception {
         try (ContinuingBackend backend = ContinuingBackend.start(PreemptionDialect.OLLAMA, PER_TOKEN);
                 RunningTriage triage = triage(backend, PreemptionDialect.OLLAMA)) {
-            String chat = "{\"model\":\"fake\",\"options\":{\"num_predict\":50},\"messages\":[{\"role\":\"user\",\"content\":\"go on\"}]}";
+            String chat = "{\"model\":\"fake\",\"options\":{\"num_predict\":" + LONG + "},\"messages\":[{\"role\":\"user\",\"content\":\"go on\"}]}";
             List<HttpResponse<String>> responses = longThenShort(triage, backend, "/api/chat", chat,
                     "{\"model\":\"fake\",\"options\":{\"num_predict\":5},\"messages\":[{\"role\":\"user\",\"content\":\"short\"}]}");
             JsonNode continuation = backend.bodies().get(2);
             JsonNode last = continuation.path("messages").path(1);
             assertEquals("assistant", last.path("role").asText());
             int paused = last.path("content").asText().split(" ").length;
-            assertEquals(50 - paused, continuation.path("options").path("num_predict").asInt());
-            assertOllamaStream(responses.get(0).body(), "message", 50);
+            assertEquals(LONG - paused, continuation.path("options").path("num_predict").asInt());
+            assertOllamaStream(responses.get(0).body(), "message", LONG);
             assertAllReleased(triage);
         }
     }
@@ -340,13 +340,13 @@ class PreemptionTest {
     void ollamaGenerateContinuesARawPromptAndNeverATemplatedOne() throws Exception {
         try (ContinuingBackend backend = ContinuingBackend.start(PreemptionDialect.OLLAMA, PER_TOKEN);
                 RunningTriage triage = triage(backend, PreemptionDialect.OLLAMA)) {
-            String raw = "{\"model\":\"fake\",\"raw\":true,\"prompt\":\"[INST] go [/INST] \",\"options\":{\"num_predict\":50}}";
+            String raw = "{\"model\":\"fake\",\"raw\":true,\"prompt\":\"[INST] go [/INST] \",\"options\":{\"num_predict\":" + LONG + "}}";
             String shortOne = "{\"model\":\"fake\",\"raw\":true,\"prompt\":\"short\",\"options\":{\"num_predict\":5}}";
             List<HttpResponse<String>> responses = longThenShort(triage, backend, "/api/generate", raw, shortOne);
             JsonNode continuation = backend.bodies().get(2);
             assertTrue(continuation.path("raw").asBoolean());
             assertTrue(continuation.path("prompt").asText().startsWith("[INST] go [/INST] w0 "), continuation.toString());
-            assertOllamaStream(responses.get(0).body(), "response", 50);
+            assertOllamaStream(responses.get(0).body(), "response", LONG);
 
             String templated = "{\"model\":\"fake\",\"prompt\":\"go\",\"options\":{\"num_predict\":40}}";
             longThenShort(triage, backend, "/api/generate", templated, shortOne);
