@@ -36,6 +36,8 @@ public final class BackendQueue {
     static final int ORDERED_AT_ADMISSION = 1024;
     /** How long ranking feedback may wait to be counted, gathering more. */
     private static final long FEEDBACK_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /** Recosting passes per dispatch at most, while the models keep changing under them. */
+    private static final int RECOST_PASSES = 4;
 
     private final DispatchLoop loop;
     private final Clock clock;
@@ -509,9 +511,18 @@ public final class BackendQueue {
         askForPause();
     }
 
-    /** Costs again the waiting jobs whose models have changed since they were costed. */
+    /**
+     * Costs again the waiting jobs whose models have changed since they were costed, pass after pass
+     * until none has: the learner moves on its own thread, and a change in the middle of a pass would
+     * leave the jobs costed before it and those after it ordered by different models. A learner that
+     * kept moving through every pass leaves the rest to the next dispatch.
+     */
     private void recostChanged() {
-        scheduler.recost(job -> job.payload().costChanged(), job -> job.payload().currentCost());
+        for (int pass = 0; pass < RECOST_PASSES; pass++) {
+            if (!scheduler.recost(job -> job.payload().costChanged(), job -> job.payload().currentCost())) {
+                return;
+            }
+        }
     }
 
     /** Once no slot is free: asks the running job the policy wants paused, if any, to pause. */

@@ -143,8 +143,12 @@ public final class Scheduler<T> {
         waiting.addAgain(job);
     }
 
-    /** Gives every waiting job that {@code changed} selects its cost by {@code cost}, as {@link #resize} does. */
-    public void recost(Predicate<Job<T>> changed, Function<Job<T>, JobCost> cost) {
+    /**
+     * Gives every waiting job that {@code changed} selects its cost by {@code cost}, as {@link #resize} does.
+     *
+     * @return true when it selected any
+     */
+    public boolean recost(Predicate<Job<T>> changed, Function<Job<T>, JobCost> cost) {
         List<Job<T>> selected = new ArrayList<>();
         for (Job<T> job : waiting.all()) {
             if (changed.test(job)) {
@@ -152,6 +156,7 @@ public final class Scheduler<T> {
             }
         }
         selected.forEach(job -> resize(job, cost.apply(job)));
+        return !selected.isEmpty();
     }
 
     /** Removes a job that is still waiting; false when it was already dispatched or removed. */

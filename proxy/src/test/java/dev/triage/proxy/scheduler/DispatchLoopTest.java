@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -191,6 +192,46 @@ class DispatchLoopTest {
         costedEarly.slot.get(5, TimeUnit.SECONDS).release();
         costedLate.slot.get(5, TimeUnit.SECONDS);
         assertFalse(costedLate.slot.isCompletedExceptionally());
+    }
+
+    /**
+     * The learner moves on its own thread, so a model can change while the loop costs the waiting jobs
+     * again: every job is costed by the same model before the next one is chosen.
+     */
+    @Test
+    void aModelThatChangesInTheMiddleOfARecostingCostsEveryJobAgainBeforeTheNextDispatch() throws Exception {
+        BackendQueue queue = serial(10, Duration.ZERO);
+        Recorder running = new Recorder();
+        queue.submit(TAG, 0, 10, 1, connection, running);
+        Slot slot = running.slot.get(5, TimeUnit.SECONDS);
+        AtomicInteger version = new AtomicInteger();
+        AtomicBoolean changeAfterNextCosting = new AtomicBoolean();
+        double[] secondsPerToken = {0.1, 0.01, 0.001};
+        class Modelled implements CostSource {
+            @Override
+            public JobCost cost() {
+                int now = version.get();
+                if (now == 1 && changeAfterNextCosting.compareAndSet(true, false)) {
+                    version.set(2); // the learner's next change, landing just after this job was costed
+                }
+                return JobCost.ofAnswer(100, 100 * secondsPerToken[now]);
+            }
+
+            @Override
+            public long version() {
+                return version.get();
+            }
+        }
+        Recorder first = new Recorder();
+        queue.submit(TAG, 0, new Modelled(), false, connection, first);
+        Recorder second = new Recorder();
+        queue.submit(TAG, 0, new Modelled(), false, connection, second);
+        Await.until("both are queued", () -> queue.waitingCount() == 2);
+        changeAfterNextCosting.set(true);
+        version.set(1);
+        slot.release();
+        CompletableFuture.anyOf(first.slot, second.slot).get(5, TimeUnit.SECONDS);
+        assertTrue(first.slot.isDone() && !second.slot.isDone(), "the same cost, and the first came first");
     }
 
     @Test
