@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpMethod;
@@ -59,6 +60,7 @@ public final class AudioUploadReader {
     /** OpenAI's limit on a transcription upload: 25 MB. */
     public static final long DEFAULT_MAX_BODY_BYTES = 25L * 1024 * 1024;
 
+    private static final String FORM_DATA = "multipart/form-data";
     /** An audio form has five fields and a file; a body with many more is not one. */
     private static final int MAX_FIELDS = 64;
     /*
@@ -87,6 +89,22 @@ public final class AudioUploadReader {
     }
 
     /**
+     * The headers with the Content-Type's media type in lower case, as Netty's decoder reads it (media
+     * types are case-insensitive; the boundary after them is not, and is kept as sent).
+     *
+     * @throws AudioUploadException when the body is not a multipart form
+     */
+    private static HttpHeaders formHeaders(HttpHeaders headers) throws AudioUploadException {
+        String contentType = headers.get(HttpHeaderNames.CONTENT_TYPE, "");
+        int parameters = contentType.indexOf(';');
+        String mediaType = (parameters < 0 ? contentType : contentType.substring(0, parameters)).trim();
+        if (!mediaType.equalsIgnoreCase(FORM_DATA)) {
+            throw new AudioUploadException(AudioUploadProblem.NOT_MULTIPART, "Content-Type " + contentType);
+        }
+        return headers.copy().set(HttpHeaderNames.CONTENT_TYPE, FORM_DATA + (parameters < 0 ? "" : contentType.substring(parameters)));
+    }
+
+    /**
      * Reads the upload whose headers and complete body are given.
      *
      * @throws AudioUploadException when the body is larger than the limit, is not a multipart form,
@@ -98,9 +116,16 @@ public final class AudioUploadReader {
             throw new AudioUploadException(AudioUploadProblem.TOO_LARGE,
                     body.readableBytes() + " bytes (limit: " + maxBodyBytes + ")");
         }
-        HttpRequest request = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/", headers);
-        if (!HttpPostRequestDecoder.isMultipart(request)) {
-            throw new AudioUploadException(AudioUploadProblem.NOT_MULTIPART, "Content-Type " + headers.get("content-type"));
+        HttpRequest request = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/", formHeaders(headers));
+        boolean bounded;
+        try {
+            bounded = HttpPostRequestDecoder.isMultipart(request);
+        } catch (DecoderException | IndexOutOfBoundsException e) {
+            // Netty reads "boundary", "boundary=" and "boundary=\"" by failing in three different ways.
+            throw new AudioUploadException(AudioUploadProblem.MALFORMED_MULTIPART, "the Content-Type's boundary has no value");
+        }
+        if (!bounded) {
+            throw new AudioUploadException(AudioUploadProblem.MALFORMED_MULTIPART, "the Content-Type names no boundary");
         }
         // The body is offered after construction, not with it: a decoder whose constructor throws
         // cannot be destroyed, and would leak the copy it made.

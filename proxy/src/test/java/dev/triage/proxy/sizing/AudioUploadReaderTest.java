@@ -20,11 +20,13 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class AudioUploadReaderTest {
 
@@ -165,6 +167,25 @@ class AudioUploadReaderTest {
 
         AudioUploadException noBoundary = assertThrows(AudioUploadException.class, () -> read(reader(), "multipart/form-data", form));
         assertEquals(400, noBoundary.problem().status());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"multipart/form-data; boundary", "multipart/form-data; boundary=", "multipart/form-data; boundary=\""})
+    void aBoundaryWithNoValueIs400(String contentType) {
+        byte[] form = new MultipartForm().file("a.wav", AudioFixtures.named("pcm8-mono-8000.wav").bytes()).build();
+        AudioUploadException empty = assertThrows(AudioUploadException.class, () -> read(reader(), contentType, form));
+        assertEquals(AudioUploadProblem.MALFORMED_MULTIPART, empty.problem());
+        assertEquals(400, empty.problem().status());
+    }
+
+    @Test
+    void theMediaTypeIsReadInAnyCaseAndTheBoundaryAsSent() throws Exception {
+        byte[] form = new MultipartForm().file("a.wav", AudioFixtures.named("pcm8-mono-8000.wav").bytes()).build();
+        AudioUpload upload = read(reader(), "Multipart/Form-Data; boundary=" + BOUNDARY, form);
+        assertEquals(AudioFormat.WAV, upload.duration().format());
+        AudioUploadException otherCase = assertThrows(AudioUploadException.class,
+                () -> read(reader(), "multipart/form-data; boundary=" + BOUNDARY.toUpperCase(Locale.ROOT), form));
+        assertEquals(AudioUploadProblem.MALFORMED_MULTIPART, otherCase.problem());
     }
 
     @Test
