@@ -102,6 +102,11 @@ public final class AudioSizer implements RequestSizer, AutoCloseable {
                 sized = estimatorTimer.record(() -> read(head, upload));
             } catch (CompletionException e) {
                 failure = e.getCause();
+            } catch (OutOfMemoryError e) {
+                // The decoder's copy of a large form found no memory (direct buffers run out first): a
+                // shortage that passes as the uploads being read finish, so a retry can succeed.
+                failure = new RequestRejectedException(TriageError.QUEUE_FULL, "not enough memory to read the upload now; retry later",
+                        null);
             } catch (RuntimeException | Error e) {
                 failure = e;
             } finally {

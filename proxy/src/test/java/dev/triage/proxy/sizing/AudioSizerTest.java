@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.features.audio.AudioClip;
 import dev.triage.features.audio.AudioDurationReader;
+import dev.triage.model.Estimate;
+import dev.triage.model.JobEstimator;
 import dev.triage.proxy.api.TriageError;
 import dev.triage.proxy.testing.HeldEstimator;
 import dev.triage.proxy.testing.MultipartForm;
@@ -88,5 +90,31 @@ class AudioSizerTest {
         assertEquals(1, reading.refCnt());
         assertEquals(1, waiting.refCnt());
         List.of(reading, waiting, refused).forEach(ByteBuf::release);
+    }
+
+    @Test
+    void memoryRunningOutWhileAnUploadIsReadIsAQueueFullToRetryNotAnInternalError() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        JobEstimator<AudioClip> starved = new JobEstimator<>() {
+            @Override
+            public String name() {
+                return "starved";
+            }
+
+            @Override
+            public Estimate estimate(AudioClip clip) {
+                throw new OutOfMemoryError("Cannot reserve 25165824 bytes of direct buffer memory");
+            }
+        };
+        AudioSizer sizer = new AudioSizer(new AudioUploadReader(new AudioDurationReader(), 1 << 20, false), starved,
+                registry.timer("t"), registry.counter("c"), 1, 1);
+        ByteBuf body = upload();
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> sizer.size(head(), body).get(30, TimeUnit.SECONDS));
+        RequestRejectedException rejected = assertInstanceOf(RequestRejectedException.class, failed.getCause());
+        assertSame(TriageError.QUEUE_FULL, rejected.error());
+        assertTrue(rejected.error().retryable());
+        assertEquals(1, body.refCnt(), "the upload gives its reference back");
+        sizer.close();
+        body.release();
     }
 }
