@@ -19,6 +19,8 @@ final class PassThroughExchange implements Exchange, UpstreamCall.Listener {
     private final ClientRequestReceiver receiver;
     private final ChannelHandlerContext ctx;
     private final HttpRequest head;
+    /** The path the client asked for (the call rewrites the head's for the backend). */
+    private final String path;
     private final ServerContext context;
     private UpstreamCall call;
     private boolean requestComplete;
@@ -29,6 +31,7 @@ final class PassThroughExchange implements Exchange, UpstreamCall.Listener {
         this.receiver = receiver;
         this.ctx = ctx;
         this.head = head;
+        this.path = RouteTable.pathOf(head.uri());
         this.context = context;
     }
 
@@ -109,7 +112,7 @@ final class PassThroughExchange implements Exchange, UpstreamCall.Listener {
             ctx.close();
             return;
         }
-        FullHttpResponse response = Responses.error(ctx.alloc(), failure.error(), failure.message(context.passThrough().config()),
+        FullHttpResponse response = Responses.error(ctx.alloc(), path, failure.error(), failure.message(context.passThrough().config()),
                 null);
         if (!requestComplete) {
             HttpUtil.setKeepAlive(response, false); // the unread rest of the body ends with the connection

@@ -22,14 +22,17 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Builds the responses Triage answers with itself: OpenAI-style errors,
- * {@code {"error":{"message","type","param","code"}}} (with {@code x-should-retry: false} where a retry
- * cannot help), and small JSON bodies for local routes.
+ * {@code {"error":{"message","type","param","code"}}} (Ollama's {@code {"error":"message"}} on its own
+ * API; either with {@code x-should-retry: false} where a retry cannot help), and small JSON bodies for
+ * local routes.
  */
 public final class Responses {
 
     /** The header OpenAI's SDKs read before their own retry rules: {@code false} stops their retries. */
     static final AsciiString SHOULD_RETRY = AsciiString.cached("x-should-retry");
     private static final AsciiString FALSE = AsciiString.cached("false");
+    /** Where Ollama's own API lives. */
+    private static final String OLLAMA_API = "/api/";
 
     private Responses() {}
 
@@ -45,6 +48,23 @@ public final class Responses {
             inner.put("param", param);
         }
         inner.put("code", error.code());
+        return errorResponse(alloc, error, body);
+    }
+
+    /**
+     * An error response to a request for {@code path}, in the shape its clients read: on Ollama's own
+     * API ({@code /api/...}) Ollama's {@code {"error":"message"}} (its clients show {@code error} as the
+     * message, and an object there as "[object Object]"), with Triage's {@code code} beside it;
+     * elsewhere OpenAI's.
+     */
+    public static FullHttpResponse error(ByteBufAllocator alloc, String path, TriageError error, String message, String param) {
+        if (!path.startsWith(OLLAMA_API)) {
+            return error(alloc, error, message, param);
+        }
+        return errorResponse(alloc, error, Json.MAPPER.createObjectNode().put("error", message).put("code", error.code()));
+    }
+
+    private static FullHttpResponse errorResponse(ByteBufAllocator alloc, TriageError error, ObjectNode body) {
         FullHttpResponse response = json(alloc, error.status(), body);
         if (!error.retryable()) {
             response.headers().set(SHOULD_RETRY, FALSE);

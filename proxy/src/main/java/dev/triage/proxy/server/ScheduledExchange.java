@@ -620,7 +620,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     }
 
     private FullHttpResponse errorResponse(TriageError error, String message, String param) {
-        FullHttpResponse response = Responses.error(ctx.alloc(), error, message, param);
+        FullHttpResponse response = Responses.error(ctx.alloc(), record.path(), error, message, param);
         response.headers().set(TriageHeaders.REQUEST_ID, record.id());
         if (job != null || slot != null) {
             addTriageHeaders(response);

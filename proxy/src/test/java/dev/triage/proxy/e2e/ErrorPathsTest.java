@@ -45,7 +45,12 @@ class ErrorPathsTest {
             assertEquals("invalid_request", error(bad).path("code").asText());
             assertTrue(error(bad).path("message").asText().startsWith("the body is not valid JSON"), bad.body());
             assertEquals("false", bad.headers().firstValue("x-should-retry").orElseThrow(), "the same body fails again");
-            assertEquals(400, triage.post("/api/chat", "[1, 2]").statusCode());
+            HttpResponse<String> badOllama = triage.post("/api/chat", "[1, 2]");
+            assertEquals(400, badOllama.statusCode());
+            // Ollama's own API answers errors in Ollama's shape, whose clients show "error" as the message.
+            assertTrue(JSON.readTree(badOllama.body()).path("error").isTextual(), badOllama.body());
+            assertEquals("invalid_request", JSON.readTree(badOllama.body()).path("code").asText());
+            assertEquals("false", badOllama.headers().firstValue("x-should-retry").orElseThrow());
             assertEquals(400, triage.post("/v1/chat/completions", "{\"priority\": \"high\"}").statusCode());
             assertTrue(backend.requestHeaders().isEmpty(), "nothing reached the backend");
             assertServes(triage, "fine");
@@ -138,6 +143,9 @@ class ErrorPathsTest {
                 assertTrue(response.headers().firstValue("x-should-retry").isEmpty(), "a backend may come back");
             }
             assertEquals(502, triage.get("/v1/models").statusCode());
+            HttpResponse<String> tags = triage.get("/api/tags");
+            assertEquals(502, tags.statusCode());
+            assertTrue(JSON.readTree(tags.body()).path("error").asText().contains("unreachable"), tags.body());
             assertEquals(200, triage.get("/healthz").statusCode());
         }
     }
