@@ -57,10 +57,10 @@ final class Backends implements AutoCloseable {
                 .collect(Collectors.groupingBy(BackendConfig::models, LinkedHashMap::new, Collectors.toList()));
         byModels.forEach((models, members) -> {
             String name = byModels.size() == 1 ? "chat" : members.stream().map(BackendConfig::name).collect(Collectors.joining("+"));
-            chat.add(open(name, members, models, config, dispatchLoop, metrics, expectedSeconds));
+            chat.add(open(name, members, models, config.healthPath(), config, dispatchLoop, metrics, expectedSeconds));
         });
         audio = config.audio().backend()
-                .map(b -> open("audio", List.of(b), Set.of(), config, dispatchLoop, metrics, only -> 0))
+                .map(b -> open("audio", List.of(b), Set.of(), config.audio().healthPath(), config, dispatchLoop, metrics, only -> 0))
                 .orElse(chat.stream().filter(g -> g.models().isEmpty()).findFirst().orElse(chat.get(0)));
         // One backend only (the configuration refuses auto with several): a shared queue's slots are its backends'.
         config.adaptiveConcurrency().ifPresent(bounds -> chat.get(0).queue().adaptSlots(new ConcurrencyLimiter(bounds.min(), bounds.max())));
@@ -69,8 +69,8 @@ final class Backends implements AutoCloseable {
         }
     }
 
-    private Group open(String name, List<BackendConfig> members, Set<String> models, TriageConfig config, DispatchLoop dispatchLoop,
-            TriageMetrics metrics, ToDoubleFunction<String> expectedSeconds) {
+    private Group open(String name, List<BackendConfig> members, Set<String> models, String healthPath, TriageConfig config,
+            DispatchLoop dispatchLoop, TriageMetrics metrics, ToDoubleFunction<String> expectedSeconds) {
         Duration connectTimeout = config.upstreamTimeout().compareTo(CONNECT_TIMEOUT) < 0 ? config.upstreamTimeout() : CONNECT_TIMEOUT;
         List<PoolMember> poolMembers = new ArrayList<>();
         int slots = 0;
@@ -94,7 +94,7 @@ final class Backends implements AutoCloseable {
             pools.add(pool);
             int index = i;
             Backend backend = new Backend(poolMembers.get(i).name(), member, pool, queue);
-            probes.put(backend, BackendProbe.start(member, config.healthPath(), config.probeInterval(), (up, sentNanos) -> {
+            probes.put(backend, BackendProbe.start(member, healthPath, config.probeInterval(), (up, sentNanos) -> {
                 if (up) {
                     queue.readmit(index, sentNanos);
                 } else {

@@ -9,10 +9,11 @@ import java.util.Optional;
  * scheduled.
  *
  * @param backend their own backend, or empty to share the chat backend (its queue and slots too)
+ * @param healthPath the path their own backend's readiness probe asks
  * @param maxBody the largest upload accepted, in bytes
  * @param voiceActivity whether PCM uploads are measured by their speech-active seconds
  * @param serviceTime the audio backend's seconds per transcript token
  * @param tokenRates κ, transcript tokens per second of speech, by language
  */
-public record AudioConfig(Optional<BackendConfig> backend, long maxBody, boolean voiceActivity,
+public record AudioConfig(Optional<BackendConfig> backend, String healthPath, long maxBody, boolean voiceActivity,
         ServiceTimeModel serviceTime, SpeechTokenRates tokenRates) {}

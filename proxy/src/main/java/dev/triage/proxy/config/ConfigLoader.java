@@ -84,6 +84,8 @@ public final class ConfigLoader {
             new ConfigOption("admin-token", "", "bearer token for /triage/...; unset, the admin API answers local clients only"),
             new ConfigOption("admin-listen", "", "a separate address for the admin API (/triage/...): host:port; unset, it is on --listen"),
             new ConfigOption("health-path", "/v1/models", "backend path the readiness probe asks; up when it answers 2xx"),
+            new ConfigOption("audio-health-path", "", "the audio backend's path for the readiness probe; unset, --health-path "
+                    + "(whisper.cpp's server answers /)"),
             new ConfigOption("probe-interval", "5s", "how often the readiness probe asks each backend"),
             new ConfigOption("shutdown-grace", "30s", "on SIGTERM, how long in-flight requests may finish"),
             new ConfigOption("vllm-metrics", "false", "also export the chat queue under vLLM's metric names, for routers that read them (true/false)"),
@@ -207,7 +209,7 @@ public final class ConfigLoader {
                 ValueParsers.listenAddress("listen", v.get("listen")),
                 backends,
                 serviceTime,
-                audio(v),
+                audio(v, healthPath),
                 policy,
                 laps,
                 preemption,
@@ -322,15 +324,18 @@ public final class ConfigLoader {
                 feedbackLog.isEmpty() ? Optional.empty() : Optional.of(Path.of(feedbackLog)), feedbackPrompts);
     }
 
-    private static AudioConfig audio(Map<String, String> v) {
+    private static AudioConfig audio(Map<String, String> v, String chatHealthPath) {
         String url = v.get("audio-backend").trim();
+        String healthPath = v.get("audio-health-path").trim();
+        require(healthPath.isEmpty() || healthPath.startsWith("/"), "audio-health-path", v, "a path starting with /");
         int concurrency = ValueParsers.integer("audio-max-concurrency", v.get("audio-max-concurrency"));
         require(concurrency >= 1, "audio-max-concurrency", v, ">= 1");
         Optional<BackendConfig> backend = url.isEmpty() ? Optional.empty()
                 : Optional.of(new BackendConfig(ValueParsers.backendUrl("audio-backend", url), concurrency));
         long maxBody = ValueParsers.size("max-audio-body", v.get("max-audio-body"));
         require(maxBody > 0 && maxBody <= Integer.MAX_VALUE, "max-audio-body", v, "a size > 0 and < 2GB");
-        return new AudioConfig(backend, maxBody, ValueParsers.bool("audio-vad", v.get("audio-vad")),
+        return new AudioConfig(backend, healthPath.isEmpty() ? chatHealthPath : healthPath, maxBody,
+                ValueParsers.bool("audio-vad", v.get("audio-vad")),
                 serviceTime(v, "audio-service-time-base", "audio-service-time-per-token"),
                 ValueParsers.speechTokenRates("speech-token-rates", v.get("speech-token-rates")));
     }

@@ -204,4 +204,16 @@ class OperationsTest {
             assertEquals(503, wrongPath.get("/readyz").statusCode());
         }
     }
+
+    @Test
+    void theAudioBackendIsProbedAtItsOwnPath() throws Exception {
+        try (FakeOpenAiBackend chat = FakeOpenAiBackend.start(1, Duration.ZERO);
+                FakeOpenAiBackend speech = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", chat.url(), "--audio-backend", speech.url(),
+                        "--audio-health-path", "/health", "--probe-interval", "100ms")) {
+            Await.until("the audio backend was probed twice", () -> speech.requestHeaders().size() >= 2);
+            assertEquals(List.of(), chat.requestHeaders(), "the chat backend is asked for its models, at --health-path");
+            assertEquals(503, triage.get("/readyz").statusCode(), "the audio backend answers /health with a 404");
+        }
+    }
 }
