@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HTTPGetAction;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
@@ -63,16 +64,22 @@ class ManifestsTest {
 
             assertTrue(InetAddress.getByName(config.backend().host()).isLoopbackAddress(),
                     name + ": the model server must be reachable through Triage only");
+            long grace = deployment.getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds();
             for (Container other : deployment.getSpec().getTemplate().getSpec().getContainers()) {
                 if (other != triage) {
                     assertTrue(other.getPorts().isEmpty(), name + ": " + other.getName() + " publishes a port");
+                    // Stopped with Triage, the model server would cut the requests Triage lets finish.
+                    List<String> preStop = other.getLifecycle().getPreStop().getExec().getCommand();
+                    assertEquals("sleep", preStop.get(0), name + ": " + other.getName());
+                    long stays = Long.parseLong(preStop.get(1));
+                    assertTrue(stays > config.shutdownGrace().toSeconds() && stays < grace,
+                            name + ": " + other.getName() + " stays " + stays + " s");
                 }
             }
             assertEquals(config.listen().getPort(), triage.getPorts().get(0).getContainerPort(), name);
             assertEquals("http", triage.getPorts().get(0).getName(), name);
             assertProbe("/healthz", triage.getLivenessProbe().getHttpGet(), name);
             assertProbe("/readyz", triage.getReadinessProbe().getHttpGet(), name);
-            long grace = deployment.getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds();
             assertTrue(grace > config.shutdownGrace().toSeconds(), name + ": the pod is killed before Triage has drained");
         }
     }
@@ -115,6 +122,17 @@ class ManifestsTest {
                 .flatMap(rule -> rule.getBackendRefs().stream())
                 .filter(ref -> ref.getKind().equals("InferencePool"))
                 .map(ref -> ref.getName()).collect(Collectors.toSet()));
+    }
+
+    @Test
+    void everyVolumeClaimAPodMountsIsInTheManifests() {
+        for (Deployment deployment : Manifests.all(Deployment.class)) {
+            for (Volume volume : deployment.getSpec().getTemplate().getSpec().getVolumes()) {
+                if (volume.getPersistentVolumeClaim() != null) {
+                    Manifests.named("PersistentVolumeClaim", volume.getPersistentVolumeClaim().getClaimName());
+                }
+            }
+        }
     }
 
     @Test
