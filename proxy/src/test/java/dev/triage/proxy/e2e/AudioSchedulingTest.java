@@ -1,7 +1,9 @@
 package dev.triage.proxy.e2e;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.features.audio.AudioFixtures;
@@ -11,6 +13,8 @@ import dev.triage.proxy.testing.FakeOpenAiBackend;
 import dev.triage.proxy.testing.MultipartForm;
 import dev.triage.proxy.testing.PrometheusText;
 import dev.triage.proxy.testing.RunningTriage;
+import java.io.ByteArrayInputStream;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -146,6 +150,34 @@ class AudioSchedulingTest {
             assertEquals(2, triage.triage().queues().size());
             chat.releaseHeld();
             assertEquals(200, busy.get(30, TimeUnit.SECONDS).statusCode());
+        }
+    }
+
+    /** However the client sends it (with its length, chunked, or after a 100 Continue), the backend gets the upload as it was. */
+    @Test
+    void anUploadReachesTheBackendByteForByteHoweverItIsSent() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
+            byte[] form = new MultipartForm().field("model", "whisper-1").file("a.wav", SHORT).build();
+            HttpRequest.Builder upload = HttpRequest.newBuilder(triage.uri("/v1/audio/transcriptions"))
+                    .timeout(Duration.ofMinutes(1)).header("content-type", MultipartForm.CONTENT_TYPE);
+            List<HttpRequest> ways = List.of(
+                    upload.copy().POST(HttpRequest.BodyPublishers.ofByteArray(form)).build(),
+                    upload.copy().POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(form))).build(),
+                    upload.copy().expectContinue(true).POST(HttpRequest.BodyPublishers.ofByteArray(form)).build());
+            for (HttpRequest way : ways) {
+                HttpResponse<String> answer = triage.client().send(way, HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, answer.statusCode(), answer.body());
+            }
+            assertEquals(3, backend.uploads().size());
+            for (int i = 0; i < ways.size(); i++) {
+                assertArrayEquals(form, backend.uploads().get(i), "upload " + i);
+                Map<String, String> headers = backend.requestHeaders().get(i);
+                assertEquals(MultipartForm.CONTENT_TYPE, headers.get("content-type"), "the boundary as sent");
+                assertEquals(String.valueOf(form.length), headers.get("content-length"));
+                assertNull(headers.get("transfer-encoding"), "the body goes whole, with its length");
+                assertNull(headers.get("expect"), "the client had its 100 Continue from Triage");
+            }
         }
     }
 

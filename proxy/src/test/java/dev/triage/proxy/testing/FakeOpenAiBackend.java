@@ -71,6 +71,7 @@ public final class FakeOpenAiBackend implements AutoCloseable {
     private final List<String> aborted = new CopyOnWriteArrayList<>();
     private final List<Map<String, String>> headers = new CopyOnWriteArrayList<>();
     private final List<JsonNode> bodies = new CopyOnWriteArrayList<>();
+    private final List<byte[]> uploads = new CopyOnWriteArrayList<>();
     private final CountDownLatch held = new CountDownLatch(1);
     private volatile boolean closed;
     private volatile boolean healthy = true;
@@ -118,6 +119,11 @@ public final class FakeOpenAiBackend implements AutoCloseable {
     /** The JSON body of every generation request, in arrival order. */
     public List<JsonNode> requestBodies() {
         return List.copyOf(bodies);
+    }
+
+    /** The body of every audio request, as it arrived. */
+    public List<byte[]> uploads() {
+        return List.copyOf(uploads);
     }
 
     private void accept() {
@@ -294,6 +300,7 @@ public final class FakeOpenAiBackend implements AutoCloseable {
      * {@code perToken} per kilobyte; the answer names the file, so tests can tell which finished.
      */
     private boolean transcribe(Request request, OutputStream out) throws IOException {
+        uploads.add(request.body);
         String form = new String(request.body, StandardCharsets.ISO_8859_1);
         int name = form.indexOf("filename=\"");
         String file = name < 0 ? "?" : form.substring(name + 10, form.indexOf('"', name + 10));
