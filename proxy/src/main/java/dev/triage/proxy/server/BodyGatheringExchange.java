@@ -1,8 +1,10 @@
 package dev.triage.proxy.server;
 
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 
 /**
@@ -64,5 +66,18 @@ abstract class BodyGatheringExchange implements Exchange {
 
     long maxBody() {
         return maxBody;
+    }
+
+    /**
+     * The refusal of a body its client has not sent: one that asked to be told first ({@code Expect:
+     * 100-continue}, still on the head until Triage answers it) may send no body after a final answer,
+     * and its next request could not be told from the body Triage would wait to drop, so the connection
+     * ends with the answer.
+     */
+    final FullHttpResponse closingIfBodyWithheld(FullHttpResponse response) {
+        if (HttpUtil.is100ContinueExpected(head)) {
+            HttpUtil.setKeepAlive(response, false);
+        }
+        return response;
     }
 }

@@ -117,7 +117,7 @@ final class LocalExchange extends BodyGatheringExchange {
     @Override
     void bodyTooLarge() {
         over = true;
-        receiver.respond(this, Responses.error(ctx.alloc(), TriageError.BODY_TOO_LARGE,
-                "request body exceeds " + MAX_BODY + " bytes", null));
+        receiver.respond(this, closingIfBodyWithheld(Responses.error(ctx.alloc(), TriageError.BODY_TOO_LARGE,
+                "request body exceeds " + MAX_BODY + " bytes", null)));
     }
 }

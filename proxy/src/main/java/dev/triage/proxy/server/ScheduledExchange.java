@@ -136,8 +136,8 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     void bodyTooLarge() {
         // Answered at once; the receiver reads and drops the rest of the body, so that the client
         // (still sending) gets this answer rather than a reset connection.
-        reject(TriageError.BODY_TOO_LARGE, errorResponse(TriageError.BODY_TOO_LARGE,
-                "request body exceeds " + maxBody() + " bytes", null));
+        reject(TriageError.BODY_TOO_LARGE, closingIfBodyWithheld(errorResponse(TriageError.BODY_TOO_LARGE,
+                "request body exceeds " + maxBody() + " bytes", null)));
     }
 
     @Override

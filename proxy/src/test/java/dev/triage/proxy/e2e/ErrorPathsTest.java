@@ -71,6 +71,15 @@ class ErrorPathsTest {
                         + "400\r\n" + "y".repeat(1024) + "\r\n" + "400\r\n" + "y".repeat(1024) + "\r\n");
                 assertEquals("HTTP/1.1 413 Request Entity Too Large", raw.readLine());
             }
+            // Asked before the body is sent, the answer is final and ends the connection: the client sends no body,
+            // and its next request must not be read as the body Triage would drop.
+            try (RawClient raw = new RawClient(triage.port())) {
+                raw.send("POST /v1/chat/completions HTTP/1.1\r\nhost: t\r\ncontent-type: application/json\r\n"
+                        + "content-length: 5000\r\nexpect: 100-continue\r\n\r\n");
+                assertEquals("HTTP/1.1 413 Request Entity Too Large", raw.readLine());
+                assertEquals("connection: close", raw.readLineStartingWith("connection:"));
+                raw.readToEnd();
+            }
             // A big upload the client keeps sending still gets its answer, not a reset.
             HttpResponse<String> huge = triage.post("/v1/chat/completions", ChatRequests.chat("z".repeat(8 << 20), 3, false));
             assertEquals(413, huge.statusCode());
