@@ -9,7 +9,7 @@ import dev.triage.proxy.api.TriageError;
  */
 public enum AudioUploadProblem {
     NOT_MULTIPART(TriageError.INVALID_REQUEST, null, "expected a multipart/form-data body"),
-    MALFORMED_MULTIPART(TriageError.INVALID_REQUEST, null, "the multipart/form-data body does not match its boundary"),
+    MALFORMED_MULTIPART(TriageError.INVALID_REQUEST, null, "the multipart/form-data body is malformed"),
     MISSING_FILE(TriageError.INVALID_REQUEST, "file", "the form has no 'file' part"),
     INVALID_PRIORITY(TriageError.INVALID_REQUEST, "priority", "priority must be an integer (lower is sooner)"),
     TOO_LARGE(TriageError.BODY_TOO_LARGE, "file", "the upload is larger than the audio body limit");

@@ -146,6 +146,8 @@ public final class AudioUploadReader {
                 throw new AudioUploadException(AudioUploadProblem.MALFORMED_MULTIPART, "a part is not closed by the boundary");
             }
             return readForm(decoder);
+        } catch (HttpPostRequestDecoder.TooManyFormFieldsException e) {
+            throw new AudioUploadException(AudioUploadProblem.MALFORMED_MULTIPART, "more than " + MAX_FIELDS + " parts");
         } catch (DecoderException | IllegalArgumentException e) {
             throw new AudioUploadException(AudioUploadProblem.MALFORMED_MULTIPART, e.getMessage());
         } finally {
@@ -207,7 +209,7 @@ public final class AudioUploadReader {
         InterfaceHttpData file = decoder.getBodyHttpData("file");
         if (!(file instanceof HttpData)) {
             if (decoder.getBodyHttpDatas().isEmpty()) {
-                throw new AudioUploadException(AudioUploadProblem.MALFORMED_MULTIPART, "no part ends with the boundary");
+                throw new AudioUploadException(AudioUploadProblem.MALFORMED_MULTIPART, "no part ends with its boundary");
             }
             throw new AudioUploadException(AudioUploadProblem.MISSING_FILE, null);
         }

@@ -198,6 +198,7 @@ class AudioUploadReaderTest {
         byte[] body = form.file("a.wav", AudioFixtures.named("pcm8-mono-8000.wav").bytes()).build();
         AudioUploadException tooMany = assertThrows(AudioUploadException.class, () -> read(body));
         assertEquals(AudioUploadProblem.MALFORMED_MULTIPART, tooMany.problem());
+        assertEquals("the multipart/form-data body is malformed: more than 64 parts", tooMany.getMessage());
         for (int i = 0; i < 20; i++) {
             assertThrows(AudioUploadException.class, () -> read(body)); // leaks enough for the detector to see
         }
