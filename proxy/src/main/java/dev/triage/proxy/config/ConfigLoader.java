@@ -413,6 +413,9 @@ public final class ConfigLoader {
                 throw new ConfigException("config: " + file + " (expected: no nested config key)");
             }
             option(field.getKey());
+            if (field.getValue().isNull()) {
+                continue; // "key:" with nothing after it (an empty template value): the option keeps its default, not "null"
+            }
             if (LISTS.contains(field.getKey()) && field.getValue().isArray()) {
                 values.put(field.getKey(), listValue(field.getKey(), field.getValue()));
                 continue;
@@ -428,7 +431,7 @@ public final class ConfigLoader {
     private static String listValue(String key, JsonNode list) {
         StringBuilder joined = new StringBuilder();
         for (JsonNode item : list) {
-            if (!item.isValueNode()) {
+            if (!item.isValueNode() || item.isNull()) {
                 throw ConfigException.invalid(key, item.toString(), "a list of single values");
             }
             joined.append(joined.isEmpty() ? "" : LIST_SEPARATOR).append(item.asText());

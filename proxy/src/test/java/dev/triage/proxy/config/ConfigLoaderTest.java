@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -241,6 +242,18 @@ class ConfigLoaderTest {
         assertEquals("polcy: unknown option (see --help)", failure(Map.of(), "--config", unknownKey.toString()));
         Path list = Files.writeString(dir.resolve("b.yaml"), "- sjf\n");
         assertTrue(failure(Map.of(), "--config", list.toString()).contains("expected: a YAML mapping"));
+    }
+
+    @Test
+    void aKeyWithNoValueKeepsItsDefault() throws Exception {
+        // YAML reads "admin-token:" as null, which is not the token "null" that a remote client could send.
+        Path blank = Files.writeString(dir.resolve("blank.yaml"), "admin-token:\nstate-dir:\nfeedback-log:\n");
+        TriageConfig config = load(Map.of(), "--config", blank.toString());
+        assertEquals("", config.adminToken());
+        assertEquals(Optional.empty(), config.learning().stateDirectory());
+        assertEquals(Optional.empty(), config.learning().feedbackLog());
+        Path nullItem = Files.writeString(dir.resolve("null-item.yaml"), "backend:\n  - http://a:1\n  -\n");
+        assertTrue(failure(Map.of(), "--config", nullItem.toString()).contains("expected: a list of single values"));
     }
 
     @Test
