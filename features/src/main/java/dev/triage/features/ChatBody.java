@@ -12,7 +12,7 @@ import java.util.OptionalInt;
  * <pre>{@code
  * JsonNode body = mapper.readTree(bytes);
  * Prompt prompt = ChatBody.prompt(body);
- * OptionalInt cap = ChatBody.maxOutputTokens(body);
+ * OptionalInt cap = ChatBody.maxOutputTokens(body, false);
  * }</pre>
  */
 public final class ChatBody {
@@ -56,17 +56,23 @@ public final class ChatBody {
     }
 
     /**
-     * The smallest positive limit the request sets on its output: OpenAI's
-     * {@code max_completion_tokens} and {@code max_tokens}, llama.cpp's {@code n_predict}, Ollama's
-     * {@code options.num_predict}. Zero or negative values mean "no limit" in Ollama and llama.cpp
-     * and are ignored.
+     * The smallest positive limit the request sets on its output, in the fields its API reads: on
+     * Ollama's own API {@code options.num_predict} alone, which is all Ollama reads there (a
+     * {@code max_tokens} beside it would let a request that runs unbounded pass for short); on the
+     * OpenAI API {@code max_completion_tokens}, {@code max_tokens} and llama.cpp's {@code n_predict}.
+     * Zero or negative values mean "no limit" in Ollama and llama.cpp and are ignored.
+     *
+     * @param ollamaApi true for a request to Ollama's own API ({@code /api/chat}, {@code /api/generate})
      */
-    public static OptionalInt maxOutputTokens(JsonNode body) {
+    public static OptionalInt maxOutputTokens(JsonNode body, boolean ollamaApi) {
         long limit = NO_LIMIT;
-        limit = smallerPositive(limit, body.path("max_completion_tokens"));
-        limit = smallerPositive(limit, body.path("max_tokens"));
-        limit = smallerPositive(limit, body.path("n_predict"));
-        limit = smallerPositive(limit, body.path("options").path("num_predict"));
+        if (ollamaApi) {
+            limit = smallerPositive(limit, body.path("options").path("num_predict"));
+        } else {
+            limit = smallerPositive(limit, body.path("max_completion_tokens"));
+            limit = smallerPositive(limit, body.path("max_tokens"));
+            limit = smallerPositive(limit, body.path("n_predict"));
+        }
         return limit == NO_LIMIT ? OptionalInt.empty() : OptionalInt.of((int) Math.min(limit, Integer.MAX_VALUE));
     }
 

@@ -35,16 +35,17 @@ class ChatBodyFuzzTest {
             return; // malformed, or bytes that no Unicode encoding decodes: the proxy answers 400 before reading it
         }
         Prompt prompt = ChatBody.prompt(json);
-        assertEquals(expectedCap(json), ChatBody.maxOutputTokens(json));
+        assertEquals(expectedCap(json.path("max_completion_tokens"), json.path("max_tokens"), json.path("n_predict")),
+                ChatBody.maxOutputTokens(json, false));
+        assertEquals(expectedCap(json.path("options").path("num_predict")), ChatBody.maxOutputTokens(json, true));
         float[] features = RequestFeatures.of(prompt);
         for (int i = 0; i < features.length; i++) {
             assertTrue(Float.isFinite(features[i]) && features[i] >= 0, RequestFeatures.NAMES.get(i) + " = " + features[i]);
         }
     }
 
-    private static OptionalInt expectedCap(JsonNode json) {
-        return Stream.of(json.path("max_completion_tokens"), json.path("max_tokens"), json.path("n_predict"),
-                        json.path("options").path("num_predict"))
+    private static OptionalInt expectedCap(JsonNode... fields) {
+        return Stream.of(fields)
                 .filter(JsonNode::isIntegralNumber)
                 .map(JsonNode::bigIntegerValue)
                 .filter(limit -> limit.signum() > 0)

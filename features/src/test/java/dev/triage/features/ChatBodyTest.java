@@ -78,23 +78,28 @@ class ChatBodyTest {
     }
 
     @Test
-    void outputLimitIsTheSmallestPositiveCap() throws Exception {
-        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{}")));
-        assertEquals(OptionalInt.of(50), ChatBody.maxOutputTokens(body("{\"max_tokens\":50}")));
+    void outputLimitIsTheSmallestPositiveCapOfTheFieldsTheApiReads() throws Exception {
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{}"), false));
+        assertEquals(OptionalInt.of(50), ChatBody.maxOutputTokens(body("{\"max_tokens\":50}"), false));
         assertEquals(OptionalInt.of(30),
-                ChatBody.maxOutputTokens(body("{\"max_tokens\":50,\"max_completion_tokens\":30}")));
-        assertEquals(OptionalInt.of(64), ChatBody.maxOutputTokens(body("{\"options\":{\"num_predict\":64}}")));
-        assertEquals(OptionalInt.of(12), ChatBody.maxOutputTokens(body("{\"n_predict\":12}")));
+                ChatBody.maxOutputTokens(body("{\"max_tokens\":50,\"max_completion_tokens\":30}"), false));
+        assertEquals(OptionalInt.of(12), ChatBody.maxOutputTokens(body("{\"n_predict\":12}"), false));
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":\"50\"}"), false));
+        assertEquals(OptionalInt.of(64), ChatBody.maxOutputTokens(body("{\"options\":{\"num_predict\":64}}"), true));
         // Ollama: -1 is "until done", -2 "fill the context": no cap.
-        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"options\":{\"num_predict\":-1}}")));
-        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":\"50\"}")));
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"options\":{\"num_predict\":-1}}"), true));
+        // Each API reads only its own fields: the other's would let an unbounded request pass for short.
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":1,\"n_predict\":1}"), true));
+        assertEquals(OptionalInt.of(900),
+                ChatBody.maxOutputTokens(body("{\"max_tokens\":1,\"options\":{\"num_predict\":900}}"), true));
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"options\":{\"num_predict\":1}}"), false));
     }
 
     @Test
     void aLimitPastSixtyFourBitsIsNoSmallLimit() throws Exception {
         // 2^64 + 1, whose low 64 bits read as 1.
-        assertEquals(OptionalInt.of(Integer.MAX_VALUE), ChatBody.maxOutputTokens(body("{\"max_tokens\":18446744073709551617}")));
-        assertEquals(OptionalInt.of(40), ChatBody.maxOutputTokens(body("{\"max_tokens\":18446744073709551617,\"n_predict\":40}")));
-        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":-18446744073709551615}")));
+        assertEquals(OptionalInt.of(Integer.MAX_VALUE), ChatBody.maxOutputTokens(body("{\"max_tokens\":18446744073709551617}"), false));
+        assertEquals(OptionalInt.of(40), ChatBody.maxOutputTokens(body("{\"max_tokens\":18446744073709551617,\"n_predict\":40}"), false));
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":-18446744073709551615}"), false));
     }
 }

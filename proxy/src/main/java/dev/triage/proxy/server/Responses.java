@@ -3,6 +3,7 @@ package dev.triage.proxy.server;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.triage.proxy.api.Json;
+import dev.triage.proxy.api.OllamaApi;
 import dev.triage.proxy.api.TriageError;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -31,8 +32,6 @@ public final class Responses {
     /** The header OpenAI's SDKs read before their own retry rules: {@code false} stops their retries. */
     static final AsciiString SHOULD_RETRY = AsciiString.cached("x-should-retry");
     private static final AsciiString FALSE = AsciiString.cached("false");
-    /** Where Ollama's own API lives. */
-    private static final String OLLAMA_API = "/api/";
 
     private Responses() {}
 
@@ -58,7 +57,7 @@ public final class Responses {
      * elsewhere OpenAI's.
      */
     public static FullHttpResponse error(ByteBufAllocator alloc, String path, TriageError error, String message, String param) {
-        if (!path.startsWith(OLLAMA_API)) {
+        if (!OllamaApi.owns(path)) {
             return error(alloc, error, message, param);
         }
         return errorResponse(alloc, error, Json.MAPPER.createObjectNode().put("error", message).put("code", error.code()));

@@ -6,6 +6,7 @@ import dev.triage.features.Prompt;
 import dev.triage.features.PromptTokens;
 import dev.triage.model.Estimate;
 import dev.triage.proxy.api.Json;
+import dev.triage.proxy.api.OllamaApi;
 import dev.triage.proxy.api.TriageError;
 import dev.triage.proxy.learning.PromptFingerprint;
 import io.netty.buffer.ByteBuf;
@@ -41,7 +42,7 @@ public final class ChatSizer implements RequestSizer {
         JsonNode json = parse(body);
         Prompt prompt = ChatBody.prompt(json);
         // The backend prefills every message, system prompt and history included.
-        return new CheckedChat(estimation, prompt, ChatBody.maxOutputTokens(json), priority(json),
+        return new CheckedChat(estimation, prompt, ChatBody.maxOutputTokens(json, OllamaApi.owns(head.uri())), priority(json),
                 PromptTokens.ofChars(prompt.conversationChars()));
     }
 

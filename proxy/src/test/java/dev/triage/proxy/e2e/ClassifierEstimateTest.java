@@ -45,8 +45,28 @@ class ClassifierEstimateTest {
         }
     }
 
+    /** On Ollama's own API only options.num_predict caps: Ollama ignores a max_tokens there, so a request must not pass for short by it. */
+    @Test
+    void onOllamasApiOnlyItsOwnLimitCapsTheEstimate() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--online-learning", "false");
+                ClassifierEstimator classifier = ClassifierEstimator.loadDefault()) {
+            String messages = "\"messages\":[{\"role\":\"user\",\"content\":\"" + ESSAY + "\"}]";
+            long uncapped = Math.round(classifier.estimate(ChatBody.prompt(JSON.readTree("{" + messages + "}"))).expectedTokens());
+            assertTrue(uncapped > 7, uncapped + " tokens for the essay");
+            assertEquals(uncapped, estimateHeader(triage, "/api/chat", "{\"model\":\"fake\",\"stream\":false,\"max_tokens\":1," + messages + "}"));
+            assertEquals(7, estimateHeader(triage, "/api/chat",
+                    "{\"model\":\"fake\",\"stream\":false,\"max_tokens\":1,\"options\":{\"num_predict\":7}," + messages + "}"));
+            assertEquals(1, estimateHeader(triage, "/v1/chat/completions", "{\"model\":\"fake\",\"max_tokens\":1," + messages + "}"));
+        }
+    }
+
     private static long estimateHeader(RunningTriage triage, String body) throws Exception {
-        HttpResponse<String> response = triage.post("/v1/chat/completions", body);
+        return estimateHeader(triage, "/v1/chat/completions", body);
+    }
+
+    private static long estimateHeader(RunningTriage triage, String path, String body) throws Exception {
+        HttpResponse<String> response = triage.post(path, body);
         assertEquals(200, response.statusCode());
         return Long.parseLong(response.headers().firstValue("x-triage-estimate-tokens").orElseThrow());
     }

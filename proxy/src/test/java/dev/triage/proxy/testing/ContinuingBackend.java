@@ -182,7 +182,7 @@ public final class ContinuingBackend implements AutoCloseable {
                 done();
                 return;
             }
-            int tokens = ChatBody.maxOutputTokens(body).orElse(16);
+            int tokens = ChatBody.maxOutputTokens(body, path.startsWith("/api/")).orElse(16);
             HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
             head.headers().set(HttpHeaderNames.CONTENT_TYPE, path.startsWith("/api/") ? "application/x-ndjson" : "text/event-stream");
             HttpUtil.setTransferEncodingChunked(head, true);

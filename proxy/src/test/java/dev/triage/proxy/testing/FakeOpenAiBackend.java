@@ -206,7 +206,7 @@ public final class FakeOpenAiBackend implements AutoCloseable {
         }
         bodies.add(body);
         String prompt = ChatBody.prompt(body).text();
-        int tokens = ChatBody.maxOutputTokens(body).orElse(16);
+        int tokens = ChatBody.maxOutputTokens(body, request.path.startsWith("/api/")).orElse(16);
         boolean stream = body.path("stream").asBoolean(false);
         slots.acquireUninterruptibly();
         try {
