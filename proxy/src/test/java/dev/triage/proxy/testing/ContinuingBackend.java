@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.triage.features.ChatBody;
+import dev.triage.proxy.api.OllamaApi;
 import dev.triage.proxy.preemption.PreemptionDialect;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
@@ -182,9 +183,9 @@ public final class ContinuingBackend implements AutoCloseable {
                 done();
                 return;
             }
-            int tokens = ChatBody.maxOutputTokens(body, path.startsWith("/api/")).orElse(16);
+            int tokens = ChatBody.maxOutputTokens(body, OllamaApi.owns(path)).orElse(16);
             HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-            head.headers().set(HttpHeaderNames.CONTENT_TYPE, path.startsWith("/api/") ? "application/x-ndjson" : "text/event-stream");
+            head.headers().set(HttpHeaderNames.CONTENT_TYPE, OllamaApi.owns(path) ? "application/x-ndjson" : "text/event-stream");
             HttpUtil.setTransferEncodingChunked(head, true);
             ctx.writeAndFlush(head);
             Stream stream = new Stream(ctx, path, body, id, from, tokens);
@@ -271,7 +272,7 @@ public final class ContinuingBackend implements AutoCloseable {
                     event(last);
                 }
             }
-            if (!path.startsWith("/api/")) {
+            if (!OllamaApi.owns(path)) {
                 write("data: [DONE]\n\n");
             }
             ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
@@ -313,7 +314,7 @@ public final class ContinuingBackend implements AutoCloseable {
         private void event(ObjectNode event) {
             try {
                 String json = JSON.writeValueAsString(event);
-                write(path.startsWith("/api/") ? json + "\n" : "data: " + json + "\n\n");
+                write(OllamaApi.owns(path) ? json + "\n" : "data: " + json + "\n\n");
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -382,7 +383,7 @@ public final class ContinuingBackend implements AutoCloseable {
 
     /** What is wrong with a request's shape for this dialect, or null. */
     private String wrongShape(String path, JsonNode body, boolean continues) {
-        if (path.startsWith("/api/") && dialect != PreemptionDialect.OLLAMA) {
+        if (OllamaApi.owns(path) && dialect != PreemptionDialect.OLLAMA) {
             return "no such route";
         }
         if (!continues) {

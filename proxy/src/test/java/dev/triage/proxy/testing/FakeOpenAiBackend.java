@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.triage.features.ChatBody;
+import dev.triage.proxy.api.OllamaApi;
 import dev.triage.proxy.concurrent.DaemonThreadFactory;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -206,7 +207,7 @@ public final class FakeOpenAiBackend implements AutoCloseable {
         }
         bodies.add(body);
         String prompt = ChatBody.prompt(body).text();
-        int tokens = ChatBody.maxOutputTokens(body, request.path.startsWith("/api/")).orElse(16);
+        int tokens = ChatBody.maxOutputTokens(body, OllamaApi.owns(request.path)).orElse(16);
         boolean stream = body.path("stream").asBoolean(false);
         slots.acquireUninterruptibly();
         try {
