@@ -17,7 +17,11 @@ import java.util.Optional;
  * <p>A request can be paused when preemption is on and it streams one answer whose text alone is
  * what it produces: {@code "stream": true} on the OpenAI routes (Ollama's stream unless told not
  * to), one choice ({@code n}, {@code best_of} at most 1), no {@code echo}, no {@code tools} (a tool
- * call streams no text to continue from), a string {@code prompt} on completions, and on Ollama's
+ * call streams no text to continue from), no output bound to a grammar or schema (Ollama's
+ * {@code format}, a {@code response_format} other than text, llama.cpp's {@code grammar} and
+ * {@code json_schema}, vLLM's {@code guided_*} and {@code structured_outputs}: a continuation's
+ * constraint starts again at its first token, as if nothing had been written, and the client's JSON
+ * would break), a string {@code prompt} on completions, and on Ollama's
  * {@code /api/generate} a {@code raw} prompt (a templated prompt cannot be continued without the
  * template). Non-streaming requests are never paused.
  *
@@ -27,8 +31,7 @@ import java.util.Optional;
  * tokens' ids (as {@code logprobs}, removed from the client's stream unless it asked for them), and a resume sends
  * the prompt followed by those ids to {@code /v1/completions}, whose prompt may mix text and token
  * ids. For chat, the prompt is the conversation as the server's own chat template renders it, which
- * llama-server's {@code /apply-template} tells ({@link #templateRequest}); until it has, and for a
- * chat with a {@code response_format} (which only the chat route applies), the text goes back.
+ * llama-server's {@code /apply-template} tells ({@link #templateRequest}); until it has, the text goes back.
  *
  * <pre>{@code
  * Optional<ResumableRequest> resumable = ResumableRequest.of(PreemptionDialect.LLAMA_CPP_TOKEN_IDS, "/v1/chat/completions", body);
@@ -76,7 +79,7 @@ public final class ResumableRequest {
         this.dialect = dialect;
         this.format = format;
         this.body = body;
-        this.byTokenIds = dialect == PreemptionDialect.LLAMA_CPP_TOKEN_IDS && format.serverSentEvents() && !body.has("response_format");
+        this.byTokenIds = dialect == PreemptionDialect.LLAMA_CPP_TOKEN_IDS && format.serverSentEvents();
         this.clientAsksLogprobs = format == StreamFormat.OPENAI_CHAT ? body.path("logprobs").asBoolean(false)
                 : body.path("logprobs").asInt(0) > 0;
     }
@@ -103,7 +106,7 @@ public final class ResumableRequest {
     private static boolean continuable(StreamFormat format, ObjectNode body) {
         boolean streams = format.serverSentEvents() ? body.path("stream").asBoolean(false) : body.path("stream").asBoolean(true);
         if (!streams || body.path("n").asInt(1) > 1 || body.path("best_of").asInt(1) > 1 || body.path("echo").asBoolean(false)
-                || body.has("tools")) {
+                || body.has("tools") || constrained(body)) {
             return false;
         }
         return switch (format) {
@@ -112,6 +115,23 @@ public final class ResumableRequest {
             case OPENAI_COMPLETION -> body.path("prompt").isTextual();
             case OLLAMA_GENERATE -> body.path("prompt").isTextual() && body.path("raw").asBoolean(false) && !body.has("context");
         };
+    }
+
+    /** True when the output is bound to a grammar or schema, in any backend's fields. */
+    private static boolean constrained(ObjectNode body) {
+        JsonNode responseFormat = body.path("response_format");
+        if (responseFormat.isObject() && !"text".equals(responseFormat.path("type").asText())) {
+            return true;
+        }
+        if (body.hasNonNull("format") || body.has("grammar") || body.has("json_schema") || body.has("structured_outputs")) {
+            return true;
+        }
+        for (var names = body.fieldNames(); names.hasNext(); ) {
+            if (names.next().startsWith("guided_")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public StreamFormat format() {

@@ -62,6 +62,22 @@ class ResumableRequestTest {
         assertTrue(of(PreemptionDialect.OLLAMA, "/api/generate", "{\"raw\":true,\"prompt\":\"x\"}").isPresent());
     }
 
+    /** A constraint starts again at a continuation's first token: resumed, a JSON answer would hold two beginnings. */
+    @Test
+    void anAnswerBoundToAGrammarOrSchemaIsNeverPaused() {
+        for (String constraint : List.of("\"response_format\":{\"type\":\"json_object\"}", "\"grammar\":\"root ::= [a-z]+\"",
+                "\"json_schema\":{}", "\"guided_json\":{}", "\"guided_regex\":\"a+\"", "\"structured_outputs\":{\"choice\":[\"a\"]}")) {
+            assertFalse(of(PreemptionDialect.LLAMA_CPP_TOKEN_IDS, "/v1/chat/completions", CHAT.replace("{\"stream\"", "{" + constraint + ",\"stream\""))
+                    .isPresent(), constraint);
+        }
+        assertTrue(of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions",
+                CHAT.replace("{\"stream\"", "{\"response_format\":{\"type\":\"text\"},\"stream\"")).isPresent(), "plain text");
+        assertFalse(of(PreemptionDialect.OLLAMA, "/api/chat", "{\"format\":\"json\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}")
+                .isPresent());
+        assertFalse(of(PreemptionDialect.OLLAMA, "/api/generate", "{\"raw\":true,\"format\":{\"type\":\"object\"},\"prompt\":\"x\"}")
+                .isPresent());
+    }
+
     @Test
     void llamaCppContinuesATrailingAssistantMessageWithTheLimitsLowered() throws Exception {
         JsonNode rest = continuation(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", CHAT, "Hello the", 2);
@@ -183,10 +199,6 @@ class ResumableRequestTest {
         assertEquals(4, body.path("max_tokens").asInt());
         assertEquals(1, body.path("logprobs").asInt());
 
-        ResumableRequest formatted = of(PreemptionDialect.LLAMA_CPP_TOKEN_IDS, "/v1/chat/completions",
-                CHAT.replace("{\"stream\"", "{\"response_format\":{\"type\":\"json_object\"},\"stream\"")).orElseThrow();
-        assertTrue(formatted.templateRequest().isEmpty(), "only the chat route applies a response format: by text");
-        assertEquals(null, formatted.continuation("{", 1, new int[] {5}).path());
     }
 
     @Test
