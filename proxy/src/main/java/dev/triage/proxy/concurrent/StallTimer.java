@@ -32,7 +32,10 @@ public final class StallTimer {
     private boolean stopped;
     private ScheduledFuture<?> check;
 
-    /** @param expired hears how long the wait lasted, in nanoseconds, once, when the limit passes */
+    /**
+     * @param limit the longest wait; zero for none (the timer never fires)
+     * @param expired hears how long the wait lasted, in nanoseconds, once, when the limit passes
+     */
     public StallTimer(EventExecutor loop, Duration limit, LongConsumer expired) {
         this.loop = loop;
         this.limitNanos = limit.toNanos();
@@ -41,7 +44,7 @@ public final class StallTimer {
 
     /** A wait begins, unless one is already under way (a wait is timed from its start). */
     public void waiting() {
-        if (waiting || stopped) {
+        if (waiting || stopped || limitNanos == 0) {
             return;
         }
         waiting = true;

@@ -1,5 +1,6 @@
 package dev.triage.proxy.server;
 
+import dev.triage.proxy.api.OllamaApi;
 import dev.triage.proxy.upstream.UpstreamCall;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -8,11 +9,13 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import java.time.Duration;
 
 /**
  * A request Triage does not schedule ({@code /v1/models}, {@code /api/tags}, embeddings, ...): relayed
  * at once, never queued, holding no backend slot. Its body is streamed to the backend as it arrives,
- * the client read again only once the backend's socket took the previous chunk.
+ * the client read again only once the backend's socket took the previous chunk. A backend silent for
+ * {@code --upstream-timeout} fails it, except on the routes that move a model ({@link OllamaApi#movesModels}).
  */
 final class PassThroughExchange implements Exchange, UpstreamCall.Listener {
 
@@ -39,8 +42,8 @@ final class PassThroughExchange implements Exchange, UpstreamCall.Listener {
     public void start() {
         Responses.continueIfExpected(ctx, head);
         Backend backend = context.passThrough();
-        call = UpstreamCall.start(backend.pool(), backend.config(), ctx.channel(), head, context.upstreamTimeout(),
-                ctx.channel()::write, this);
+        Duration silenceLimit = OllamaApi.movesModels(path) ? Duration.ZERO : context.upstreamTimeout();
+        call = UpstreamCall.start(backend.pool(), backend.config(), ctx.channel(), head, silenceLimit, ctx.channel()::write, this);
     }
 
     @Override

@@ -102,4 +102,20 @@ class PassThroughTest {
             assertTrue(backend.requestHeaders().isEmpty(), "the backend never got a whole request");
         }
     }
+
+    /** A pull answers once its download is done (Ollama's clients pull without streaming): no silence limit cuts it. */
+    @Test
+    void aModelPullMayStaySilentLongerThanTheUpstreamTimeout() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(2, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--upstream-timeout", "300ms")) {
+            CompletableFuture<HttpResponse<String>> pull =
+                    triage.postAsync("/api/pull", "{\"model\":\"m\",\"stream\":false,\"prompt\":\"pull [held]\"}");
+            HttpResponse<String> embed = triage.post("/api/embed", "{\"model\":\"m\",\"prompt\":\"embed [held]\"}");
+            assertEquals(504, embed.statusCode(), "any other silent pass-through still times out");
+            Thread.sleep(600); // twice the limit, and the pull still waits
+            assertFalse(pull.isDone());
+            backend.releaseHeld();
+            assertEquals(200, pull.get(30, TimeUnit.SECONDS).statusCode());
+        }
+    }
 }
