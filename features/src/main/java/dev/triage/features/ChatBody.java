@@ -76,6 +76,17 @@ public final class ChatBody {
         return limit == NO_LIMIT ? OptionalInt.empty() : OptionalInt.of((int) Math.min(limit, Integer.MAX_VALUE));
     }
 
+    /**
+     * True for a request to Ollama's own API that generates nothing: a chat with no messages, a
+     * generation with no prompt. Ollama answers it at once, having loaded the model (or unloaded it,
+     * with {@code keep_alive} 0); its clients send one before a session ({@code ollama run}).
+     */
+    public static boolean ollamaLoadsOnly(JsonNode body) {
+        JsonNode messages = body.path("messages");
+        boolean noMessages = !messages.isArray() || messages.isEmpty();
+        return noMessages && body.path("prompt").asText("").isEmpty();
+    }
+
     private static long smallerPositive(long current, JsonNode value) {
         if (!value.isIntegralNumber()) {
             return current;

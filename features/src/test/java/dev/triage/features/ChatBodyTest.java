@@ -1,6 +1,8 @@
 package dev.triage.features;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -93,6 +95,15 @@ class ChatBodyTest {
         assertEquals(OptionalInt.of(900),
                 ChatBody.maxOutputTokens(body("{\"max_tokens\":1,\"options\":{\"num_predict\":900}}"), true));
         assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"options\":{\"num_predict\":1}}"), false));
+    }
+
+    @Test
+    void anOllamaRequestWithNoMessagesOrPromptOnlyLoadsTheModel() throws Exception {
+        assertTrue(ChatBody.ollamaLoadsOnly(body("{\"model\":\"m\"}")));
+        assertTrue(ChatBody.ollamaLoadsOnly(body("{\"model\":\"m\",\"messages\":[],\"keep_alive\":0}")));
+        assertTrue(ChatBody.ollamaLoadsOnly(body("{\"model\":\"m\",\"prompt\":\"\"}")));
+        assertFalse(ChatBody.ollamaLoadsOnly(body("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")));
+        assertFalse(ChatBody.ollamaLoadsOnly(body("{\"model\":\"m\",\"prompt\":\"hi\"}")));
     }
 
     @Test

@@ -42,7 +42,10 @@ public final class ChatSizer implements RequestSizer {
         JsonNode json = parse(body);
         Prompt prompt = ChatBody.prompt(json);
         // The backend prefills every message, system prompt and history included.
-        return new CheckedChat(estimation, prompt, ChatBody.maxOutputTokens(json, OllamaApi.owns(head.uri())), priority(json),
+        boolean ollama = OllamaApi.owns(head.uri());
+        // A load (or unload) that Ollama answers at once is the shortest job there is.
+        OptionalInt cap = ollama && ChatBody.ollamaLoadsOnly(json) ? OptionalInt.of(1) : ChatBody.maxOutputTokens(json, ollama);
+        return new CheckedChat(estimation, prompt, cap, priority(json),
                 PromptTokens.ofChars(prompt.conversationChars()));
     }
 

@@ -58,6 +58,8 @@ class ClassifierEstimateTest {
             assertEquals(7, estimateHeader(triage, "/api/chat",
                     "{\"model\":\"fake\",\"stream\":false,\"max_tokens\":1,\"options\":{\"num_predict\":7}," + messages + "}"));
             assertEquals(1, estimateHeader(triage, "/v1/chat/completions", "{\"model\":\"fake\",\"max_tokens\":1," + messages + "}"));
+            // A load, which Ollama answers at once, goes as the shortest job there is.
+            assertEquals(1, estimateHeader(triage, "/api/chat", "{\"model\":\"fake\",\"stream\":false}"));
         }
     }
 
