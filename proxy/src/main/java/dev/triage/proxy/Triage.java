@@ -134,7 +134,9 @@ public final class Triage implements AutoCloseable {
         dispatchLoop = new DispatchLoop(Clock.system());
         backends = new Backends(config, dispatchLoop, metrics, this::expectedChatSeconds);
         audioSizer = audioSizer(config.audio(), metrics);
-        learning = learning(config, chatEstimation.name(), backends, DurationEstimator.NAME);
+        String chatModel = customEstimator == null ? ChatEstimators.modelIdentity(estimator) : "";
+        learning = learning(config, chatModel.isEmpty() ? chatEstimation.name() : chatEstimation.name() + " " + chatModel, backends,
+                DurationEstimator.NAME);
         learning.learners().forEach(metrics::bindLearner);
         RouteTable.Builder routes = operationRoutes(RouteTable.standard(), chatEstimation);
         // With an admin address of its own, the admin API is served there alone, beside the operation routes.
@@ -228,14 +230,17 @@ public final class Triage implements AutoCloseable {
     }
 
     /**
-     * Serves a newly loaded model. What was learned of the old model's tokens does not hold for the new
-     * one's, so the chat calibration starts again (the fallback's tokens teach it nothing). A first load can finish before
-     * the learners exist; then there is nothing to forget.
+     * Serves a newly loaded model. What was learned of an old model's tokens does not hold for the new
+     * one's, so the chat calibration starts again (the fallback's tokens teach it nothing). The first
+     * load, of a model that loads in the background, is the model the learned state was restored for
+     * (its identity is in what the state was learned for), so what was learned stays; a first load can
+     * also finish before the learners exist.
      */
     private void installModel(JobEstimator<Prompt> model) {
+        boolean first = chatEstimation.state() == ChatEstimation.State.LOADING;
         chatEstimation.install(model);
         OnlineLearning learners = learning;
-        if (learners != null) {
+        if (!first && learners != null) {
             backends.chat().forEach(group -> group.backends().forEach(
                     backend -> learners.modelChanged(backend.name(), RouteKind.CHAT.label())));
         }

@@ -63,24 +63,13 @@ class EstimatorFallbackTest {
                 reason == null ? Map.of() : Map.of("reason", reason));
     }
 
-    private static void awaitEstimatorState(RunningTriage triage, String state) {
-        Await.until("/readyz reports the estimator " + state, Duration.ofMinutes(2), () -> {
-            try {
-                HttpResponse<String> ready = triage.get("/readyz");
-                return ready.statusCode() == 200 && ready.body().contains("\"estimator_state\":\"" + state + "\"");
-            } catch (Exception e) {
-                return false;
-            }
-        });
-    }
-
     @Test
     void theConfiguredRankerSizesEveryRequestOnceLoadedAndIsNeverSilentlyReplaced() throws Exception {
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
                 RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--estimator", "ranker");
                 RankerEstimator ranker = RankerEstimator.loadDefault();
                 LexicalEstimator fallback = LexicalEstimator.loadDefault()) {
-            awaitEstimatorState(triage, "ready");
+            triage.awaitEstimator("ready");
             double before = fallbacks(triage, null);
             int differ = 0;
             for (String prompt : PROMPTS) {
@@ -209,7 +198,7 @@ class EstimatorFallbackTest {
                 RunningTriage triage = RunningTriage.start("--backend", backend.url(), "--estimator", "ranker", "--model",
                         model.toString());
                 LexicalEstimator fallback = LexicalEstimator.loadDefault()) {
-            awaitEstimatorState(triage, "unavailable");
+            triage.awaitEstimator("unavailable");
             String prompt = PROMPTS.get(2);
             assertEquals(Math.round(fallback.estimate(new Prompt(prompt)).expectedTokens()), recordedEstimate(triage, prompt));
             assertTrue(fallbacks(triage, "unavailable") >= 1);
@@ -218,7 +207,7 @@ class EstimatorFallbackTest {
             HttpResponse<String> reloaded = triage.client().send(HttpRequest.newBuilder(triage.uri("/triage/reload"))
                     .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, reloaded.statusCode(), reloaded.body());
-            awaitEstimatorState(triage, "ready");
+            triage.awaitEstimator("ready");
             try (RankerEstimator ranker = RankerEstimator.load(model)) {
                 assertEquals(Math.round(ranker.estimate(new Prompt(prompt)).expectedTokens()), recordedEstimate(triage, prompt));
             }

@@ -73,4 +73,36 @@ class LearningFromAnswersTest {
             throw new AssertionError("the metrics could not be read", e);
         }
     }
+
+    /**
+     * The default ranker loads in the background, after the learned state was restored: its first
+     * load is the model that state was learned of, so what was learned of its estimates stays.
+     */
+    @Test
+    void whatWasLearnedOfABackgroundLoadedModelSurvivesARestart() throws Exception {
+        Path state = directory.resolve("state");
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO)) {
+            String[] flags = {"--backend", backend.url(), "--estimator", "ranker", "--state-dir", state.toString()};
+            try (RunningTriage first = RunningTriage.start(flags)) {
+                first.awaitEstimator("ready");
+                for (int i = 0; i < 8; i++) {
+                    assertEquals(200, first.post("/v1/chat/completions", ChatRequests.uncapped("Describe city number " + i)).statusCode());
+                }
+                Await.until("the calibration scored against answers", () -> Double.isFinite(learnedLogError(first)));
+            }
+            try (RunningTriage second = RunningTriage.start(flags)) {
+                second.awaitEstimator("ready");
+                assertTrue(Double.isFinite(learnedLogError(second)), "restored, and kept once the ranker it was learned of loaded");
+            }
+        }
+    }
+
+    private static double learnedLogError(RunningTriage triage) {
+        try {
+            return PrometheusText.sum(triage.get("/metrics").body(), "triage_learned_log_error",
+                    Map.of("kind", "chat", "estimates", "learned"));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
 }

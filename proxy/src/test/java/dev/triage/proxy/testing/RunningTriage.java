@@ -75,6 +75,18 @@ public final class RunningTriage implements AutoCloseable {
         return triage.queues().get(0);
     }
 
+    /** Waits until /readyz reports the estimator {@code state} ({@code loading}, {@code ready}, {@code unavailable}). */
+    public void awaitEstimator(String state) {
+        Await.until("/readyz reports the estimator " + state, Duration.ofMinutes(2), () -> {
+            try {
+                HttpResponse<String> ready = get("/readyz");
+                return ready.statusCode() == 200 && ready.body().contains("\"estimator_state\":\"" + state + "\"");
+            } catch (Exception e) {
+                return false;
+            }
+        });
+    }
+
     /** {@link #awaitWaiting(BackendQueue, int)} on the chat backend's queue. */
     public void awaitWaiting(int count) {
         awaitWaiting(chatQueue(), count);
