@@ -9,7 +9,8 @@ import dev.triage.proxy.concurrent.BoundedWorker;
 import dev.triage.proxy.metrics.RequestObserver;
 import dev.triage.proxy.metrics.RequestRecord;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,8 +65,9 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
     private final BoundedWorker writer;
     private final LongAdder dropped = new LongAdder();
     private final AtomicLong waitingPromptChars = new AtomicLong();
-    // The writer's thread only.
-    private OutputStream out;
+    // The writer's thread only. out is null once a rotation could not open the file again: the next line opens it.
+    private FileChannel out;
+    /** Where the next line goes: the end of the last whole line. */
     private long size;
     private boolean failing;
 
@@ -73,8 +75,7 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
         this.file = file;
         this.prompts = prompts;
         this.rotateBytes = rotateBytes;
-        this.out = openForAppend(file);
-        this.size = Files.size(file);
+        open();
         this.writer = new BoundedWorker("triage-feedback", WAITING);
     }
 
@@ -140,18 +141,35 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
         byte[] line = line(feedback);
         release(feedback);
         try {
+            if (out == null) {
+                open();
+            }
             if (size > 0 && size + line.length > rotateBytes) {
                 rotate();
             }
-            out.write(line);
-            out.flush();
+            ByteBuffer bytes = ByteBuffer.wrap(line);
+            while (bytes.hasRemaining()) {
+                out.write(bytes, size + bytes.position());
+            }
             size += line.length;
             failing = false;
         } catch (IOException e) {
             dropped.increment();
+            cutPartialLine();
             if (!failing) {
                 log.warn("the feedback log {} cannot be written; lines are dropped until it can: {}", file, e.toString());
                 failing = true;
+            }
+        }
+    }
+
+    /** Takes back what a failed write left of its line (a full disk), so that the next line does not join it. */
+    private void cutPartialLine() {
+        if (out != null) {
+            try {
+                out.truncate(size);
+            } catch (IOException e) {
+                // Opening the file again cuts it: see open().
             }
         }
     }
@@ -182,18 +200,50 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
     }
 
     private void rotate() throws IOException {
-        out.close();
+        FileChannel full = out;
+        out = null; // opened again by the next line, however the move goes
+        full.close();
         Files.move(file, file.resolveSibling(file.getFileName() + ".1"), StandardCopyOption.REPLACE_EXISTING);
-        out = openForAppend(file);
-        size = 0;
+        open();
     }
 
-    private static OutputStream openForAppend(Path file) throws IOException {
+    /**
+     * Opens the log (and its directory) for writing after its last whole line: a line cut short, by a
+     * kill in the middle of a write or by a full disk, is dropped rather than joined to the next, which
+     * would make the file unreadable for training.
+     */
+    private void open() throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        return Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
+        try {
+            size = endOfLastLine(channel);
+            channel.truncate(size);
+        } catch (IOException e) {
+            channel.close();
+            throw e;
+        }
+        out = channel;
+    }
+
+    private static long endOfLastLine(FileChannel channel) throws IOException {
+        ByteBuffer block = ByteBuffer.allocate(8192);
+        for (long end = channel.size(); end > 0; ) {
+            long start = Math.max(0, end - block.capacity());
+            block.clear().limit((int) (end - start));
+            while (block.hasRemaining() && channel.read(block, start + block.position()) >= 0) {
+                // fills the block
+            }
+            for (int i = block.position() - 1; i >= 0; i--) {
+                if (block.get(i) == '\n') {
+                    return start + i + 1;
+                }
+            }
+            end = start;
+        }
+        return 0;
     }
 
     /** Writes what it was given and closes the file. */
@@ -203,7 +253,9 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
             log.warn("the feedback log {} was closed with lines still waiting", file);
         }
         try {
-            out.close();
+            if (out != null) {
+                out.close();
+            }
         } catch (IOException e) {
             log.warn("the feedback log {} was not closed cleanly: {}", file, e.toString());
         }

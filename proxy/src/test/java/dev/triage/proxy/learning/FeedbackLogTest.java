@@ -19,6 +19,7 @@ import dev.triage.proxy.metrics.RequestRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -75,6 +76,23 @@ class FeedbackLogTest {
         }
         List<PromptAnswer> answers = FeedbackAnswers.load(file);
         assertEquals(List.of(new PromptAnswer(conversation, 321, PromptSource.FEEDBACK, "feedback:chat")), answers);
+    }
+
+    /** A kill in the middle of a write leaves half a line: the next start drops it, so training still reads the file. */
+    @Test
+    void aLineCutShortByAKillIsDroppedWhenTheLogOpensAgain() throws IOException {
+        Path file = directory.resolve("feedback.jsonl");
+        try (FeedbackLog log = FeedbackLog.open(file, true, FeedbackLog.ROTATE_BYTES)) {
+            log.finished(record(SECRET, Outcome.OK, OptionalInt.empty(), 321));
+        }
+        String whole = Files.readString(file);
+        Files.writeString(file, whole + whole.substring(0, whole.length() / 2), StandardOpenOption.TRUNCATE_EXISTING);
+        try (FeedbackLog log = FeedbackLog.open(file, true, FeedbackLog.ROTATE_BYTES)) {
+            log.finished(record(SECRET, Outcome.OK, OptionalInt.empty(), 123));
+        }
+        List<String> lines = Files.readAllLines(file);
+        assertEquals(2, lines.size(), "the whole lines, without the half one between them");
+        assertEquals(List.of(321, 123), FeedbackAnswers.load(file).stream().map(PromptAnswer::answerTokens).toList());
     }
 
     @Test
