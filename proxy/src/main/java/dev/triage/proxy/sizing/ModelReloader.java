@@ -56,6 +56,11 @@ public final class ModelReloader implements AutoCloseable {
         } catch (RuntimeException e) {
             log.warn("model not loaded: {}", e.getMessage());
             return new Result(false, location, e.getMessage());
+        } catch (LinkageError | OutOfMemoryError e) {
+            // A native library that does not load, a model too large to read: the serving model stays,
+            // and the failure is told as any other, rather than lost with the worker's task.
+            log.warn("model not loaded: {}: {}", location, e.toString());
+            return new Result(false, location, location + ": " + e);
         }
         String problem = check(fresh);
         if (problem != null) {
@@ -76,8 +81,8 @@ public final class ModelReloader implements AutoCloseable {
                 }
             }
             return null;
-        } catch (RuntimeException e) {
-            return "estimating failed: " + e.getMessage();
+        } catch (RuntimeException | LinkageError | OutOfMemoryError e) {
+            return "estimating failed: " + e;
         }
     }
 

@@ -107,6 +107,18 @@ class ChatEstimatorsTest {
         }
     }
 
+    /** An Error from a load (a native library missing, a model too large) fails that reload and says why; before, the answer never came. */
+    @Test
+    void aModelWhoseNativeLibraryCannotLoadIsAFailedReloadThatSaysWhy() throws Exception {
+        try (ModelReloader reloader = new ModelReloader(installed -> { throw new AssertionError("nothing to install"); }, () -> {
+            throw new UnsatisfiedLinkError("no onnxruntime in java.library.path");
+        }, "test")) {
+            ModelReloader.Result result = reloader.reload().get(10, TimeUnit.SECONDS);
+            assertFalse(result.reloaded());
+            assertTrue(result.message().contains("no onnxruntime"), result.message());
+        }
+    }
+
     @Test
     void theClassifierKeepsItsShippedModel() {
         EstimatorConfig config = new EstimatorConfig("classifier", Optional.empty(), "classifier", false);
