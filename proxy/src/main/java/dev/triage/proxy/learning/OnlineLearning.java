@@ -37,6 +37,8 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
     static final int WAITING = 4096;
     /** How often, at most, the learner writes its state while requests complete. */
     static final Duration SAVE_INTERVAL = Duration.ofSeconds(30);
+    /** How long a shutdown waits for the learner to take in what it was given before saving. */
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
 
     private final Map<String, BackendLearner> learners = new LinkedHashMap<>();
     private final LearnedStateFile stateFile;
@@ -181,13 +183,19 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
         }
     }
 
-    /** Learns what is waiting, saves, and stops the learner's thread. */
+    /**
+     * Learns what is waiting, stops the learner's thread, and saves on this one: a save handed to the
+     * thread would be refused by a full queue, just when the proxy is busiest.
+     */
     @Override
     public void close() {
         if (thread.isClosed()) {
             return;
         }
-        flush();
-        thread.close(Duration.ZERO);
+        if (thread.close(CLOSE_TIMEOUT)) {
+            save();
+        } else {
+            log.warn("the learner did not finish what it was given within {}; the learned state was not saved", CLOSE_TIMEOUT);
+        }
     }
 }

@@ -52,6 +52,20 @@ class OnlineLearningTest {
         assertEquals(300, after.learned());
     }
 
+    /** A shutdown with the learner's queue full still saves: the save is made after the queue is drained, not queued behind it. */
+    @Test
+    void aShutdownWithTheLearnerBehindStillSavesWhatItLearned() {
+        BackendLearner before = chatLearner(LEARNED_FOR, true);
+        OnlineLearning learning = OnlineLearning.start(Optional.of(stateDirectory), List.of(before));
+        feed(learning, 5 * OnlineLearning.WAITING, Outcome.OK);
+        long dropped = learning.dropped();
+        learning.close();
+        assertTrue(dropped > 0, "the queue filled: " + dropped + " dropped");
+        BackendLearner after = chatLearner(LEARNED_FOR, true);
+        OnlineLearning.start(Optional.of(stateDirectory), List.of(after)).close();
+        assertEquals(before.learned(), after.learned(), "everything taken in was saved");
+    }
+
     @Test
     void repeatedPromptsAreLearnedAndARestartKeepsThem() {
         BackendLearner before = chatLearner(LEARNED_FOR, true);
