@@ -4,8 +4,11 @@ import dev.triage.proxy.concurrent.BoundedWorker;
 import dev.triage.proxy.metrics.RequestObserver;
 import dev.triage.proxy.metrics.RequestRecord;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -141,8 +144,8 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
         try {
             saved = stateFile.read();
         } catch (IOException | RuntimeException e) {
-            log.warn("ignoring the learned state in {} and starting from the configured models: {}", stateFile.path(),
-                    e.getMessage());
+            log.warn("ignoring the learned state in {} ({}) and starting from the configured models: {}", stateFile.path(),
+                    setAside(), e.getMessage());
             return;
         }
         StringBuilder skipped = new StringBuilder();
@@ -159,6 +162,20 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
         });
         if (!skipped.isEmpty()) {
             log.warn("ignoring part of the learned state in {}: {}", stateFile.path(), skipped);
+        }
+    }
+
+    /**
+     * Moves a state file that cannot be used out of the way of the next save, which would replace it: it
+     * may be a newer version's, kept for a rollback, or worth a look. Says where it went.
+     */
+    private String setAside() {
+        Path refused = stateFile.path().resolveSibling(stateFile.path().getFileName() + ".refused-" + Instant.now().getEpochSecond());
+        try {
+            Files.move(stateFile.path(), refused, StandardCopyOption.REPLACE_EXISTING);
+            return "set aside as " + refused.getFileName();
+        } catch (IOException e) {
+            return "not set aside, and the next save replaces it: " + e;
         }
     }
 

@@ -101,6 +101,12 @@ class OnlineLearningTest {
         assertTrue(warnings.contains("ignoring the learned state"), warnings);
         assertEquals(100, learner.tokens(100, PromptFeatures.NONE, OptionalLong.empty(), OptionalInt.empty()), 1e-9);
         assertEquals(FLAGS, learner.serviceTime());
+        // Set aside, not overwritten by the next save: it may be a newer version's, kept for a rollback.
+        try (var files = Files.list(stateDirectory)) {
+            Path refused = files.filter(f -> f.getFileName().toString().startsWith(LearnedStateFile.FILE_NAME + ".refused-"))
+                    .findFirst().orElseThrow(() -> new AssertionError("not set aside: " + warnings));
+            assertEquals("{\"format\":\"triage-learned-state/1\",\"learn", Files.readString(refused));
+        }
     }
 
     @Test
