@@ -9,7 +9,7 @@ import java.util.Set;
  * @param url where it listens: {@code http://host[:port][/path prefix]}
  * @param maxConcurrency how many requests it runs at once: 1 for a serial server, N for a batched one
  * @param name its label in metrics, logs and the queue view; never its URL, which may hold credentials
- * @param models the {@code model} names it serves; empty for every model
+ * @param models the {@code model} names it serves, {@link ModelName#canonical canonical}; empty for every model
  */
 public record BackendConfig(URI url, int maxConcurrency, String name, Set<String> models) {
 
@@ -24,7 +24,7 @@ public record BackendConfig(URI url, int maxConcurrency, String name, Set<String
 
     /** True when it serves requests for {@code model}. */
     public boolean serves(String model) {
-        return models.isEmpty() || models.contains(model);
+        return ModelName.servedBy(models, model);
     }
 
     public String host() {

@@ -62,10 +62,11 @@ final class BackendSpecs {
                     }
                 }
                 case "models" -> {
-                    models = new LinkedHashSet<>(List.of(optionValue.split("\\|")));
-                    if (optionValue.isEmpty() || models.contains("")) {
+                    List<String> names = List.of(optionValue.split("\\|"));
+                    if (optionValue.isEmpty() || names.stream().anyMatch(String::isBlank)) {
                         throw ConfigException.invalid(key, spec, "models=name|name, no name empty");
                     }
+                    models = new LinkedHashSet<>(names.stream().map(ModelName::canonical).toList());
                 }
                 case "name" -> {
                     if (!NAME.matcher(optionValue).matches()) {

@@ -1,5 +1,6 @@
 package dev.triage.proxy.server;
 
+import dev.triage.proxy.config.ModelName;
 import dev.triage.proxy.learning.BackendLearner;
 import dev.triage.proxy.scheduler.BackendQueue;
 import dev.triage.proxy.scheduler.Slot;
@@ -37,7 +38,7 @@ public record BackendGroup(BackendQueue queue, List<Backend> backends, List<Back
     }
 
     public boolean serves(String model) {
-        return models.isEmpty() || models.contains(model);
+        return ModelName.servedBy(models, model);
     }
 
     /** More than one backend: a request that failed before a byte reached one may go to another. */

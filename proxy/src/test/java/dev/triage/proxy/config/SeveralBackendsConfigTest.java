@@ -59,8 +59,10 @@ class SeveralBackendsConfigTest {
                 """);
         List<BackendConfig> fromFile = ConfigLoader.load(new String[] {"--config", file.toString()}, Map.of()).backends();
         assertEquals(3, fromFile.size());
-        assertEquals(Set.of("llama3", "qwen"), fromFile.get(1).models());
+        assertEquals(Set.of("llama3:latest", "qwen:latest"), fromFile.get(1).models());
         assertTrue(fromFile.get(0).serves("qwen"));
+        assertTrue(fromFile.get(0).serves("Qwen:latest"), "Ollama's names: any case, and no tag is :latest");
+        assertTrue(!fromFile.get(0).serves("qwen:7b"));
         assertTrue(!fromFile.get(2).serves("qwen"));
 
         List<BackendConfig> fromEnvironment = ConfigLoader.load(new String[0],
@@ -84,7 +86,7 @@ class SeveralBackendsConfigTest {
                 failure("--backend", "http://a:8081,name=a/b"));
         assertEquals("backend: http://a:8081,models= (expected: models=name|name, no name empty)",
                 failure("--backend", "http://a:8081,models="));
-        assertEquals("backend: chat-1 serves every model and chat-2 serves llama3 (expected: backends that share a model serve the same models)",
+        assertEquals("backend: chat-1 serves every model and chat-2 serves llama3:latest (expected: backends that share a model serve the same models)",
                 failure("--backend", "http://a:8081", "--backend", "http://b:8082,models=llama3"));
         assertTrue(failure("--backend", "http://a:8081", "--backend", "http://b:8082/v1").startsWith("backend: http://b:8082/v1 (expected:"));
         assertTrue(failure("--backend", "http://a:8081,max-concurrency=two").startsWith("backend max-concurrency: two"));

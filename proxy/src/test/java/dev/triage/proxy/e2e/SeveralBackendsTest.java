@@ -51,6 +51,9 @@ class SeveralBackendsTest {
             assertEquals(200, triage.post("/v1/chat/completions", chat("mistral", "for mistral", 4, true)).statusCode());
             assertEquals(List.of("for llama"), llama.started());
             assertEquals(List.of("for mistral"), others.started());
+            // Ollama's spellings of one model: any case, and no tag for :latest.
+            assertEquals(200, triage.post("/api/chat", chat("Llama3:latest", "for llama again", 4, false)).statusCode());
+            assertEquals(List.of("for llama", "for llama again"), llama.started());
 
             HttpResponse<String> unserved = triage.post("/v1/chat/completions", chat("gpt-9", "for nobody", 4, false));
             assertEquals(404, unserved.statusCode(), unserved.body());
@@ -58,10 +61,10 @@ class SeveralBackendsTest {
             assertTrue(unserved.body().contains("no backend serves the model 'gpt-9'"), unserved.body());
             HttpResponse<String> unnamed = triage.post("/v1/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
             assertEquals(404, unnamed.statusCode(), unnamed.body());
-            assertEquals(2, llama.started().size() + others.started().size(), "neither was sent anywhere");
+            assertEquals(3, llama.started().size() + others.started().size(), "neither was sent anywhere");
 
-            String metrics = triage.metricsAfter(2);
-            assertEquals(1, PrometheusText.sum(metrics, "triage_request_seconds_count", Map.of("backend", "llama")), metrics);
+            String metrics = triage.metricsAfter(3);
+            assertEquals(2, PrometheusText.sum(metrics, "triage_request_seconds_count", Map.of("backend", "llama")), metrics);
             assertEquals(1, PrometheusText.sum(metrics, "triage_request_seconds_count", Map.of("backend", "others")), metrics);
             assertNoSlotHeld(triage);
         }
