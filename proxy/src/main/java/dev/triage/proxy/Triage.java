@@ -134,9 +134,7 @@ public final class Triage implements AutoCloseable {
         dispatchLoop = new DispatchLoop(Clock.system());
         backends = new Backends(config, dispatchLoop, metrics, this::expectedChatSeconds);
         audioSizer = audioSizer(config.audio(), metrics);
-        String chatModel = customEstimator == null ? ChatEstimators.modelIdentity(estimator) : "";
-        learning = learning(config, chatModel.isEmpty() ? chatEstimation.name() : chatEstimation.name() + " " + chatModel, backends,
-                DurationEstimator.NAME);
+        learning = learning(config, chatEstimation.name(), backends, DurationEstimator.NAME);
         learning.learners().forEach(metrics::bindLearner);
         RouteTable.Builder routes = operationRoutes(RouteTable.standard(), chatEstimation);
         // With an admin address of its own, the admin API is served there alone, beside the operation routes.
@@ -232,18 +230,25 @@ public final class Triage implements AutoCloseable {
     /**
      * Serves a newly loaded model. What was learned of an old model's tokens does not hold for the new
      * one's, so the chat calibration starts again (the fallback's tokens teach it nothing). The first
-     * load, of a model that loads in the background, is the model the learned state was restored for
-     * (its identity is in what the state was learned for), so what was learned stays; a first load can
-     * also finish before the learners exist.
+     * load of a model that loads in the background is no new model: it is the configured one, as it is
+     * for an estimator that loads before Triage serves, and what was restored for it stays. A first load
+     * can also finish before the learners exist.
      */
     private void installModel(JobEstimator<Prompt> model) {
-        boolean first = chatEstimation.state() == ChatEstimation.State.LOADING;
-        chatEstimation.install(model);
+        // No model served yet: the background load, or a reload after it failed, of the configured model.
+        boolean first = chatEstimation.state() != ChatEstimation.State.READY;
         OnlineLearning learners = learning;
         if (!first && learners != null) {
+            // Before the model serves, so that once it is seen serving the forgetting is queued.
             backends.chat().forEach(group -> group.backends().forEach(
                     backend -> learners.modelChanged(backend.name(), RouteKind.CHAT.label())));
         }
+        chatEstimation.install(model);
+    }
+
+    /** The learners of every backend, with what they learned; for a look, or a flush, from outside. */
+    public OnlineLearning learning() {
+        return learning;
     }
 
     /** Loads the configured model off the start-up path; Triage serves meanwhile, the fallback sizing its requests. */

@@ -5,14 +5,10 @@ import dev.triage.model.BaselineEstimator;
 import dev.triage.model.JobEstimator;
 import dev.triage.model.classifier.ClassifierEstimator;
 import dev.triage.model.classifier.ModelFiles;
-import dev.triage.model.classifier.ModelLoadException;
 import dev.triage.model.lexical.LexicalEstimator;
 import dev.triage.model.ranker.RankerEstimator;
 import dev.triage.proxy.config.EstimatorConfig;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.function.Supplier;
 
 /** Builds the configured chat estimator, its fallback, and the loader a reload calls again. */
@@ -60,32 +56,6 @@ public final class ChatEstimators {
     /** Where the configured model is read from, as errors and the reload answer name it. */
     public static String modelLocation(EstimatorConfig config) {
         return config.model().map(Object::toString).orElse("classpath:" + shippedModel(config));
-    }
-
-    /**
-     * Which model the configured estimator loads, as the learned state records it: the start of a
-     * SHA-256 of its metadata, which every training writes anew, so that what was learned of one
-     * model's tokens is not restored for another's. Empty for an estimator without a model, and for
-     * one whose metadata cannot be read (its load fails and says why).
-     */
-    public static String modelIdentity(EstimatorConfig config) {
-        if (!config.hasModel()) {
-            return "";
-        }
-        byte[] metadata;
-        try {
-            metadata = config.model()
-                    .map(file -> ModelFiles.readFile(config.name(), file.toString(), ModelFiles.metadataPath(file)))
-                    .orElseGet(() -> ModelFiles.readResource(config.name(), modelLocation(config),
-                            ModelFiles.metadataResource(shippedModel(config))));
-        } catch (ModelLoadException e) {
-            return "";
-        }
-        try {
-            return "model " + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(metadata), 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
-        }
     }
 
     private static String shippedModel(EstimatorConfig config) {

@@ -76,7 +76,8 @@ class LearningFromAnswersTest {
 
     /**
      * The default ranker loads in the background, after the learned state was restored: its first
-     * load is the model that state was learned of, so what was learned of its estimates stays.
+     * load is the configured model, as for an estimator that loads before Triage serves, so what was
+     * learned of its estimates stays.
      */
     @Test
     void whatWasLearnedOfABackgroundLoadedModelSurvivesARestart() throws Exception {
@@ -92,6 +93,7 @@ class LearningFromAnswersTest {
             }
             try (RunningTriage second = RunningTriage.start(flags)) {
                 second.awaitEstimator("ready");
+                second.triage().learning().flush(); // a forgetting, had there been one, is done by now
                 assertTrue(Double.isFinite(learnedLogError(second)), "restored, and kept once the ranker it was learned of loaded");
             }
         }

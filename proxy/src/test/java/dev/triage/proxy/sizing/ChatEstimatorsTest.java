@@ -38,23 +38,6 @@ class ChatEstimatorsTest {
         }
     }
 
-    /** What the learned state is learned of: another training's metadata is another model. */
-    @Test
-    void aModelsIdentityFollowsItsMetadata(@TempDir Path dir) throws IOException {
-        Path model = dir.resolve("ranker.onnx");
-        EstimatorConfig fromFile = new EstimatorConfig(RankerEstimator.NAME, Optional.of(model), "classifier", false);
-        assertEquals("", ChatEstimators.modelIdentity(fromFile), "no metadata: the load will say why");
-        Files.writeString(ModelFiles.metadataPath(model), "{\"trained\":1}");
-        String first = ChatEstimators.modelIdentity(fromFile);
-        assertTrue(first.matches("model [0-9a-f]{16}"), first);
-        assertEquals(first, ChatEstimators.modelIdentity(fromFile));
-        Files.writeString(ModelFiles.metadataPath(model), "{\"trained\":2}");
-        assertFalse(first.equals(ChatEstimators.modelIdentity(fromFile)), "retrained");
-        EstimatorConfig shipped = new EstimatorConfig(RankerEstimator.NAME, Optional.empty(), "classifier", false);
-        assertTrue(ChatEstimators.modelIdentity(shipped).startsWith("model "));
-        assertEquals("", ChatEstimators.modelIdentity(new EstimatorConfig("baseline", Optional.empty(), "classifier", false)));
-    }
-
     @Test
     void aMissingModelFileIsFoundBeforeLoadingAndTheFallbackIsTheShippedFastModel(@TempDir Path dir) throws IOException {
         Path model = dir.resolve("ranker.onnx");
