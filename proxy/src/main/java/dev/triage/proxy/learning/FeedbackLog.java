@@ -143,6 +143,8 @@ public final class FeedbackLog implements RequestObserver, AutoCloseable {
         try {
             if (out == null) {
                 open();
+            } else if (out.size() < size) {
+                size = endOfLastLine(out); // emptied from outside (": > feedback.jsonl" after a training): go on at its end
             }
             if (size > 0 && size + line.length > rotateBytes) {
                 rotate();

@@ -16,7 +16,9 @@ import dev.triage.model.data.PromptSource;
 import dev.triage.proxy.api.Json;
 import dev.triage.proxy.metrics.Outcome;
 import dev.triage.proxy.metrics.RequestRecord;
+import dev.triage.proxy.testing.Await;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -93,6 +95,28 @@ class FeedbackLogTest {
         List<String> lines = Files.readAllLines(file);
         assertEquals(2, lines.size(), "the whole lines, without the half one between them");
         assertEquals(List.of(321, 123), FeedbackAnswers.load(file).stream().map(PromptAnswer::answerTokens).toList());
+    }
+
+    /** Emptied from outside while open (after a training, or by a copy-and-truncate rotation): the next line starts the file. */
+    @Test
+    void aLogEmptiedWhileOpenGoesOnAtItsNewEnd() throws IOException {
+        Path file = directory.resolve("feedback.jsonl");
+        try (FeedbackLog log = FeedbackLog.open(file, true, FeedbackLog.ROTATE_BYTES)) {
+            log.finished(record(SECRET, Outcome.OK, OptionalInt.empty(), 321));
+            Await.until("the first line written", () -> fileSize(file) > 0);
+            Files.write(file, new byte[0], StandardOpenOption.TRUNCATE_EXISTING);
+            log.finished(record(SECRET, Outcome.OK, OptionalInt.empty(), 123));
+        }
+        assertEquals(List.of(123), FeedbackAnswers.load(file).stream().map(PromptAnswer::answerTokens).toList(),
+                "one line, not one after a hole of zeros");
+    }
+
+    private static long fileSize(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Test
