@@ -10,6 +10,7 @@ import dev.triage.proxy.config.TriageConfig;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HTTPGetAction;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -125,11 +126,16 @@ class ManifestsTest {
     }
 
     @Test
-    void everyVolumeClaimAPodMountsIsInTheManifests() {
+    void everyVolumeClaimAPodMountsIsInTheManifestsAndOnlyOnePodMountsItAtATime() {
         for (Deployment deployment : Manifests.all(Deployment.class)) {
             for (Volume volume : deployment.getSpec().getTemplate().getSpec().getVolumes()) {
                 if (volume.getPersistentVolumeClaim() != null) {
-                    Manifests.named("PersistentVolumeClaim", volume.getPersistentVolumeClaim().getClaimName());
+                    PersistentVolumeClaim claim = (PersistentVolumeClaim) Manifests.named("PersistentVolumeClaim",
+                            volume.getPersistentVolumeClaim().getClaimName()).resource();
+                    if (claim.getSpec().getAccessModes().contains("ReadWriteOnce")) {
+                        // A rolling update starts the new pod beside the old one, which holds the volume.
+                        assertEquals("Recreate", deployment.getSpec().getStrategy().getType(), deployment.getMetadata().getName());
+                    }
                 }
             }
         }
