@@ -2,6 +2,7 @@ package dev.triage.features;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.OptionalInt;
+import java.util.regex.Pattern;
 
 /**
  * Reads the parts of an OpenAI or Ollama generation request body that scheduling needs: the prompt
@@ -18,6 +19,7 @@ import java.util.OptionalInt;
 public final class ChatBody {
 
     private static final long NO_LIMIT = 0;
+    private static final Pattern ZERO_DURATION = Pattern.compile("0+(\\.0*)?(ns|us|µs|ms|s|m|h)?");
 
     private ChatBody() {}
 
@@ -77,14 +79,23 @@ public final class ChatBody {
     }
 
     /**
-     * True for a request to Ollama's own API that generates nothing: a chat with no messages, a
-     * generation with no prompt. Ollama answers it at once, having loaded the model (or unloaded it,
-     * with {@code keep_alive} 0); its clients send one before a session ({@code ollama run}).
+     * True for a request to Ollama's own API that only loads its model: a chat with no messages, a
+     * generation with no prompt, which Ollama answers once the model is in memory; its clients send one
+     * before a session ({@code ollama run}). Not one with {@code keep_alive} 0, which unloads the model:
+     * sent ahead of the generations waiting for it, it would evict the model they need.
      */
     public static boolean ollamaLoadsOnly(JsonNode body) {
         JsonNode messages = body.path("messages");
         boolean noMessages = !messages.isArray() || messages.isEmpty();
-        return noMessages && body.path("prompt").asText("").isEmpty();
+        return noMessages && body.path("prompt").asText("").isEmpty() && !unloads(body.path("keep_alive"));
+    }
+
+    /** {@code keep_alive} 0 in seconds or as a duration ({@code "0"}, {@code "0s"}, {@code "0m"}). */
+    private static boolean unloads(JsonNode keepAlive) {
+        if (keepAlive.isNumber()) {
+            return keepAlive.asDouble() == 0;
+        }
+        return keepAlive.isTextual() && ZERO_DURATION.matcher(keepAlive.asText().trim()).matches();
     }
 
     private static long smallerPositive(long current, JsonNode value) {

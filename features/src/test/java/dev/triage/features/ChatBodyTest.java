@@ -100,7 +100,10 @@ class ChatBodyTest {
     @Test
     void anOllamaRequestWithNoMessagesOrPromptOnlyLoadsTheModel() throws Exception {
         assertTrue(ChatBody.ollamaLoadsOnly(body("{\"model\":\"m\"}")));
-        assertTrue(ChatBody.ollamaLoadsOnly(body("{\"model\":\"m\",\"messages\":[],\"keep_alive\":0}")));
+        assertTrue(ChatBody.ollamaLoadsOnly(body("{\"model\":\"m\",\"messages\":[],\"keep_alive\":\"10m\"}")));
+        for (String unload : new String[] {"0", "\"0\"", "\"0s\"", "\"0m\""}) {
+            assertFalse(ChatBody.ollamaLoadsOnly(body("{\"model\":\"m\",\"keep_alive\":" + unload + "}")), "unloads: " + unload);
+        }
         assertTrue(ChatBody.ollamaLoadsOnly(body("{\"model\":\"m\",\"prompt\":\"\"}")));
         assertFalse(ChatBody.ollamaLoadsOnly(body("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")));
         assertFalse(ChatBody.ollamaLoadsOnly(body("{\"model\":\"m\",\"prompt\":\"hi\"}")));
