@@ -125,7 +125,7 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
         }
     }
 
-    /** Waits for the learner to take in what it was given, then saves; for tests and shutdown. */
+    /** Waits for the learner to take in what it was given, then saves: a look at what was learned, or the file, waits for it. */
     public void flush() {
         try {
             thread.submit(this::save).get(10, TimeUnit.SECONDS);

@@ -55,15 +55,12 @@ public final class ChatEstimators {
 
     /** Where the configured model is read from, as errors and the reload answer name it. */
     public static String modelLocation(EstimatorConfig config) {
-        return config.model().map(Object::toString).orElse("classpath:" + shippedModel(config));
-    }
-
-    private static String shippedModel(EstimatorConfig config) {
-        return switch (config.name()) {
+        String shipped = switch (config.name()) {
             case RankerEstimator.NAME -> RankerEstimator.DEFAULT_MODEL_RESOURCE;
             case LexicalEstimator.NAME -> LexicalEstimator.DEFAULT_MODEL_RESOURCE;
             default -> ClassifierEstimator.DEFAULT_MODEL_RESOURCE;
         };
+        return config.model().map(Object::toString).orElse("classpath:" + shipped);
     }
 
     private static Supplier<JobEstimator<Prompt>> modelLoader(EstimatorConfig config) {

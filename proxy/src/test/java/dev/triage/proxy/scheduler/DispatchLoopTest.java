@@ -70,6 +70,32 @@ class DispatchLoopTest {
         }
     }
 
+    /**
+     * A job's cost as a learner's model serves it: seconds = tokens × the rate of the model's version;
+     * {@code afterCosting} runs as each costing ends, where a change the learner makes meanwhile lands.
+     */
+    private record Modelled(AtomicInteger modelVersion, double[] secondsPerToken, double tokens, Runnable afterCosting)
+            implements CostSource {
+        @Override
+        public JobCost cost() {
+            int now = modelVersion.get();
+            afterCosting.run();
+            return JobCost.ofAnswer(tokens, tokens * secondsPerToken[now]);
+        }
+
+        @Override
+        public long version() {
+            return modelVersion.get();
+        }
+    }
+
+    /** Submits a job to {@code queue} and returns the slot it is granted: the only one of a serial queue, held. */
+    private Slot holdTheSlot(BackendQueue queue) throws Exception {
+        Recorder running = new Recorder();
+        queue.submit(TAG, 0, 10, 1, connection, running);
+        return running.slot.get(5, TimeUnit.SECONDS);
+    }
+
     private BackendQueue serial(int maxQueue, Duration maxWait) {
         return loop.addBackend("chat", new SchedulerSettings(Policy.SJF, Duration.ZERO, maxQueue, 1), maxWait);
     }
@@ -120,9 +146,7 @@ class DispatchLoopTest {
     @Test
     void fullQueueRefusesWithARetryHint() throws Exception {
         BackendQueue queue = serial(1, Duration.ZERO);
-        Recorder running = new Recorder();
-        queue.submit(TAG, 0, 10, 1, connection, running);
-        running.slot.get(5, TimeUnit.SECONDS);
+        holdTheSlot(queue);
         queue.submit(TAG, 0, 100, 7.5, connection, new Recorder());
         Recorder third = new Recorder();
         queue.submit(TAG, 0, 10, 1, connection, third);
@@ -134,9 +158,7 @@ class DispatchLoopTest {
     @Test
     void cancelledWaiterIsNeverDispatched() throws Exception {
         BackendQueue queue = serial(10, Duration.ZERO);
-        Recorder running = new Recorder();
-        queue.submit(TAG, 0, 10, 1, connection, running);
-        Slot slot = running.slot.get(5, TimeUnit.SECONDS);
+        Slot slot = holdTheSlot(queue);
         Recorder gone = new Recorder();
         Ticket ticket = queue.submit(TAG, 0, 10, 1, connection, gone);
         Recorder after = new Recorder();
@@ -156,37 +178,18 @@ class DispatchLoopTest {
     @Test
     void waitingJobsAreCostedAgainWhenTheirModelsChangeOrABetterEstimateArrives() throws Exception {
         BackendQueue queue = serial(10, Duration.ZERO);
-        Recorder running = new Recorder();
-        queue.submit(TAG, 0, 10, 1, connection, running);
-        Slot slot = running.slot.get(5, TimeUnit.SECONDS);
+        Slot slot = holdTheSlot(queue);
         AtomicInteger version = new AtomicInteger();
-        // The model: seconds = tokens x a rate that drops tenfold at version 1.
-        class Modelled implements CostSource {
-            final double tokens;
-
-            Modelled(double tokens) {
-                this.tokens = tokens;
-            }
-
-            @Override
-            public JobCost cost() {
-                return JobCost.ofAnswer(tokens, tokens * (version.get() == 0 ? 0.1 : 0.01));
-            }
-
-            @Override
-            public long version() {
-                return version.get();
-            }
-        }
+        double[] secondsPerToken = {0.1, 0.01}; // tenfold less at version 1
         Recorder costedEarly = new Recorder();
-        queue.submit(TAG, 0, new Modelled(100), false, connection, costedEarly);
+        queue.submit(TAG, 0, new Modelled(version, secondsPerToken, 100, () -> { }), false, connection, costedEarly);
         Await.until("the first is queued", () -> queue.waitingCount() == 1);
         version.set(1);
         Recorder costedLate = new Recorder();
-        queue.submit(TAG, 0, new Modelled(500), false, connection, costedLate);
+        queue.submit(TAG, 0, new Modelled(version, secondsPerToken, 500, () -> { }), false, connection, costedLate);
         Recorder resized = new Recorder();
-        Ticket ticket = queue.submit(TAG, 0, new Modelled(1000), false, connection, resized);
-        ticket.resize(new Modelled(50));
+        Ticket ticket = queue.submit(TAG, 0, new Modelled(version, secondsPerToken, 1000, () -> { }), false, connection, resized);
+        ticket.resize(new Modelled(version, secondsPerToken, 50, () -> { }));
         slot.release();
         resized.slot.get(5, TimeUnit.SECONDS).release();
         costedEarly.slot.get(5, TimeUnit.SECONDS).release();
@@ -201,31 +204,19 @@ class DispatchLoopTest {
     @Test
     void aModelThatChangesInTheMiddleOfARecostingCostsEveryJobAgainBeforeTheNextDispatch() throws Exception {
         BackendQueue queue = serial(10, Duration.ZERO);
-        Recorder running = new Recorder();
-        queue.submit(TAG, 0, 10, 1, connection, running);
-        Slot slot = running.slot.get(5, TimeUnit.SECONDS);
+        Slot slot = holdTheSlot(queue);
         AtomicInteger version = new AtomicInteger();
         AtomicBoolean changeAfterNextCosting = new AtomicBoolean();
         double[] secondsPerToken = {0.1, 0.01, 0.001};
-        class Modelled implements CostSource {
-            @Override
-            public JobCost cost() {
-                int now = version.get();
-                if (now == 1 && changeAfterNextCosting.compareAndSet(true, false)) {
-                    version.set(2); // the learner's next change, landing just after this job was costed
-                }
-                return JobCost.ofAnswer(100, 100 * secondsPerToken[now]);
+        Runnable nextChange = () -> {
+            if (version.get() == 1 && changeAfterNextCosting.compareAndSet(true, false)) {
+                version.set(2); // the learner's next change, landing just after this job was costed
             }
-
-            @Override
-            public long version() {
-                return version.get();
-            }
-        }
+        };
         Recorder first = new Recorder();
-        queue.submit(TAG, 0, new Modelled(), false, connection, first);
+        queue.submit(TAG, 0, new Modelled(version, secondsPerToken, 100, nextChange), false, connection, first);
         Recorder second = new Recorder();
-        queue.submit(TAG, 0, new Modelled(), false, connection, second);
+        queue.submit(TAG, 0, new Modelled(version, secondsPerToken, 100, nextChange), false, connection, second);
         Await.until("both are queued", () -> queue.waitingCount() == 2);
         changeAfterNextCosting.set(true);
         version.set(1);
@@ -237,9 +228,7 @@ class DispatchLoopTest {
     @Test
     void waitBeyondTheLimitIsRefused() throws Exception {
         BackendQueue queue = serial(10, Duration.ofMillis(50));
-        Recorder running = new Recorder();
-        queue.submit(TAG, 0, 10, 1, connection, running);
-        running.slot.get(5, TimeUnit.SECONDS);
+        holdTheSlot(queue);
         Recorder waiting = new Recorder();
         queue.submit(TAG, 0, 10, 1, connection, waiting);
         assertEquals(Refusal.Reason.QUEUE_TIMEOUT, waiting.refusal.get(5, TimeUnit.SECONDS).reason());
@@ -253,9 +242,7 @@ class DispatchLoopTest {
             // An hour on the manual clock: the loop's own wake-up, in real time, never comes during the test.
             BackendQueue queue = simulated.addBackend("chat", new SchedulerSettings(Policy.SJF, Duration.ZERO, 10, 1),
                     Duration.ofHours(1));
-            Recorder running = new Recorder();
-            queue.submit(TAG, 0, 10, 1, connection, running);
-            Slot slot = running.slot.get(5, TimeUnit.SECONDS);
+            Slot slot = holdTheSlot(queue);
             Recorder overdue = new Recorder();
             queue.submit(TAG, 0, 10, 1, connection, overdue);
             queue.snapshot().get(5, TimeUnit.SECONDS); // admitted, its arrival stamped, before the clock moves

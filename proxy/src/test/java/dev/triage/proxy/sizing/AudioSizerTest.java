@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.features.audio.AudioClip;
 import dev.triage.features.audio.AudioDurationReader;
-import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
 import dev.triage.proxy.api.TriageError;
+import dev.triage.proxy.testing.FailingEstimator;
 import dev.triage.proxy.testing.HeldEstimator;
 import dev.triage.proxy.testing.MultipartForm;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -95,17 +95,9 @@ class AudioSizerTest {
     @Test
     void memoryRunningOutWhileAnUploadIsReadIsAQueueFullToRetryNotAnInternalError() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        JobEstimator<AudioClip> starved = new JobEstimator<>() {
-            @Override
-            public String name() {
-                return "starved";
-            }
-
-            @Override
-            public Estimate estimate(AudioClip clip) {
-                throw new OutOfMemoryError("Cannot reserve 25165824 bytes of direct buffer memory");
-            }
-        };
+        JobEstimator<AudioClip> starved = new FailingEstimator<>("starved", () -> {
+            throw new OutOfMemoryError("Cannot reserve 25165824 bytes of direct buffer memory");
+        });
         AudioSizer sizer = new AudioSizer(new AudioUploadReader(new AudioDurationReader(), 1 << 20, false), starved,
                 registry.timer("t"), registry.counter("c"), 1, 1);
         ByteBuf body = upload();

@@ -10,6 +10,7 @@ import dev.triage.model.BaselineEstimator;
 import dev.triage.model.Estimate;
 import dev.triage.model.JobEstimator;
 import dev.triage.proxy.scheduler.Clock;
+import dev.triage.proxy.testing.FailingEstimator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -235,17 +236,9 @@ class BatchingEstimatorTest {
             assertTrue(batcher.tryEstimate(new Prompt("c")).isEmpty());
             estimator.gate.release(2);
         }
-        JobEstimator<Prompt> broken = new JobEstimator<>() {
-            @Override
-            public String name() {
-                return "broken";
-            }
-
-            @Override
-            public Estimate estimate(Prompt prompt) {
-                throw new IllegalStateException("model crashed");
-            }
-        };
+        JobEstimator<Prompt> broken = new FailingEstimator<>("broken", () -> {
+            throw new IllegalStateException("model crashed");
+        });
         try (BatchingEstimator batcher = new BatchingEstimator(broken, 8, 10, MAX_WAIT, Clock.system())) {
             ExecutionException e = assertThrows(ExecutionException.class,
                     () -> batcher.tryEstimate(new Prompt("x")).orElseThrow().get(10, TimeUnit.SECONDS));
