@@ -10,7 +10,10 @@ public enum Outcome {
     BACKEND_4XX,
     /** The backend failed the request (5xx); its answer reached the client. */
     BACKEND_5XX,
-    /** The backend was unreachable or broke off: it gave no complete answer. */
+    /**
+     * The backend was unreachable or broke off, or reported an error in the body of an answer it had
+     * begun as a success: it gave no complete answer.
+     */
     UPSTREAM_ERROR,
     /** The backend stayed silent past the upstream timeout. */
     TIMEOUT,
@@ -19,9 +22,12 @@ public enum Outcome {
     /** Triage refused it: a malformed or oversized body, a full queue, a queue timeout, shutdown. */
     REJECTED;
 
-    /** The outcome of a request whose backend answered with {@code status} and was relayed whole. */
-    public static Outcome relayed(int status) {
-        return status >= 500 ? BACKEND_5XX : status >= 400 ? BACKEND_4XX : OK;
+    /**
+     * The outcome of a request whose backend answered with {@code status} and was relayed whole;
+     * {@code reportedError}: its body reported an error ({@link ResponseTokenCounter#reportedError}).
+     */
+    public static Outcome relayed(int status, boolean reportedError) {
+        return status >= 500 ? BACKEND_5XX : status >= 400 ? BACKEND_4XX : reportedError ? UPSTREAM_ERROR : OK;
     }
 
     public String label() {

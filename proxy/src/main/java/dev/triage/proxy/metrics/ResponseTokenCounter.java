@@ -16,6 +16,11 @@ import java.util.OptionalLong;
  * stream, the finish event that closes it and {@code [DONE]} carry none. Compressed bodies report
  * nothing.
  *
+ * <p>It also notes an error the backend reports inside a response it began as a success: an
+ * {@code "error"} key whose value is an object or a string, at the top of a JSON object (an SSE
+ * event, an NDJSON line), as llama.cpp, OpenAI and Ollama send when generation fails after the
+ * status line went out. Such an answer is cut short, whatever its status says.
+ *
  * <p>A single pass over the bytes with a few fields of state, on the event loop. A direct buffer's
  * bytes are copied a block at a time, and the bytes are scanned by one method whose state lives in
  * local variables while it runs: read through the buffer, or with the state machine split into
@@ -26,9 +31,10 @@ public final class ResponseTokenCounter {
 
     private static final byte[][] COUNT_KEYS = keys("completion_tokens", "eval_count", "output_tokens");
     private static final byte[][] TEXT_KEYS = keys("content", "text", "reasoning_content", "arguments");
+    private static final byte[][] ERROR_KEYS = keys("error");
     private static final int MAX_KEY = 20;
     /** Whether a string of each length, up to {@link #MAX_KEY}, may be one of the keys. */
-    private static final boolean[] KEY_LENGTHS = keyLengths(COUNT_KEYS, TEXT_KEYS);
+    private static final boolean[] KEY_LENGTHS = keyLengths(COUNT_KEYS, TEXT_KEYS, ERROR_KEYS);
     private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
     /** The block a direct buffer's bytes are copied into, one per thread: an event loop counts one chunk at a time. */
     private static final FastThreadLocal<byte[]> BLOCK = new FastThreadLocal<>() {
@@ -49,6 +55,7 @@ public final class ResponseTokenCounter {
     private static final int OTHER_KEY = 0;
     private static final int COUNT_KEY = 1;
     private static final int TEXT_KEY = 2;
+    private static final int ERROR_KEY = 3;
 
     private int state = OUTSIDE;
     private final byte[] key = new byte[MAX_KEY];
@@ -60,6 +67,9 @@ public final class ResponseTokenCounter {
     private boolean inTextValue;
     private long number;
     private long reported = -1;
+    /** How deep in objects and arrays the scanner is, outside strings: an error key counts at depth 1 only. */
+    private int depth;
+    private boolean reportedError;
 
     // SSE: position within "data:" at the start of a line (-1 past a line that is not an event).
     private int linePosition;
@@ -90,6 +100,11 @@ public final class ResponseTokenCounter {
         return events > 0 ? OptionalLong.of(events) : OptionalLong.empty();
     }
 
+    /** Whether the response reported an error in its body: a top-level {@code "error"} object or string. */
+    public boolean reportedError() {
+        return reportedError;
+    }
+
     /** Scans {@code bytes[from, to)}. */
     private void scan(byte[] bytes, int from, int to) {
         int state = this.state;
@@ -100,6 +115,8 @@ public final class ResponseTokenCounter {
         boolean inTextValue = this.inTextValue;
         long number = this.number;
         long reported = this.reported;
+        int depth = this.depth;
+        boolean reportedError = this.reportedError;
         int linePosition = this.linePosition;
         boolean inEvent = this.inEvent;
         boolean eventCounted = this.eventCounted;
@@ -145,6 +162,10 @@ public final class ResponseTokenCounter {
                         keyTooLong = false;
                         escaped = false;
                         inTextValue = false;
+                    } else if (b == '{' || b == '[') {
+                        depth++;
+                    } else if ((b == '}' || b == ']') && depth > 0) {
+                        depth--;
                     }
                 }
                 case IN_STRING -> {
@@ -191,6 +212,7 @@ public final class ResponseTokenCounter {
                         escaped = false;
                         inTextValue = true;
                     } else if (!isSpace(b)) {
+                        reportedError |= keyKind == ERROR_KEY && depth == 1 && (b == '{' || b == '"');
                         state = OUTSIDE;
                         again = true;
                     }
@@ -217,6 +239,8 @@ public final class ResponseTokenCounter {
         this.inTextValue = inTextValue;
         this.number = number;
         this.reported = reported;
+        this.depth = depth;
+        this.reportedError = reportedError;
         this.linePosition = linePosition;
         this.inEvent = inEvent;
         this.eventCounted = eventCounted;
@@ -228,7 +252,10 @@ public final class ResponseTokenCounter {
         if (tooLong || !KEY_LENGTHS[length]) {
             return OTHER_KEY;
         }
-        return matches(COUNT_KEYS, length) ? COUNT_KEY : matches(TEXT_KEYS, length) ? TEXT_KEY : OTHER_KEY;
+        return matches(COUNT_KEYS, length) ? COUNT_KEY
+                : matches(TEXT_KEYS, length) ? TEXT_KEY
+                : matches(ERROR_KEYS, length) ? ERROR_KEY
+                : OTHER_KEY;
     }
 
     private boolean matches(byte[][] candidates, int length) {

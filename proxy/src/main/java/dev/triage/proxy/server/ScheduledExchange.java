@@ -573,7 +573,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             return;
         }
         record.actualTokens(tokenCounter.tokens());
-        end(Outcome.relayed(record.status()), null);
+        end(Outcome.relayed(record.status(), tokenCounter.reportedError()), null);
         receiver.exchangeDone(this);
     }
 

@@ -11,12 +11,14 @@ import dev.triage.proxy.testing.Await;
 import dev.triage.proxy.testing.CapturedErr;
 import dev.triage.proxy.testing.ChatRequests;
 import dev.triage.proxy.testing.FakeOpenAiBackend;
+import dev.triage.proxy.testing.PrometheusText;
 import dev.triage.proxy.testing.RunningTriage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -204,6 +206,29 @@ class ErrorPathsTest {
             }, "an incomplete chunked stream must end in an error, not look complete");
             Await.until("the slot is free again", () -> triage.chatQueue().busySlots() == 0);
             assertServes(triage, "healthy");
+        }
+    }
+
+    /**
+     * llama.cpp, OpenAI and Ollama report a failure that comes after the status line inside the stream:
+     * the client gets it as sent, and the answer counts as broken off, not as a whole answer to learn from.
+     */
+    @Test
+    void anErrorReportedInTheMiddleOfAStreamIsAnUpstreamErrorAndNotLearnedFrom() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
+            HttpResponse<String> failed = triage.post("/v1/chat/completions", ChatRequests.chat("[fail]", 50, true));
+            assertEquals(200, failed.statusCode());
+            assertTrue(failed.body().contains("data: {\"error\":{\"code\":500"), failed.body());
+            assertServes(triage, "whole");
+
+            String metrics = triage.metricsAfter(2);
+            assertEquals(1, PrometheusText.sum(metrics, "triage_request_seconds_count", Map.of("outcome", "upstream_error")), metrics);
+            assertEquals(1, PrometheusText.sum(metrics, "triage_request_seconds_count", Map.of("outcome", "ok")), metrics);
+            assertEquals(1, PrometheusText.sum(metrics, "triage_actual_tokens_count", Map.of("backend", "chat")), metrics);
+            triage.triage().learning().flush();
+            assertEquals(1, PrometheusText.sum(triage.get("/metrics").body(), "triage_learned_requests_total",
+                    Map.of("backend", "chat")), "only the whole answer is learned from");
         }
     }
 

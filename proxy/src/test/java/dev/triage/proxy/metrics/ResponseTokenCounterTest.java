@@ -1,6 +1,8 @@
 package dev.triage.proxy.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -10,8 +12,12 @@ import org.junit.jupiter.api.Test;
 
 class ResponseTokenCounterTest {
 
-    /** Feeds {@code body} in pieces of {@code piece} bytes, as a backend's chunks would arrive. */
     private static OptionalLong count(String body, int piece) {
+        return read(body, piece).tokens();
+    }
+
+    /** Feeds {@code body} in pieces of {@code piece} bytes, as a backend's chunks would arrive. */
+    private static ResponseTokenCounter read(String body, int piece) {
         ResponseTokenCounter counter = new ResponseTokenCounter();
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         for (int i = 0; i < bytes.length; i += piece) {
@@ -20,7 +26,7 @@ class ResponseTokenCounterTest {
             counter.accept(chunk);
             assertEquals(reader, chunk.readerIndex(), "the chunk is read, not consumed");
         }
-        return counter.tokens();
+        return counter;
     }
 
     @Test
@@ -133,5 +139,29 @@ class ResponseTokenCounterTest {
     void nothingToReadIsUnknown() {
         assertEquals(OptionalLong.empty(), count("{\"text\":\"a transcript\"}", 3));
         assertEquals(OptionalLong.empty(), count("", 1));
+    }
+
+    @Test
+    void anErrorReportedInTheMiddleOfAStreamIsNoted() {
+        String llamaCpp = "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n"
+                + "data: {\"error\":{\"code\":500,\"message\":\"the KV cache is full\",\"type\":\"server_error\"}}\n\n";
+        String ollama = "{\"message\":{\"content\":\"a\"},\"done\":false}\n{\"error\":\"model runner has unexpectedly stopped\"}\n";
+        for (int piece : new int[] {1, 4, 1000}) {
+            assertTrue(read(llamaCpp, piece).reportedError(), "llama.cpp, pieces of " + piece);
+            assertTrue(read(ollama, piece).reportedError(), "Ollama, pieces of " + piece);
+        }
+    }
+
+    /** Only a top-level error object or string counts: not one inside an answer's text, a tool's arguments, or a null. */
+    @Test
+    void anErrorKeyElsewhereIsNotAnError() {
+        String answers = "data: {\"choices\":[{\"delta\":{\"content\":\"{\\\"error\\\": \\\"x\\\"}\"}}]}\n\n"
+                + "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}],\"error\":null}\n\n"
+                + "data: [DONE]\n\n"
+                + "{\"message\":{\"tool_calls\":[{\"function\":{\"arguments\":{\"error\":\"none\"}}}]},\"done\":true}\n"
+                + "{\"error\":false}\n";
+        for (int piece : new int[] {1, 3, 1000}) {
+            assertFalse(read(answers, piece).reportedError(), "pieces of " + piece);
+        }
     }
 }

@@ -44,7 +44,9 @@ import java.util.concurrent.TimeoutException;
  * {@link #finished()}, and can ask for trouble or time: a prompt containing {@code [held]} holds its
  * slot, saying nothing, until {@link #releaseHeld()} (so does an upload whose file name contains it);
  * {@code [stall]} is never answered,
- * {@code [die]} gets two SSE events and then a closed connection, {@code [garbage]} gets bytes that
+ * {@code [die]} gets two SSE events and then a closed connection, {@code [fail]} two SSE events and
+ * then an error event that ends the stream (as llama.cpp reports a failure once the status line went
+ * out), {@code [garbage]} gets bytes that
  * are not HTTP, {@code [hangup]} gets a closed connection without a word (as when a server closes an
  * idle connection just as a request reaches it), {@code [reject]} gets the backend's own 422 error, {@code [bulky]} streams tokens of
  * 16 KB each (a few hundred fill the sockets between a backend and a client that does not read). Audio transcriptions take time in
@@ -251,6 +253,12 @@ public final class FakeOpenAiBackend implements AutoCloseable {
                     writeChunk(out, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"t" + i + padding + " \"}}]}\n\n");
                     if (prompt.contains("[die]") && i == 1) {
                         return false;
+                    }
+                    if (prompt.contains("[fail]") && i == 1) {
+                        writeChunk(out, "data: {\"error\":{\"code\":500,\"message\":\"generation failed\",\"type\":\"server_error\"}}\n\n");
+                        out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                        out.flush();
+                        return true;
                     }
                 }
                 answer(prompt, () -> {
