@@ -18,6 +18,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,8 +41,10 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
     static final int WAITING = 4096;
     /** How often, at most, the learner writes its state while requests complete. */
     static final Duration SAVE_INTERVAL = Duration.ofSeconds(30);
-    /** How long a shutdown waits for the learner to take in what it was given before saving. */
+    /** How long a shutdown waits for the learner to take in what it was given before saving, and a new model for room in its queue. */
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
+    /** How long a new model's notice waits before it offers itself again to a full queue. */
+    private static final Duration QUEUE_FULL_PAUSE = Duration.ofMillis(1);
 
     private final Map<String, BackendLearner> learners = new LinkedHashMap<>();
     private final LearnedStateFile stateFile;
@@ -89,12 +92,23 @@ public final class OnlineLearning implements RequestObserver, AutoCloseable {
 
     /**
      * Tells a learner that its estimator's model changed: its calibration of the old model's tokens
-     * is dropped, on the learner's thread, after the answers already handed over.
+     * is dropped, on the learner's thread, after the answers already handed over. Called on the thread
+     * that loads models, never an event loop, it waits out a full queue: a forgetting dropped would
+     * leave the old model's calibration on the new model's tokens for good.
      */
     public void modelChanged(String backend, String routeKind) {
         BackendLearner learner = learners.get(key(backend, routeKind));
-        if (learner != null && !thread.isClosed() && !thread.offer(learner::forgetCalibration)) {
-            dropped.increment();
+        if (learner == null) {
+            return;
+        }
+        long deadline = System.nanoTime() + CLOSE_TIMEOUT.toNanos();
+        while (!thread.isClosed() && !thread.offer(learner::forgetCalibration)) {
+            if (System.nanoTime() - deadline >= 0) {
+                log.warn("the learner stayed behind for {}; what it learned of {}'s old model stays with the new one",
+                        CLOSE_TIMEOUT, backend);
+                return;
+            }
+            LockSupport.parkNanos(QUEUE_FULL_PAUSE.toNanos());
         }
     }
 

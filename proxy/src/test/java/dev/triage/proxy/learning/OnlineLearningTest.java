@@ -204,6 +204,19 @@ class OnlineLearningTest {
         }
     }
 
+    /** A new model with the learner's queue full: the forgetting waits for room instead of being dropped. */
+    @Test
+    void aNewModelWhileTheLearnerIsBehindStillStartsTheCalibrationAgain() {
+        BackendLearner learner = chatLearner(LEARNED_FOR, true);
+        try (OnlineLearning learning = OnlineLearning.start(Optional.empty(), List.of(learner))) {
+            feed(learning, 5 * OnlineLearning.WAITING, Outcome.OK);
+            assertTrue(learning.dropped() > 0, "the queue filled");
+            learning.modelChanged("chat", "chat");
+            learning.flush();
+            assertEquals(100, learner.tokens(100, PromptFeatures.NONE, OptionalLong.empty(), OptionalInt.empty()), 1e-9);
+        }
+    }
+
     private static BackendLearner chatLearner(String learnedFor, boolean online) {
         return new BackendLearner(OnlineLearning.key("chat", "chat"), learnedFor, FLAGS, online);
     }
