@@ -1,6 +1,7 @@
 package dev.triage.proxy.config;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.triage.proxy.preemption.PreemptionDialect;
@@ -14,7 +15,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -394,47 +394,57 @@ public final class ConfigLoader {
     }
 
     private static Map<String, String> readYaml(Path file) {
-        JsonNode root;
-        try {
-            root = YAML.readTree(Files.readAllBytes(file));
+        try (JsonParser yaml = YAML.createParser(Files.readAllBytes(file))) {
+            return readMapping(yaml, file);
         } catch (IOException e) {
             throw new ConfigException("config: " + file + " (" + e.getMessage().lines().findFirst().orElse("unreadable") + ")");
         }
+    }
+
+    /**
+     * The file's keys with each value as written. A scalar's own text is taken, not the value YAML
+     * makes of it: YAML 1.1 reads {@code off} as false, {@code 0123} as 83 and {@code 1_000} as 1000,
+     * so {@code starvation-timeout: off} would fail and an admin token of digits would change.
+     */
+    private static Map<String, String> readMapping(JsonParser yaml, Path file) throws IOException {
         Map<String, String> values = new LinkedHashMap<>();
-        if (root == null || root.isMissingNode() || root.isNull()) {
+        JsonToken root = yaml.nextToken();
+        if (root == null || root == JsonToken.VALUE_NULL) {
             return values;
         }
-        if (!root.isObject()) {
+        if (root != JsonToken.START_OBJECT) {
             throw ConfigException.invalid("config", file.toString(), "a YAML mapping of keys to values");
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = it.next();
-            if (field.getKey().equals(CONFIG_KEY)) {
+        while (yaml.nextToken() == JsonToken.FIELD_NAME) {
+            String key = yaml.currentName();
+            if (key.equals(CONFIG_KEY)) {
                 throw new ConfigException("config: " + file + " (expected: no nested config key)");
             }
-            option(field.getKey());
-            if (field.getValue().isNull()) {
+            option(key);
+            JsonToken value = yaml.nextToken();
+            if (value == JsonToken.VALUE_NULL) {
                 continue; // "key:" with nothing after it (an empty template value): the option keeps its default, not "null"
             }
-            if (LISTS.contains(field.getKey()) && field.getValue().isArray()) {
-                values.put(field.getKey(), listValue(field.getKey(), field.getValue()));
-                continue;
+            if (value == JsonToken.START_ARRAY && LISTS.contains(key)) {
+                values.put(key, listValue(key, yaml));
+            } else if (value.isScalarValue()) {
+                values.put(key, yaml.getText());
+            } else {
+                throw ConfigException.invalid(key, YAML.readTree(yaml).toString(), "a single value");
             }
-            if (!field.getValue().isValueNode()) {
-                throw ConfigException.invalid(field.getKey(), field.getValue().toString(), "a single value");
-            }
-            values.put(field.getKey(), field.getValue().asText());
         }
         return values;
     }
 
-    private static String listValue(String key, JsonNode list) {
+    /** A YAML list's items, as written, joined as repeated flags' values are. */
+    private static String listValue(String key, JsonParser yaml) throws IOException {
         StringBuilder joined = new StringBuilder();
-        for (JsonNode item : list) {
-            if (!item.isValueNode() || item.isNull()) {
-                throw ConfigException.invalid(key, item.toString(), "a list of single values");
+        for (JsonToken item = yaml.nextToken(); item != JsonToken.END_ARRAY; item = yaml.nextToken()) {
+            if (item == JsonToken.VALUE_NULL || !item.isScalarValue()) {
+                String written = item == JsonToken.VALUE_NULL ? "null" : YAML.readTree(yaml).toString();
+                throw ConfigException.invalid(key, written, "a list of single values");
             }
-            joined.append(joined.isEmpty() ? "" : LIST_SEPARATOR).append(item.asText());
+            joined.append(joined.isEmpty() ? "" : LIST_SEPARATOR).append(yaml.getText());
         }
         return joined.toString();
     }

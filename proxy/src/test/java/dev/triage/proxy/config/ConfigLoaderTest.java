@@ -244,6 +244,28 @@ class ConfigLoaderTest {
         assertTrue(failure(Map.of(), "--config", list.toString()).contains("expected: a YAML mapping"));
     }
 
+    /** YAML 1.1 reads off as false, 0123 as 83 and 1_0 as 10: every value is taken as written, as a flag's would be. */
+    @Test
+    void yamlValuesAreTakenAsWritten() throws Exception {
+        Path yaml = Files.writeString(dir.resolve("words.yaml"), """
+                starvation-timeout: off
+                max-queue-wait: off
+                preemption: off
+                fair-share: off
+                admin-token: 0123
+                max-queue: 010
+                backend: [http://a:1, http://b:2]
+                """);
+        TriageConfig config = load(Map.of(), "--config", yaml.toString());
+        assertEquals(Duration.ZERO, config.starvationTimeout());
+        assertEquals(Duration.ZERO, config.maxQueueWait());
+        assertEquals(PreemptionDialect.OFF, config.preemption());
+        assertEquals("0123", config.adminToken());
+        assertEquals(10, config.maxQueue());
+        Path yes = Files.writeString(dir.resolve("yes.yaml"), "audio-vad: yes\n");
+        assertTrue(failure(Map.of(), "--config", yes.toString()).startsWith("audio-vad: yes "), "refused as the flag refuses it");
+    }
+
     @Test
     void aKeyWithNoValueKeepsItsDefault() throws Exception {
         // YAML reads "admin-token:" as null, which is not the token "null" that a remote client could send.
