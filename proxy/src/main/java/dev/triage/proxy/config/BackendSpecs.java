@@ -1,5 +1,6 @@
 package dev.triage.proxy.config;
 
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -47,6 +48,8 @@ final class BackendSpecs {
 
     private static BackendConfig one(String key, String spec, int defaultConcurrency, String defaultName) {
         String[] parts = spec.split(",");
+        // The URL first: one with credentials is refused, redacted, before an option's error prints the spec whole.
+        URI url = ValueParsers.backendUrl(key, parts[0]);
         int concurrency = defaultConcurrency;
         String name = defaultName;
         Set<String> models = Set.of();
@@ -77,7 +80,7 @@ final class BackendSpecs {
                 default -> throw ConfigException.invalid(key, spec, FORM);
             }
         }
-        return new BackendConfig(ValueParsers.backendUrl(key, parts[0]), concurrency, name, models);
+        return new BackendConfig(url, concurrency, name, models);
     }
 
     /**

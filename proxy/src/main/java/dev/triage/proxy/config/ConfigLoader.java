@@ -171,7 +171,8 @@ public final class ConfigLoader {
         int maxConcurrency = adaptive.isPresent() ? adaptive.get().max() : ValueParsers.integer("max-concurrency", v.get("max-concurrency"));
         require(maxConcurrency >= 1, "max-concurrency", v, ">= 1");
         int maxQueue = ValueParsers.integer("max-queue", v.get("max-queue"));
-        require(maxQueue >= 0, "max-queue", v, ">= 0");
+        // Audio, and every request under ewsjf, laps or fair shares, enters the queue even when a slot is free: 0 refused them all.
+        require(maxQueue >= 1, "max-queue", v, ">= 1");
         ServiceTimeModel serviceTime = serviceTime(v, "service-time-base", "service-time-per-token");
         double perPromptToken = ValueParsers.decimal("service-time-per-prompt-token", v.get("service-time-per-prompt-token"));
         require(perPromptToken >= 0, "service-time-per-prompt-token", v, "seconds >= 0");

@@ -153,9 +153,13 @@ final class ValueParsers {
         return uri;
     }
 
-    /** {@code value} with any {@code user:password@} of a URL in it replaced, fit to print. */
+    /**
+     * {@code value} with any {@code user:password@} of a URL in it replaced, fit to print: all up to
+     * the URL's last {@code @}, since a password written unescaped may hold {@code /}, {@code ?},
+     * {@code #} or {@code @}.
+     */
     static String withoutCredentials(String value) {
-        return value.replaceAll("(?<=://)[^/?#@]*@", "<redacted>@");
+        return value.replaceAll("(?<=://)[^\\s,]*@", "<redacted>@");
     }
 
     /**

@@ -12,6 +12,7 @@ import dev.triage.proxy.scheduler.ewsjf.SizeFeature;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -114,7 +115,8 @@ class ConfigLoaderTest {
 
     @Test
     void badValuesStopStartUpWithOneLineNamingKeyValueAndExpectation() {
-        assertEquals("max-queue: -1 (expected: >= 0)", failure(Map.of(), "--max-queue", "-1"));
+        assertEquals("max-queue: -1 (expected: >= 1)", failure(Map.of(), "--max-queue", "-1"));
+        assertEquals("max-queue: 0 (expected: >= 1)", failure(Map.of(), "--max-queue", "0"));
         assertEquals("max-concurrency: 0 (expected: >= 1)", failure(Map.of(), "--max-concurrency", "0"));
         assertEquals("policy: lifo (expected: fcfs, sjf, hrrn, laps or ewsjf)", failure(Map.of(), "--policy", "lifo"));
         assertEquals("preemption: llama.cpp (expected: off unless --policy laps)", failure(Map.of(), "--preemption", "llama.cpp"));
@@ -160,6 +162,14 @@ class ConfigLoaderTest {
         assertTrue(failure.startsWith("backend: http://<redacted>@gpu-box:8000 (expected: a URL without credentials"), failure);
         assertFalse(failure.contains("hunter2"), failure);
         assertFalse(failure(Map.of("TRIAGE_AUDIO_BACKEND", "https://u:hunter2@h")).contains("hunter2"));
+        // A password written unescaped, with characters that end a URL's authority.
+        for (String password : List.of("hun/ter2", "hun?ter2", "hun#ter2", "hun@ter2")) {
+            String unescaped = failure(Map.of(), "--backend", "http://user:" + password + "@gpu-box:8000");
+            assertFalse(unescaped.contains("ter2"), unescaped);
+        }
+        // Credentials and a mistake in an option: the URL is refused first, redacted.
+        String typo = failure(Map.of(), "--backend", "http://user:hunter2@gpu-box:8000,max-concurency=4");
+        assertFalse(typo.contains("hunter2"), typo);
     }
 
     @Test
