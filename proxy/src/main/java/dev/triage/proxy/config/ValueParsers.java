@@ -17,7 +17,17 @@ final class ValueParsers {
 
     private ValueParsers() {}
 
-    /** {@code 500ms}, {@code 60s}, {@code 1.5s}, {@code 2m}, {@code 1h}; a bare number is seconds. */
+    /**
+     * The longest duration any option takes: timers add durations to {@link System#nanoTime}, which a
+     * value near {@code Long.MAX_VALUE} nanoseconds would wrap into the past (a deadline passed at once,
+     * a dispatch thread that wakes for ever). An option with no limit says {@code off}.
+     */
+    static final Duration LONGEST = Duration.ofDays(365);
+
+    /**
+     * {@code 500ms}, {@code 60s}, {@code 1.5s}, {@code 2m}, {@code 1h}; a bare number is seconds. Zero,
+     * or from 1 ms to {@link #LONGEST}: timers count whole milliseconds, so a shorter one would be 0.
+     */
     static Duration duration(String key, String value) {
         Matcher m = DURATION.matcher(value.trim().toLowerCase(Locale.ROOT));
         if (!m.matches()) {
@@ -31,6 +41,12 @@ final class ValueParsers {
             case "h" -> 3600e9;
             default -> 1e9;
         };
+        if (nanos > LONGEST.toNanos()) {
+            throw ConfigException.invalid(key, value, "a duration of at most 365 days");
+        }
+        if (nanos > 0 && nanos < 1e6) {
+            throw ConfigException.invalid(key, value, "a duration of at least 1ms");
+        }
         return Duration.ofNanos((long) nanos);
     }
 

@@ -93,6 +93,17 @@ class ConfigLoaderTest {
         assertEquals(5.0, config.serviceTime().seconds(100), 1e-9);
     }
 
+    /** Timers add a duration to the clock and count whole milliseconds: one too long to add, or too short to count, is refused. */
+    @Test
+    void aDurationIsAtLeastAMillisecondAndAtMostAYear() {
+        assertEquals("max-queue-wait: 9999999999 (expected: a duration of at most 365 days)",
+                failure(Map.of(), "--max-queue-wait", "9999999999"));
+        assertEquals("shutdown-grace: 9000h (expected: a duration of at most 365 days)", failure(Map.of(), "--shutdown-grace", "9000h"));
+        assertEquals("probe-interval: 0.5ms (expected: a duration of at least 1ms)", failure(Map.of(), "--probe-interval", "0.5ms"));
+        assertEquals(Duration.ofDays(365), load(Map.of(), "--shutdown-grace", "8760h").shutdownGrace());
+        assertEquals(Duration.ofMillis(1), load(Map.of(), "--probe-interval", "1ms").probeInterval());
+    }
+
     @Test
     void ewsjfAndThePromptCostAreConfigured() {
         TriageConfig defaults = load(Map.of());
