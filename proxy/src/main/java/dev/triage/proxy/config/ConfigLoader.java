@@ -200,12 +200,16 @@ public final class ConfigLoader {
             throw ConfigException.invalid("preemption", v.get("preemption"), "off, llama.cpp, llama.cpp-token-ids, vllm or ollama");
         }
         require(preemption == PreemptionDialect.OFF || policy == Policy.LAPS, "preemption", v, "off unless --policy laps");
-        String healthPath = v.get("health-path").trim();
-        require(healthPath.startsWith("/"), "health-path", v, "a path starting with /");
+        String healthPath = ValueParsers.urlPath("health-path", v.get("health-path"));
         Duration shutdownGrace = ValueParsers.duration("shutdown-grace", v.get("shutdown-grace"));
         Duration probeInterval = positiveDuration(v, "probe-interval");
         List<BackendConfig> backends = BackendSpecs.parse("backend", v.get("backend"), maxConcurrency);
         require(adaptive.isEmpty() || backends.size() == 1, "max-concurrency", v, "a number when there are several backends");
+        // A backend's own max-concurrency= caps what auto may try: the server runs no more than that.
+        int backendSlots = backends.get(0).maxConcurrency();
+        require(adaptive.isEmpty() || adaptive.get().min() <= backendSlots, "max-concurrency", v,
+                "auto:MIN..MAX with MIN at most the backend's own max-concurrency=" + backendSlots);
+        adaptive = adaptive.map(bounds -> new AdaptiveConcurrency(bounds.min(), Math.min(bounds.max(), backendSlots)));
         return new TriageConfig(
                 ValueParsers.listenAddress("listen", v.get("listen")),
                 backends,
@@ -223,7 +227,7 @@ public final class ConfigLoader {
                 upstreamTimeout,
                 clientLimits(v),
                 maxBody,
-                v.get("admin-token"),
+                v.get("admin-token").trim(), // as a client's is read: a token from a file or a Secret often ends in a newline
                 v.get("admin-listen").isBlank() ? null : ValueParsers.listenAddress("admin-listen", v.get("admin-listen")),
                 healthPath,
                 probeInterval,
@@ -327,8 +331,7 @@ public final class ConfigLoader {
 
     private static AudioConfig audio(Map<String, String> v, String chatHealthPath) {
         String url = v.get("audio-backend").trim();
-        String healthPath = v.get("audio-health-path").trim();
-        require(healthPath.isEmpty() || healthPath.startsWith("/"), "audio-health-path", v, "a path starting with /");
+        String healthPath = v.get("audio-health-path").isBlank() ? "" : ValueParsers.urlPath("audio-health-path", v.get("audio-health-path"));
         int concurrency = ValueParsers.integer("audio-max-concurrency", v.get("audio-max-concurrency"));
         require(concurrency >= 1, "audio-max-concurrency", v, ">= 1");
         Optional<BackendConfig> backend = url.isEmpty() ? Optional.empty()

@@ -76,6 +76,19 @@ final class ValueParsers {
         return (long) (amount * factor);
     }
 
+    /** A path starting with {@code /}, written as in a URL ({@code %20} for a space): the probe's request line carries it. */
+    static String urlPath(String key, String value) {
+        String path = value.trim();
+        try {
+            if (path.startsWith("/") && new URI("http://h" + path).getRawPath().startsWith("/")) {
+                return path;
+            }
+        } catch (URISyntaxException e) {
+            // refused below, as any path that is not one
+        }
+        throw ConfigException.invalid(key, value, "a path starting with /, written as in a URL (%20 for a space)");
+    }
+
     /** {@code true} or {@code false}, any case. */
     static boolean bool(String key, String value) {
         String v = value.trim().toLowerCase(Locale.ROOT);

@@ -93,6 +93,19 @@ class ConfigLoaderTest {
         assertEquals(5.0, config.serviceTime().seconds(100), 1e-9);
     }
 
+    @Test
+    void healthPathsAreUrlPathsAndTheAdminTokenIsTrimmed() {
+        TriageConfig config = load(Map.of("TRIAGE_ADMIN_TOKEN", "s3cret\n"), "--health-path", "/health%20check",
+                "--audio-health-path", "/ready?full=1");
+        assertEquals("/health%20check", config.healthPath());
+        assertEquals("/ready?full=1", config.audio().healthPath());
+        assertEquals("s3cret", config.adminToken(), "compared with a client's token, which is trimmed too");
+        assertEquals("health-path: /health check (expected: a path starting with /, written as in a URL (%20 for a space))",
+                failure(Map.of(), "--health-path", "/health check"));
+        assertEquals("audio-health-path: health (expected: a path starting with /, written as in a URL (%20 for a space))",
+                failure(Map.of(), "--audio-health-path", "health"));
+    }
+
     /** Timers add a duration to the clock and count whole milliseconds: one too long to add, or too short to count, is refused. */
     @Test
     void aDurationIsAtLeastAMillisecondAndAtMostAYear() {
@@ -198,6 +211,11 @@ class ConfigLoaderTest {
                 failure(Map.of(), "--max-concurrency", "auto:0..4"));
         assertEquals("max-concurrency: automatic (expected: a number, auto, or auto:MIN..MAX)",
                 failure(Map.of(), "--max-concurrency", "automatic"));
+        TriageConfig capped = load(Map.of(), "--max-concurrency", "auto", "--backend", "http://h:8000,max-concurrency=8");
+        assertEquals(new AdaptiveConcurrency(1, 8), capped.adaptiveConcurrency().orElseThrow(), "the backend's own limit caps auto");
+        assertEquals(8, capped.backend().maxConcurrency());
+        assertEquals("max-concurrency: auto:4..16 (expected: auto:MIN..MAX with MIN at most the backend's own max-concurrency=2)",
+                failure(Map.of(), "--max-concurrency", "auto:4..16", "--backend", "http://h:8000,max-concurrency=2"));
     }
 
     @Test
