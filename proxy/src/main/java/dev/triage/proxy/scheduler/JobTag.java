@@ -1,5 +1,7 @@
 package dev.triage.proxy.scheduler;
 
+import java.util.regex.Pattern;
+
 /**
  * How a waiting job is named in the queue view: never its prompt.
  *
@@ -12,6 +14,17 @@ public record JobTag(String id, String routeKind, String tenant) {
 
     /** The tenant of requests that name none. */
     public static final String DEFAULT_TENANT = "default";
+
+    private static final Pattern TENANT_NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
+    /**
+     * Whether {@code name} may name a tenant as it is: letters, digits, {@code .}, {@code _} and
+     * {@code -}, at most 64, and not {@value TenantLedger#OTHER}, the label of the tenants past the
+     * ledger's bound, whose served seconds it would be counted with.
+     */
+    public static boolean isTenantName(String name) {
+        return TENANT_NAME.matcher(name).matches() && !name.equals(TenantLedger.OTHER);
+    }
 
     /** A job of the default tenant. */
     public JobTag(String id, String routeKind) {

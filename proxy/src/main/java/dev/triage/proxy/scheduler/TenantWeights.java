@@ -54,8 +54,13 @@ public final class TenantWeights {
             } catch (NumberFormatException e) {
                 weight = Double.NaN;
             }
-            if (tenant.isEmpty() || !(weight >= MIN_WEIGHT && weight <= MAX_WEIGHT)) {
+            if (!(weight >= MIN_WEIGHT && weight <= MAX_WEIGHT)) {
                 throw new IllegalArgumentException(pair.trim() + " (expected: tenant=weight, the weight a number from 0.000001 to 1000000)");
+            }
+            if (!JobTag.isTenantName(tenant)) {
+                // A request's tenant is always such a name (TenantKeys hashes any other), so this one would never match.
+                throw new IllegalArgumentException(pair.trim() + " (expected: a tenant of letters, digits, '.', '_' or '-', at most 64,"
+                        + " and not other)");
             }
             weights.put(tenant, weight);
         }

@@ -5,16 +5,15 @@ import dev.triage.proxy.scheduler.JobTag;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.util.HexFormat;
-import java.util.regex.Pattern;
 
 /**
  * Whom a request is served for, when the backend's time is shared among tenants: by default a hash of
  * its API key ({@code Authorization: Bearer ...}), or the value of a configured header such as
  * {@code X-Team}. A request without one belongs to {@link JobTag#DEFAULT_TENANT}. The key itself is
  * never kept: only {@code key-} and the first 64 bits of its SHA-256, which name the tenant in the
- * metrics and the configuration's weights. A header value that is not a plain name (letters, digits,
- * {@code .}, {@code _}, {@code -}, at most 64) is hashed the same way, so no client text reaches a
- * label as it was sent.
+ * metrics and the configuration's weights. A header value that is not a plain name ({@link
+ * JobTag#isTenantName}: letters, digits, {@code .}, {@code _}, {@code -}, at most 64, not {@code other})
+ * is hashed the same way, so no client text reaches a label as it was sent.
  *
  * <pre>{@code
  * TenantKeys.byApiKey().of(headers);          // "key-3f9a0c2e5b7d1e48"
@@ -26,7 +25,6 @@ public final class TenantKeys {
     /** Every request is the default tenant's: fair shares are off. */
     public static final TenantKeys NONE = new TenantKeys(null, false);
 
-    private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final String BEARER = "Bearer ";
 
     private final String header;
@@ -57,7 +55,7 @@ public final class TenantKeys {
             if (value.isEmpty()) {
                 return JobTag.DEFAULT_TENANT;
             }
-            return PLAIN_NAME.matcher(value).matches() ? value : hashed(value);
+            return JobTag.isTenantName(value) ? value : hashed(value);
         }
         String authorization = headers.get(HttpHeaderNames.AUTHORIZATION, "");
         if (!authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {

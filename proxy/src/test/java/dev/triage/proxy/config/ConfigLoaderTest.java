@@ -246,6 +246,11 @@ class ConfigLoaderTest {
                 failure(Map.of(), "--fair-share", "tenant", "--tenant-header", "X Team"));
         assertEquals("tenant-weights: a=2 (expected: unset unless --fair-share tenant)",
                 failure(Map.of(), "--tenant-weights", "a=2"));
+        // A request's tenant is always a plain name (any other header value is hashed): this weight would never apply.
+        assertEquals("tenant-weights: Team A=3 (expected: a tenant of letters, digits, '.', '_' or '-', at most 64, and not other)",
+                failure(Map.of(), "--fair-share", "tenant", "--tenant-weights", "Team A=3"));
+        assertEquals("tenant-weights: other=3 (expected: a tenant of letters, digits, '.', '_' or '-', at most 64, and not other)",
+                failure(Map.of(), "--fair-share", "tenant", "--tenant-weights", "other=3"));
     }
 
     @Test

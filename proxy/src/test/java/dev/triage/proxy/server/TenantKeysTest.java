@@ -46,6 +46,7 @@ class TenantKeysTest {
         String odd = byTeam.of(headers("X-Team", "team a; drop"));
         assertTrue(odd.matches("key-[0-9a-f]{16}"), odd);
         assertTrue(byTeam.of(headers("X-Team", "t".repeat(65))).startsWith("key-"));
+        assertTrue(byTeam.of(headers("X-Team", "other")).startsWith("key-"), "not counted with the tenants past the label bound");
     }
 
     @Test
