@@ -270,7 +270,8 @@ public final class EwsjfQueues<T> extends WaitingJobs<T> {
             views.add(new EwsjfStatus.Queue(i + 1, queues.get(i).range, queues.get(i).size()));
         }
         return new EwsjfStatus(feature.label(), theta, settings.tune(), views, trialCount + 1,
-                (nowNanos - trialStartNanos) / 1_000_000, meter == null ? 0 : meter.completions(), List.copyOf(trials));
+                meter == null ? 0 : (nowNanos - trialStartNanos) / 1_000_000, meter == null ? 0 : meter.completions(),
+                List.copyOf(trials));
     }
 
     /** The score of a queue's head; {@code queueIndex} counts from 0 in rising size order. */
@@ -350,15 +351,17 @@ public final class EwsjfQueues<T> extends WaitingJobs<T> {
                 && meter.completions() >= settings.minTrialCompletions()) {
             closeTrial(nowNanos);
         }
-        Partition partition = finished(pendingPartition, "refining the queues");
+        // Asked once whether each is done: the slow loop's thread may finish it at any moment, and a result
+        // taken as "not yet" but then found done would be dropped.
         if (pendingPartition != null && pendingPartition.isDone()) {
+            Partition partition = result(pendingPartition, "refining the queues");
             pendingPartition = null;
             if (partition != null) {
                 install(partition);
             }
         }
-        Theta next = finished(pendingTheta, "choosing the next parameters");
         if (pendingTheta != null && pendingTheta.isDone()) {
+            Theta next = result(pendingTheta, "choosing the next parameters");
             pendingTheta = null;
             if (next != null) {
                 refineDue |= next.alpha() != theta.alpha();
@@ -422,13 +425,10 @@ public final class EwsjfQueues<T> extends WaitingJobs<T> {
         }
     }
 
-    /** The result of finished background work, or null while it runs or when it failed (logged). */
-    private static <R> R finished(CompletableFuture<R> work, String what) {
-        if (work == null || !work.isDone()) {
-            return null;
-        }
+    /** A finished task's result, or null when it failed (logged). */
+    private static <R> R result(CompletableFuture<R> done, String what) {
         try {
-            return work.getNow(null);
+            return done.getNow(null);
         } catch (CompletionException e) {
             log.error("ewsjf: {} failed; the previous ones stay in force", what, e.getCause());
             return null;

@@ -6,8 +6,9 @@ import java.util.List;
  * EWSJF at one backend at a moment, for the admin API: what sizes it partitions by, its queues with
  * their waiting jobs, the parameters in force, and the trials the meta-optimizer has scored.
  *
- * @param trialMillis how long the current trial has run
- * @param trialCompletions jobs completed in the current trial so far
+ * @param trialMillis how long the current trial has run; 0 while none runs (tuning off, or the next
+ *     parameters being chosen)
+ * @param trialCompletions jobs completed in the current trial so far; 0 while none runs
  * @param trials the scored trials, oldest first (the latest {@link EwsjfQueues#HISTORY} of them)
  */
 public record EwsjfStatus(String sizeFeature, Theta theta, boolean tuned, List<Queue> queues, int trialIndex,

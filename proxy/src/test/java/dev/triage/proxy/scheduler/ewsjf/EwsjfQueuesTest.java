@@ -218,6 +218,7 @@ class EwsjfQueuesTest {
         s.submit("gap-b", 0, cost(830));
         assertEquals(learnt + 1, queues.queueCount(), "830 joins the bubble");
         assertEquals(2, queues.status(now).queues().get(learnt - 1).waiting());
+        assertEquals(0, queues.status(now).trialMillis(), "no trial runs with tuning off");
         s.release(busy);
         List<String> order = drainOneByOne(s);
         assertEquals(23, order.size(), "every job is sent");
