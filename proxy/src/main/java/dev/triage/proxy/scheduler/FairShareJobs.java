@@ -160,6 +160,13 @@ public final class FairShareJobs<T> extends WaitingJobs<T> {
         return true;
     }
 
+    /** Whether τ within its tenant chose {@code job} over the job the tenant's policy would send. */
+    @Override
+    public boolean promotedByAge(Job<T> job, long nowNanos, int freeSlots) {
+        TenantJobs<T> tenant = tenants.get(tenantOf.apply(job.payload()));
+        return tenant != null && tenant.guard.starved(nowNanos) == job && tenant.jobs.best(nowNanos, freeSlots) != job;
+    }
+
     @Override
     public int size() {
         return size;

@@ -177,10 +177,11 @@ public final class Scheduler<T> {
             return null;
         }
         long now = clock.nanoTime();
-        Job<T> head = waiting.best(now, settings.slots() - busySlots);
+        int freeSlots = settings.slots() - busySlots;
+        Job<T> head = waiting.best(now, freeSlots);
         Job<T> starved = waiting.ordersStarved() ? null : guard.starved(now);
         Job<T> job = starved != null ? starved : head;
-        boolean promoted = starved != null && starved != head;
+        boolean promoted = starved != null ? starved != head : waiting.promotedByAge(job, now, freeSlots);
         if (promoted) {
             starvationPromotions++;
         }

@@ -82,6 +82,14 @@ public abstract class WaitingJobs<T> {
         return false;
     }
 
+    /**
+     * Where {@link #ordersStarved}: whether {@code job}, just chosen by {@link #best}, was sent ahead of
+     * the policy's order by the starvation timeout, for the scheduler to count.
+     */
+    public boolean promotedByAge(Job<T> job, long nowNanos, int freeSlots) {
+        return false;
+    }
+
     /** Hears that a dispatched job ended and freed its slot at {@code nowNanos}; a policy that learns from it overrides this. */
     public void released(Dispatch<T> dispatch, long nowNanos) {}
 

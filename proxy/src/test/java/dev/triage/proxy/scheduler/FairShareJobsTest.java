@@ -144,6 +144,7 @@ class FairShareJobsTest {
         // a's old job has waited past τ: it goes before a's short one, but its 5 s put b's 1 s first.
         List<String> order = drainOneByOne(scheduler).stream().map(Request::name).toList();
         assertEquals(List.of("b-short", "a-old-long", "a-short"), order);
+        assertEquals(1, scheduler.starvationPromotions(), "a's old job went ahead of a's own order; b's went in order");
     }
 
     @Test
