@@ -83,6 +83,12 @@ public record TriageConfig(
         settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
     }
 
+    /** Every option's effective value, secrets redacted: the record's own would print the admin token. */
+    @Override
+    public String toString() {
+        return "TriageConfig" + settings;
+    }
+
     /** The first chat backend: the only one unless several are configured. */
     public BackendConfig backend() {
         return backends.get(0);

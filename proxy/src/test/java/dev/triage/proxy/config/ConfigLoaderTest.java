@@ -100,6 +100,7 @@ class ConfigLoaderTest {
         assertEquals("/health%20check", config.healthPath());
         assertEquals("/ready?full=1", config.audio().healthPath());
         assertEquals("s3cret", config.adminToken(), "compared with a client's token, which is trimmed too");
+        assertFalse(config.toString().contains("s3cret"), config.toString());
         assertEquals("health-path: /health check (expected: a path starting with /, written as in a URL (%20 for a space))",
                 failure(Map.of(), "--health-path", "/health check"));
         assertEquals("audio-health-path: health (expected: a path starting with /, written as in a URL (%20 for a space))",
