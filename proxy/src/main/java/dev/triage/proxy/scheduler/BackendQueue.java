@@ -527,7 +527,7 @@ public final class BackendQueue {
 
     /** Once no slot is free: asks the running job the policy wants paused, if any, to pause. */
     private void askForPause() {
-        Dispatch<Waiter> victim = scheduler.pauseDue();
+        Dispatch<Waiter> victim = scheduler.pauseDue(permits.limit());
         if (victim != null) {
             victim.job().payload().askToPause();
         }

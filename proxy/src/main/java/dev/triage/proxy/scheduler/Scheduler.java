@@ -245,7 +245,16 @@ public final class Scheduler<T> {
      * holder answers with {@link #pause} or {@link #release}, this returns null.
      */
     public Dispatch<T> pauseDue() {
-        if (!settings.preemptive() || busySlots < settings.slots() || waiting.size() == 0) {
+        return pauseDue(settings.slots());
+    }
+
+    /**
+     * {@link #pauseDue()} with {@code slotsInForce} slots of the settings' in use: fewer while an
+     * adaptive limit holds the backend below them or a backend of the pool is ejected, when every slot
+     * in force is busy long before all of the settings' are.
+     */
+    public Dispatch<T> pauseDue(int slotsInForce) {
+        if (!settings.preemptive() || busySlots < Math.min(slotsInForce, settings.slots()) || waiting.size() == 0) {
             return null;
         }
         for (Dispatch<T> dispatch : running) {

@@ -100,6 +100,19 @@ class LapsSchedulerTest {
         assertTrue(a.job().progress().perceptible());
     }
 
+    /** An adaptive limit or an ejected backend leaves fewer slots in force than the settings': busy, they are all busy. */
+    @Test
+    void aPauseIsDueWhenEverySlotInForceIsBusy() {
+        Scheduler<String> s = scheduler(LAPS, Duration.ZERO, 2);
+        s.submit("long", 0, JobCost.ofAnswer(50, 1), true);
+        Dispatch<String> first = s.dispatchNext();
+        s.progress(first, 1);
+        run(s, first, 1.1, 0.1);
+        s.submit("new", 0, JobCost.ofAnswer(50, 1), true);
+        assertNull(s.pauseDue(), "one of the two slots is free");
+        assertSame(first, s.pauseDue(1), "the one slot in force is busy");
+    }
+
     @Test
     void aDemotedJobIsPausedForANewOneAndResumesWithWhatItHad() {
         Scheduler<String> s = scheduler(LAPS, Duration.ZERO, 1);
