@@ -49,6 +49,14 @@ public final class StreamSplicer {
     private int[] tokenIds = new int[64];
     /** False once an event carried text without its tokens' ids: the ids are then not the answer's. */
     private boolean idsWhole = true;
+    /**
+     * The bytes the ids' tokens are, by their logprobs, and the text's own bytes; -1 for the first once
+     * a token gave none. llama-server holds back a token that ends inside a UTF-8 character and sends
+     * its text with the next one, with or without an event of its own for the held-back id: the ids
+     * are the answer's only where the two agree.
+     */
+    private long idBytes;
+    private long textBytes;
     private boolean finished;
     private boolean roleSent;
     private String id;
@@ -67,7 +75,8 @@ public final class StreamSplicer {
 
     /** The ids of the {@link #tokens()} delivered so far, when every event with text named them; else null. */
     public int[] tokenIds() {
-        return idsWhole && tokens > 0 ? Arrays.copyOf(tokenIds, (int) tokens) : null;
+        boolean spelled = idBytes < 0 || idBytes == textBytes;
+        return idsWhole && spelled && tokens > 0 ? Arrays.copyOf(tokenIds, (int) tokens) : null;
     }
 
     /** The answer's text delivered so far, over every run. */
@@ -159,6 +168,8 @@ public final class StreamSplicer {
         }
         boolean secondRole = roleSent && hasRole(event);
         int ids = readTokenIds(event);
+        int eventIdBytes = idBytes(event); // before the rewrite, which may take the logprobs out
+        idBytes = idBytes < 0 || eventIdBytes < 0 ? -1 : idBytes + eventIdBytes;
         boolean rewritten = rewrite(event);
         if (secondRole && roleOnly(event)) {
             return;
@@ -166,6 +177,7 @@ public final class StreamSplicer {
         String piece = format.text(event);
         if (!piece.isEmpty()) {
             text.append(piece);
+            textBytes += piece.getBytes(StandardCharsets.UTF_8).length;
             idsWhole &= ids > 0;
         }
         // A reasoning model's thoughts stream apart from its text; a completion by token ids would
@@ -235,6 +247,19 @@ public final class StreamSplicer {
             tokenIds[at++] = token.path("id").asInt();
         }
         return count;
+    }
+
+    /** How many bytes the first choice's logprobs give its tokens, or -1 where a token gives none. */
+    private static int idBytes(ObjectNode event) {
+        int bytes = 0;
+        for (JsonNode token : event.path("choices").path(0).path("logprobs").path("content")) {
+            JsonNode tokenBytes = token.get("bytes");
+            if (tokenBytes == null || !tokenBytes.isArray()) {
+                return -1;
+            }
+            bytes += tokenBytes.size();
+        }
+        return bytes;
     }
 
     /** Makes a later run's event look like the first run's; true when it changed anything. */

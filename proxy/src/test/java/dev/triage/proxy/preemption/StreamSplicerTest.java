@@ -121,6 +121,29 @@ class StreamSplicerTest {
         assertEquals(2, splicer.tokens());
     }
 
+    /** "é" is two bytes, 195 and 169, each a token of its own; llama-server sends the first one's text with the second. */
+    @Test
+    void idsAreTheAnswersOnlyWhereTheirBytesSpellItsText() {
+        String caf = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"caf\"},\"logprobs\":{\"content\":"
+                + "[{\"id\":7,\"token\":\"caf\",\"bytes\":[99,97,102],\"logprob\":-1.0,\"top_logprobs\":[]}]}}]}\n\n";
+        String heldBack = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\"},\"logprobs\":{\"content\":"
+                + "[{\"id\":195,\"token\":\"\",\"bytes\":[195],\"logprob\":-1.0,\"top_logprobs\":[]}]}}]}\n\n";
+        String rest = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"é\"},\"logprobs\":{\"content\":"
+                + "[{\"id\":169,\"token\":\"\",\"bytes\":[169],\"logprob\":-1.0,\"top_logprobs\":[]}]}}]}\n\n";
+
+        StreamSplicer named = new StreamSplicer(StreamFormat.OPENAI_CHAT, true);
+        feed(named, caf, heldBack);
+        assertEquals(null, named.tokenIds(), "the ids have a byte the text has not yet: a resume would skip it");
+        feed(named, rest);
+        assertEquals("café", named.text());
+        assertArrayEquals(new int[] {7, 195, 169}, named.tokenIds(), "every byte's token named");
+
+        StreamSplicer unnamed = new StreamSplicer(StreamFormat.OPENAI_CHAT, true);
+        feed(unnamed, caf, rest);
+        assertEquals("café", unnamed.text());
+        assertEquals(null, unnamed.tokenIds(), "the ids miss the first byte of é: the answer resumes by its text");
+    }
+
     @Test
     void aStreamWithAReasoningModelsThoughtsHasNoIdsToResumeBy() {
         StreamSplicer splicer = new StreamSplicer(StreamFormat.OPENAI_CHAT, true);
