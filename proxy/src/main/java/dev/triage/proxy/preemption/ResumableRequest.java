@@ -224,7 +224,10 @@ public final class ResumableRequest {
         ObjectNode rest = body.deepCopy();
         switch (format) {
             case OPENAI_CHAT, OLLAMA_CHAT -> {
-                String prefill = lastAssistantContent(rest);
+                // vLLM continues a trailing assistant message only when asked to; otherwise the first run
+                // answered in a turn of its own, which the answer so far must stay.
+                boolean continuesPrefill = dialect != PreemptionDialect.VLLM || body.path("continue_final_message").asBoolean(false);
+                String prefill = continuesPrefill ? lastAssistantContent(rest) : null;
                 if (prefill != null) {
                     ((ObjectNode) last(rest)).put("content", prefill + textSoFar);
                 } else {
@@ -259,6 +262,30 @@ public final class ResumableRequest {
         if (rest.path("options") instanceof ObjectNode options) {
             lower(options, "num_predict", tokensSoFar);
         }
+        // vLLM's floor on the answer's length: as it was, it would exceed the lowered max_tokens (a 400
+        // that cuts the client's stream) or hold the answer's end back past the length the client asked.
+        JsonNode floor = rest.get("min_tokens");
+        if (floor != null && floor.isIntegralNumber() && floor.asLong() > 0) {
+            rest.put("min_tokens", Math.max(0, floor.asLong() - tokensSoFar));
+        }
+    }
+
+    /**
+     * Whether {@code tokensSoFar} already reach a limit the client set: the backend has stopped, or is
+     * about to, and only its finishing event is still to come, so a resume would ask for more than the
+     * client allowed.
+     */
+    public boolean limitReached(long tokensSoFar) {
+        for (String limit : LIMITS) {
+            if (reached(body.get(limit), tokensSoFar)) {
+                return true;
+            }
+        }
+        return reached(body.path("options").get("num_predict"), tokensSoFar);
+    }
+
+    private static boolean reached(JsonNode limit, long tokens) {
+        return limit != null && limit.isIntegralNumber() && limit.asLong() > 0 && tokens >= limit.asLong();
     }
 
     private static void lower(ObjectNode node, String field, long tokens) {

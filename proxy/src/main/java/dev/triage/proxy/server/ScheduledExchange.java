@@ -382,7 +382,8 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
     /** Stops the backend (closing its connection) and gives the slot back, keeping what the client has. */
     @Override
     public void pauseRequested(Slot asked) {
-        if (state != State.RELAYING || slot != asked || upstreamDone || splicer == null || !splicer.pausable()) {
+        if (state != State.RELAYING || slot != asked || upstreamDone || splicer == null || !splicer.pausable()
+                || resumable.limitReached(splicer.tokens())) {
             asked.declinePause();
             return;
         }

@@ -215,4 +215,44 @@ class ResumableRequestTest {
         JsonNode rest = continuation(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", CHAT, "x", 500);
         assertEquals(1, rest.path("max_tokens").asInt());
     }
+
+    /** vLLM refuses a min_tokens above max_tokens: the floor comes down with the limit. */
+    @Test
+    void vllmsMinTokensIsLoweredWithTheLimit() throws Exception {
+        String body = "{\"stream\":true,\"max_tokens\":100,\"min_tokens\":50,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+        JsonNode rest = continuation(PreemptionDialect.VLLM, "/v1/chat/completions", body, "Hello", 60);
+        assertEquals(40, rest.path("max_tokens").asInt());
+        assertEquals(0, rest.path("min_tokens").asInt());
+        assertEquals(30, continuation(PreemptionDialect.VLLM, "/v1/chat/completions", body, "Hello", 20).path("min_tokens").asInt());
+    }
+
+    /** Tokens that reach the client's limit leave only the finishing event to come: nothing is left to resume. */
+    @Test
+    void aLimitIsReachedByTheTokensOfAnyOfItsSpellings() {
+        ResumableRequest chat = of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", CHAT).orElseThrow();
+        assertFalse(chat.limitReached(89));
+        assertTrue(chat.limitReached(90), "max_completion_tokens, the lower of the two");
+        ResumableRequest generate = of(PreemptionDialect.OLLAMA, "/api/generate",
+                "{\"stream\":true,\"raw\":true,\"prompt\":\"Once\",\"options\":{\"num_predict\":7}}").orElseThrow();
+        assertFalse(generate.limitReached(6));
+        assertTrue(generate.limitReached(7));
+        ResumableRequest unlimited = of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions",
+                "{\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}").orElseThrow();
+        assertFalse(unlimited.limitReached(1_000_000));
+    }
+
+    /** Without continue_final_message, vLLM answered a trailing assistant message in a new turn: the resume keeps the two apart. */
+    @Test
+    void vllmContinuesAClientsAssistantMessageOnlyWhenTheClientAskedItTo() throws Exception {
+        String turns = "{\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"},"
+                + "{\"role\":\"assistant\",\"content\":\"Hello.\"}]}";
+        JsonNode answered = continuation(PreemptionDialect.VLLM, "/v1/chat/completions", turns, " How", 1);
+        assertEquals(3, answered.path("messages").size());
+        assertEquals("Hello.", answered.path("messages").path(1).path("content").asText());
+        assertEquals(" How", answered.path("messages").path(2).path("content").asText());
+        String asked = turns.replace("{\"stream\":true,", "{\"stream\":true,\"continue_final_message\":true,\"add_generation_prompt\":false,");
+        JsonNode continued = continuation(PreemptionDialect.VLLM, "/v1/chat/completions", asked, " How", 1);
+        assertEquals(2, continued.path("messages").size());
+        assertEquals("Hello. How", continued.path("messages").path(1).path("content").asText());
+    }
 }
