@@ -131,6 +131,8 @@ public final class UpstreamCall {
     /** The request's last byte was written: with a keep-alive response, the connection can serve again. */
     private boolean requestSent;
     private boolean upstreamKeepAlive;
+    /** An interim response's head was skipped: the empty end the decoder gives it follows, and is skipped too. */
+    private boolean skippingInterim;
     /** A new connection was asked for after a lent one was found closed: there is no second retry. */
     private boolean retried;
 
@@ -291,12 +293,20 @@ public final class UpstreamCall {
             fail(Ending.BROKEN);
             return;
         }
+        if (skippingInterim && msg instanceof LastHttpContent) {
+            skippingInterim = false;
+            ReferenceCountUtil.release(msg);
+            readUpstream();
+            return;
+        }
         if (msg instanceof HttpResponse head) {
             if (head.status().codeClass() == HttpStatusClass.INFORMATIONAL
                     && head.status().code() != HttpResponseStatus.SWITCHING_PROTOCOLS.code()) {
-                // An interim 100 Continue: the client already had its own; wait for the real answer.
+                // An interim answer (100 Continue, 103 Early Hints): the client already had its own 100, and
+                // hints are a browser's. The decoder follows its head with an empty end, which would end the
+                // call as if the answer were whole: wait for the real answer instead.
+                skippingInterim = true;
                 ReferenceCountUtil.release(msg);
-                readUpstream();
                 return;
             }
             upstreamKeepAlive = HttpUtil.isKeepAlive(head);

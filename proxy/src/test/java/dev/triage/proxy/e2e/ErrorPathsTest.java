@@ -232,6 +232,20 @@ class ErrorPathsTest {
         }
     }
 
+    /** An interim answer is the backend's business: the client gets the real one, and the connection is used again. */
+    @Test
+    void anInterimAnswerFromTheBackendIsSkipped() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
+            for (String path : new String[] {"/v1/chat/completions", "/v1/embeddings"}) {
+                HttpResponse<String> hinted = triage.postAsync(path, ChatRequests.chat("[hints]", 3, false)).get(30, TimeUnit.SECONDS);
+                assertEquals(200, hinted.statusCode(), path);
+                assertTrue(hinted.body().contains("\"completion_tokens\":3"), hinted.body());
+            }
+            assertServes(triage, "after");
+        }
+    }
+
     @Test
     void malformedBackendResponseIs502() throws Exception {
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
