@@ -162,9 +162,9 @@ public final class ResponseTokenCounter {
                         keyTooLong = false;
                         escaped = false;
                         inTextValue = false;
-                    } else if (b == '{' || b == '[') {
+                    } else if ((b | 0x20) == '{') { // '{' or '[', one comparison for the two
                         depth++;
-                    } else if ((b == '}' || b == ']') && depth > 0) {
+                    } else if ((b | 0x20) == '}' && depth > 0) { // '}' or ']'
                         depth--;
                     }
                 }
