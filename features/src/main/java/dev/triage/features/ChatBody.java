@@ -1,6 +1,7 @@
 package dev.triage.features;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
 import java.util.OptionalInt;
 import java.util.regex.Pattern;
 
@@ -58,24 +59,33 @@ public final class ChatBody {
     }
 
     /**
-     * The smallest positive limit the request sets on its output, in the fields its API reads: on
-     * Ollama's own API {@code options.num_predict} alone, which is all Ollama reads there (a
-     * {@code max_tokens} beside it would let a request that runs unbounded pass for short); on the
-     * OpenAI API {@code max_completion_tokens}, {@code max_tokens} and llama.cpp's {@code n_predict}.
-     * Zero or negative values mean "no limit" in Ollama and llama.cpp and are ignored.
+     * The limit the request sets on its output, in the fields its API reads: on Ollama's own API
+     * {@code options.num_predict} alone, which is all Ollama reads there (a {@code max_tokens} beside
+     * it would let a request that runs unbounded pass for short); on the OpenAI API
+     * {@code max_completion_tokens}, {@code max_tokens} and llama.cpp's {@code n_predict}. A backend
+     * reads only one of those (vLLM {@code max_completion_tokens} before {@code max_tokens} and never
+     * {@code n_predict}; llama.cpp {@code n_predict} first), so of several the largest is taken: the
+     * request must not pass for shorter than the field its backend reads. Zero or a negative value
+     * means "no limit" in Ollama and llama.cpp: any field that says so leaves the request uncapped. A
+     * whole number written as a decimal ({@code 100.0}) counts, as the servers read it.
      *
      * @param ollamaApi true for a request to Ollama's own API ({@code /api/chat}, {@code /api/generate})
      */
     public static OptionalInt maxOutputTokens(JsonNode body, boolean ollamaApi) {
-        long limit = NO_LIMIT;
-        if (ollamaApi) {
-            limit = smallerPositive(limit, body.path("options").path("num_predict"));
-        } else {
-            limit = smallerPositive(limit, body.path("max_completion_tokens"));
-            limit = smallerPositive(limit, body.path("max_tokens"));
-            limit = smallerPositive(limit, body.path("n_predict"));
+        List<JsonNode> fields = ollamaApi ? List.of(body.path("options").path("num_predict"))
+                : List.of(body.path("max_completion_tokens"), body.path("max_tokens"), body.path("n_predict"));
+        long largest = NO_LIMIT;
+        for (JsonNode field : fields) {
+            if (!isWholeNumber(field)) {
+                continue;
+            }
+            long limit = limit(field);
+            if (limit <= 0) {
+                return OptionalInt.empty();
+            }
+            largest = Math.max(largest, limit);
         }
-        return limit == NO_LIMIT ? OptionalInt.empty() : OptionalInt.of((int) Math.min(limit, Integer.MAX_VALUE));
+        return largest == NO_LIMIT ? OptionalInt.empty() : OptionalInt.of((int) Math.min(largest, Integer.MAX_VALUE));
     }
 
     /**
@@ -98,17 +108,17 @@ public final class ChatBody {
         return keepAlive.isTextual() && ZERO_DURATION.matcher(keepAlive.asText().trim()).matches();
     }
 
-    private static long smallerPositive(long current, JsonNode value) {
-        if (!value.isIntegralNumber()) {
-            return current;
+    private static boolean isWholeNumber(JsonNode value) {
+        return value.isIntegralNumber() || value.isFloatingPointNumber() && value.asDouble() == Math.rint(value.asDouble());
+    }
+
+    private static long limit(JsonNode value) {
+        if (value.isFloatingPointNumber()) {
+            return (long) value.asDouble(); // saturates: 1e30 is no small limit
         }
         // Past 64 bits asLong() keeps only the low bits, which may read as a small limit (2^64 + 1 as 1)
         // and put a request that set no real limit at the head of the queue.
-        long limit = value.canConvertToLong() ? value.asLong() : value.bigIntegerValue().signum() > 0 ? Long.MAX_VALUE : 0;
-        if (limit <= 0) {
-            return current;
-        }
-        return current == NO_LIMIT ? limit : Math.min(current, limit);
+        return value.canConvertToLong() ? value.asLong() : value.bigIntegerValue().signum() > 0 ? Long.MAX_VALUE : -1;
     }
 
     private static String contentText(JsonNode content) {

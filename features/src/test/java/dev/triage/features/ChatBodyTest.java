@@ -80,13 +80,22 @@ class ChatBodyTest {
     }
 
     @Test
-    void outputLimitIsTheSmallestPositiveCapOfTheFieldsTheApiReads() throws Exception {
+    void outputLimitIsTheLargestCapOfTheFieldsTheApiReads() throws Exception {
         assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{}"), false));
         assertEquals(OptionalInt.of(50), ChatBody.maxOutputTokens(body("{\"max_tokens\":50}"), false));
-        assertEquals(OptionalInt.of(30),
+        // vLLM reads max_completion_tokens, llama.cpp n_predict first: the request may run to the largest.
+        assertEquals(OptionalInt.of(50),
                 ChatBody.maxOutputTokens(body("{\"max_tokens\":50,\"max_completion_tokens\":30}"), false));
+        assertEquals(OptionalInt.of(4000),
+                ChatBody.maxOutputTokens(body("{\"max_completion_tokens\":4000,\"max_tokens\":1}"), false));
         assertEquals(OptionalInt.of(12), ChatBody.maxOutputTokens(body("{\"n_predict\":12}"), false));
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"n_predict\":-1,\"max_tokens\":1}"), false),
+                "llama.cpp reads n_predict: no limit");
         assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":\"50\"}"), false));
+        assertEquals(OptionalInt.of(100), ChatBody.maxOutputTokens(body("{\"max_tokens\":100.0}"), false));
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":100.5}"), false));
+        assertEquals(OptionalInt.of(Integer.MAX_VALUE), ChatBody.maxOutputTokens(body("{\"max_tokens\":1e30}"), false));
+        assertEquals(OptionalInt.of(64), ChatBody.maxOutputTokens(body("{\"options\":{\"num_predict\":64.0}}"), true));
         assertEquals(OptionalInt.of(64), ChatBody.maxOutputTokens(body("{\"options\":{\"num_predict\":64}}"), true));
         // Ollama: -1 is "until done", -2 "fill the context": no cap.
         assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"options\":{\"num_predict\":-1}}"), true));
@@ -113,7 +122,7 @@ class ChatBodyTest {
     void aLimitPastSixtyFourBitsIsNoSmallLimit() throws Exception {
         // 2^64 + 1, whose low 64 bits read as 1.
         assertEquals(OptionalInt.of(Integer.MAX_VALUE), ChatBody.maxOutputTokens(body("{\"max_tokens\":18446744073709551617}"), false));
-        assertEquals(OptionalInt.of(40), ChatBody.maxOutputTokens(body("{\"max_tokens\":18446744073709551617,\"n_predict\":40}"), false));
+        assertEquals(OptionalInt.of(Integer.MAX_VALUE), ChatBody.maxOutputTokens(body("{\"max_tokens\":18446744073709551617,\"n_predict\":40}"), false));
         assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":-18446744073709551615}"), false));
     }
 }
