@@ -8,8 +8,8 @@ import java.util.regex.Pattern;
 /**
  * Reads the parts of an OpenAI or Ollama generation request body that scheduling needs: the prompt
  * text and the client's own cap on the answer's length. One reader serves {@code /v1/chat/completions},
- * {@code /v1/completions}, {@code /api/chat} and {@code /api/generate}, whose bodies differ only in
- * where these fields live.
+ * {@code /v1/completions}, OpenAI's {@code /v1/responses}, llama.cpp's {@code /completion},
+ * {@code /api/chat} and {@code /api/generate}, whose bodies differ only in where these fields live.
  *
  * <pre>{@code
  * JsonNode body = mapper.readTree(bytes);
@@ -30,19 +30,27 @@ public final class ChatBody {
      * the instruction the answer responds to, while the system prompt and the history set context,
      * which the prompt's shape records (user turns, system characters, every message's characters).
      * For a {@code prompt} field it is that string, or the strings of an array joined by newlines,
-     * with Ollama's {@code system} field as its system prompt. Anything else gives an empty prompt.
+     * with Ollama's {@code system} field as its system prompt. The Responses API's {@code input} is
+     * read as {@code messages} when it is a list and as {@code prompt} when it is a string, its
+     * {@code instructions} as the system prompt. Anything else gives an empty prompt.
      */
     public static Prompt prompt(JsonNode body) {
-        JsonNode messages = body.path("messages");
+        // The Responses API's input is a string or a list of messages, its instructions a system prompt.
+        JsonNode messages = body.has("messages") ? body.path("messages") : body.path("input");
+        JsonNode instructions = body.has("system") ? body.path("system") : body.path("instructions");
         if (!messages.isArray()) {
-            String text = contentText(body.path("prompt"));
-            int system = body.path("system").isTextual() ? body.path("system").asText().length() : 0;
+            String text = contentText(body.has("prompt") ? body.path("prompt") : body.path("input"));
+            int system = instructions.isTextual() ? instructions.asText().length() : 0;
             return new Prompt(text, 1, system, text.length() + system);
         }
         String last = null;
         int userTurns = 0;
         int systemChars = 0;
         int conversationChars = 0;
+        if (instructions.isTextual()) {
+            systemChars += instructions.asText().length();
+            conversationChars += instructions.asText().length();
+        }
         for (JsonNode message : messages) {
             String role = message.path("role").asText();
             String text = contentText(message.path("content"));
@@ -62,7 +70,8 @@ public final class ChatBody {
      * The limit the request sets on its output, in the fields its API reads: on Ollama's own API
      * {@code options.num_predict} alone, which is all Ollama reads there (a {@code max_tokens} beside
      * it would let a request that runs unbounded pass for short); on the OpenAI API
-     * {@code max_completion_tokens}, {@code max_tokens} and llama.cpp's {@code n_predict}. A backend
+     * {@code max_completion_tokens}, {@code max_tokens}, the Responses API's {@code max_output_tokens}
+     * and llama.cpp's {@code n_predict}. A backend
      * reads only one of those (vLLM {@code max_completion_tokens} before {@code max_tokens} and never
      * {@code n_predict}; llama.cpp {@code n_predict} first), so of several the largest is taken: the
      * request must not pass for shorter than the field its backend reads. Zero or a negative value
@@ -73,7 +82,8 @@ public final class ChatBody {
      */
     public static OptionalInt maxOutputTokens(JsonNode body, boolean ollamaApi) {
         List<JsonNode> fields = ollamaApi ? List.of(body.path("options").path("num_predict"))
-                : List.of(body.path("max_completion_tokens"), body.path("max_tokens"), body.path("n_predict"));
+                : List.of(body.path("max_completion_tokens"), body.path("max_tokens"), body.path("n_predict"),
+                        body.path("max_output_tokens"));
         long largest = NO_LIMIT;
         for (JsonNode field : fields) {
             if (!isWholeNumber(field)) {
@@ -130,9 +140,11 @@ public final class ChatBody {
         }
         StringBuilder text = new StringBuilder();
         for (JsonNode part : content) {
-            // Chat content parts ({"type":"text","text":...}) or a completions prompt array of strings.
+            // Chat content parts ({"type":"text","text":...}, the Responses API's "input_text"), or a
+            // completions prompt array of strings.
+            String type = part.path("type").asText();
             String piece = part.isTextual() ? part.asText()
-                    : "text".equals(part.path("type").asText()) ? part.path("text").asText() : null;
+                    : "text".equals(type) || "input_text".equals(type) ? part.path("text").asText() : null;
             if (piece != null) {
                 if (text.length() > 0) {
                     text.append('\n');

@@ -119,6 +119,21 @@ class ChatBodyTest {
     }
 
     @Test
+    void theResponsesApisInputAndInstructionsAreItsPromptAndSystemPrompt() throws Exception {
+        Prompt plain = ChatBody.prompt(body("{\"input\":\"Write a haiku.\",\"instructions\":\"Be brief.\"}"));
+        assertEquals("Write a haiku.", plain.text());
+        assertEquals("Be brief.".length(), plain.systemChars());
+        Prompt listed = ChatBody.prompt(body("""
+                {"instructions":"Be brief.","input":[{"role":"user","content":"first"},
+                 {"role":"assistant","content":"ok"},
+                 {"type":"message","role":"user","content":[{"type":"input_text","text":"second"}]}]}"""));
+        assertEquals("second", listed.text());
+        assertEquals(2, listed.userTurns());
+        assertEquals("Be brief.".length(), listed.systemChars());
+        assertEquals(OptionalInt.of(64), ChatBody.maxOutputTokens(body("{\"input\":\"x\",\"max_output_tokens\":64}"), false));
+    }
+
+    @Test
     void aLimitPastSixtyFourBitsIsNoSmallLimit() throws Exception {
         // 2^64 + 1, whose low 64 bits read as 1.
         assertEquals(OptionalInt.of(Integer.MAX_VALUE), ChatBody.maxOutputTokens(body("{\"max_tokens\":18446744073709551617}"), false));

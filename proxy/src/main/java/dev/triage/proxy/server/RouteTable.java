@@ -59,11 +59,19 @@ public final class RouteTable {
         this.passesThrough = passesThrough;
     }
 
-    /** The scheduled routes of the OpenAI and Ollama APIs that Triage knows how to size. */
+    /**
+     * The scheduled routes of the OpenAI and Ollama APIs that Triage knows how to size, with
+     * llama-server's own spellings of them: a generation on any of these holds a backend slot, and
+     * passed through it would run beside the ones Triage schedules.
+     */
     public static Builder standard() {
         return builder()
                 .scheduled("/v1/chat/completions", RouteKind.CHAT)
                 .scheduled("/v1/completions", RouteKind.CHAT)
+                .scheduled("/v1/responses", RouteKind.CHAT)
+                .scheduled("/chat/completions", RouteKind.CHAT)
+                .scheduled("/completions", RouteKind.CHAT)
+                .scheduled("/completion", RouteKind.CHAT)
                 .scheduled("/api/chat", RouteKind.CHAT)
                 .scheduled("/api/generate", RouteKind.CHAT)
                 .scheduled("/v1/audio/transcriptions", RouteKind.AUDIO)

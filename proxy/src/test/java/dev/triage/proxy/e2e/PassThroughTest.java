@@ -37,6 +37,25 @@ class PassThroughTest {
         }
     }
 
+    /** Generations on llama-server's own routes and OpenAI's Responses API hold a backend slot: they wait their turn. */
+    @Test
+    void llamaServersOwnRoutesAndTheResponsesApiAreScheduled() throws Exception {
+        Map<String, String> bodies = Map.of(
+                "/completion", "{\"prompt\":\"Once upon a time\",\"n_predict\":5}",
+                "/completions", "{\"prompt\":\"Once upon a time\",\"max_tokens\":5}",
+                "/chat/completions", ChatRequests.chat("hello", 5, false),
+                "/v1/responses", "{\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"hello\"}]}],"
+                        + "\"max_output_tokens\":5}");
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(1));
+                RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
+            for (Map.Entry<String, String> route : bodies.entrySet()) {
+                HttpResponse<String> answer = triage.post(route.getKey(), route.getValue());
+                assertEquals(200, answer.statusCode(), route.getKey());
+                assertEquals("5", answer.headers().firstValue("x-triage-estimate-tokens").orElse(null), route.getKey());
+            }
+        }
+    }
+
     @Test
     void headersGoUpstreamUntouchedButForHopByHopOnesAndHost() throws Exception {
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
