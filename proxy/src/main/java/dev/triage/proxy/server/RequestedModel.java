@@ -12,7 +12,9 @@ import java.util.Optional;
 /**
  * The {@code model} a JSON request body names (OpenAI's and Ollama's APIs alike put it at the top
  * level): what decides which backends may serve it when they serve different models. Reads the body
- * as a stream up to that field, skipping whatever comes before it, and leaves the buffer as it was.
+ * as a stream, skipping every other field's value, and leaves the buffer as it was. Of several
+ * {@code model} fields the last counts, as it does for the backends' JSON parsers: the first would
+ * queue a request for one model's backends and have them run another.
  */
 final class RequestedModel {
 
@@ -26,15 +28,16 @@ final class RequestedModel {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 return Optional.empty();
             }
+            Optional<String> model = Optional.empty();
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String field = parser.currentName();
                 JsonToken value = parser.nextToken();
                 if (field.equals("model")) {
-                    return value == JsonToken.VALUE_STRING ? Optional.of(parser.getText()) : Optional.empty();
+                    model = value == JsonToken.VALUE_STRING ? Optional.of(parser.getText()) : Optional.empty();
                 }
                 parser.skipChildren();
             }
-            return Optional.empty();
+            return model;
         } catch (IOException e) {
             return Optional.empty();
         }

@@ -28,6 +28,12 @@ class RequestedModelTest {
                 + "\"options\":{\"model\":\"nested\"},\"model\":\"qwen\"}"));
     }
 
+    /** Jackson, Python and Go all keep the last of two fields of one name: so do the backends. */
+    @Test
+    void ofTwoModelFieldsTheLastCounts() {
+        assertEquals(Optional.of("big"), model("{\"model\":\"small\",\"messages\":[],\"model\":\"big\"}"));
+    }
+
     @Test
     void aBodyWithoutAModelStringHasNone() {
         assertEquals(Optional.empty(), model("{\"messages\":[]}"));
