@@ -195,7 +195,6 @@ public final class UpstreamCall {
         HopByHopHeaders.strip(request, hasBody);
         request.headers().set(HttpHeaderNames.HOST, backend.authority());
         request.setUri(backend.pathPrefix() + request.uri());
-        requestSent = request instanceof FullHttpRequest;
     }
 
     private void connectionReady(Future<Channel> connection) {
@@ -223,6 +222,10 @@ public final class UpstreamCall {
         upstream.write(request).addListener(f -> {
             if (!f.isSuccess()) {
                 requestWriteFailed(f.cause());
+            } else if (request instanceof FullHttpRequest) {
+                // Sent once written, not once handed to the socket: an answer that comes before the whole
+                // body went out leaves the connection with the rest of the body still to write.
+                requestSent = true;
             }
         });
         while (!pendingBody.isEmpty()) {
