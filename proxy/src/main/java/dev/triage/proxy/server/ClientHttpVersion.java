@@ -14,7 +14,7 @@ import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 
 /**
- * Speaks HTTP/1.x only, and to each client in its own version. A request line of another major
+ * Speaks HTTP/1.x only, and to each client in its own version, whatever version the backend answered in. A request line of another major
  * version ({@code PRI * HTTP/2.0}, the HTTP/2 preface, or {@code HTTP/9.9}) is answered 505 and the
  * connection closed: it is never handed on, so never forwarded. A response to an HTTP/1.0 request is
  * sent as HTTP/1.0: a body of unknown length goes without chunked encoding (which HTTP/1.0 does not
@@ -55,9 +55,14 @@ final class ClientHttpVersion extends ChannelDuplexHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        if (msg instanceof HttpResponse response && !isInterim(response) && !unanswered.isEmpty()
-                && unanswered.poll().equals(HttpVersion.HTTP_1_0)) {
-            answerInHttp10(response);
+        if (msg instanceof HttpResponse response && !isInterim(response) && !unanswered.isEmpty()) {
+            if (unanswered.poll().equals(HttpVersion.HTTP_1_0)) {
+                answerInHttp10(response);
+            } else {
+                // A relayed answer carries the backend's version: an HTTP/1.0 backend's, re-framed as chunked
+                // for this client, would reach it as HTTP/1.0 with chunked encoding, which it must refuse.
+                response.setProtocolVersion(HttpVersion.HTTP_1_1);
+            }
         }
         ctx.write(msg, promise);
     }

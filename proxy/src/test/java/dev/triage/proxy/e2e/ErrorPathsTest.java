@@ -99,7 +99,7 @@ class ErrorPathsTest {
             Await.until("busy runs", () -> backend.started().contains("busy [held]"));
             CompletableFuture<HttpResponse<String>> waiting =
                     triage.postAsync("/v1/chat/completions", ChatRequests.chat("waiting", 3, false));
-            Await.until("one request waits", () -> triage.chatQueue().waitingCount() == 1);
+            RunningTriage.awaitWaiting(triage.chatQueue(), 1); // taken in by the loop: the queue is full
             HttpResponse<String> refused = triage.post("/v1/chat/completions", ChatRequests.chat("refused", 3, false));
             assertEquals(429, refused.statusCode());
             assertEquals("queue_full", error(refused).path("code").asText());
@@ -242,6 +242,19 @@ class ErrorPathsTest {
                 assertEquals(200, hinted.statusCode(), path);
                 assertTrue(hinted.body().contains("\"completion_tokens\":3"), hinted.body());
             }
+            assertServes(triage, "after");
+        }
+    }
+
+    /** An HTTP/1.0 backend's close-delimited answer reaches an HTTP/1.1 client as HTTP/1.1, chunked. */
+    @Test
+    void anHttp10BackendIsRelayedInTheClientsVersion() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", backend.url());
+                RawClient client = new RawClient(triage.port())) {
+            client.post("/v1/chat/completions", ChatRequests.chat("[http10]", 3, false));
+            assertTrue(client.readLineStartingWith("HTTP/").startsWith("HTTP/1.1 200"));
+            assertEquals("transfer-encoding: chunked", client.readLineStartingWith("transfer-encoding:"));
             assertServes(triage, "after");
         }
     }

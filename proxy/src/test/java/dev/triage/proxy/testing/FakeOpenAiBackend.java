@@ -46,7 +46,8 @@ import java.util.concurrent.TimeoutException;
  * {@code [stall]} is never answered,
  * {@code [die]} gets two SSE events and then a closed connection, {@code [fail]} two SSE events and
  * then an error event that ends the stream (as llama.cpp reports a failure once the status line went
- * out), {@code [hints]} a {@code 103 Early Hints} before its answer, {@code [garbage]} gets bytes that
+ * out), {@code [hints]} a {@code 103 Early Hints} before its answer, {@code [http10]} an HTTP/1.0 answer
+ * delimited by the connection's close, {@code [garbage]} gets bytes that
  * are not HTTP, {@code [hangup]} gets a closed connection without a word (as when a server closes an
  * idle connection just as a request reaches it), {@code [reject]} gets the backend's own 422 error, {@code [bulky]} streams tokens of
  * 16 KB each (a few hundred fill the sockets between a backend and a client that does not read). Audio transcriptions take time in
@@ -276,6 +277,13 @@ public final class FakeOpenAiBackend implements AutoCloseable {
                         .put("role", "assistant").put("content", "t ".repeat(tokens).trim());
                 answer.putObject("usage").put("completion_tokens", tokens);
                 String json = JSON.writeValueAsString(answer);
+                if (prompt.contains("[http10]")) {
+                    answer(prompt, () -> {
+                        out.write(("HTTP/1.0 200 OK\r\ncontent-type: application/json\r\n\r\n" + json).getBytes(StandardCharsets.UTF_8));
+                        out.flush();
+                    });
+                    return false;
+                }
                 if (prompt.contains("[hints]")) {
                     out.write("HTTP/1.1 103 Early Hints\r\nlink: </style.css>; rel=preload\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 }
