@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.proxy.concurrent.DaemonThreadFactory;
 import dev.triage.proxy.testing.Await;
+import dev.triage.proxy.testing.RunningTriage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -183,7 +184,7 @@ class DispatchLoopTest {
         double[] secondsPerToken = {0.1, 0.01}; // tenfold less at version 1
         Recorder costedEarly = new Recorder();
         queue.submit(TAG, 0, new Modelled(version, secondsPerToken, 100, () -> { }), false, connection, costedEarly);
-        Await.until("the first is queued", () -> queue.waitingCount() == 1);
+        RunningTriage.awaitWaiting(queue, 1); // costed at admission, before the model changes
         version.set(1);
         Recorder costedLate = new Recorder();
         queue.submit(TAG, 0, new Modelled(version, secondsPerToken, 500, () -> { }), false, connection, costedLate);
@@ -217,7 +218,7 @@ class DispatchLoopTest {
         queue.submit(TAG, 0, new Modelled(version, secondsPerToken, 100, nextChange), false, connection, first);
         Recorder second = new Recorder();
         queue.submit(TAG, 0, new Modelled(version, secondsPerToken, 100, nextChange), false, connection, second);
-        Await.until("both are queued", () -> queue.waitingCount() == 2);
+        RunningTriage.awaitWaiting(queue, 2);
         changeAfterNextCosting.set(true);
         version.set(1);
         slot.release();
@@ -517,7 +518,7 @@ class DispatchLoopTest {
         Slot running = grants.poll(5, TimeUnit.SECONDS);
         assertNotNull(running);
         queue.submit(TAG, 0, JobCost.ofAnswer(100, 1), false, connection, holder);
-        Await.until("the second job waits", () -> queue.waitingCount() == 1);
+        RunningTriage.awaitWaiting(queue, 1);
 
         running.pause(5);
         Slot next = grants.poll(5, TimeUnit.SECONDS);
