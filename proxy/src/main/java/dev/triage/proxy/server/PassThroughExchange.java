@@ -94,11 +94,9 @@ final class PassThroughExchange implements Exchange, UpstreamCall.Listener {
     @Override
     public void relayed() {
         over = true;
-        if (!requestComplete) {
-            // The backend answered before the body was through; the rest of the body would be
-            // misread as a next request, so this connection cannot go on.
-            ctx.close();
-        }
+        // A backend may answer before the body is through (a 401 to a large upload): the receiver reads
+        // the rest and drops it, as for an answered scheduled request. Closed with the rest unread, the
+        // connection would be reset, and the client could lose the answer it was sent.
         receiver.exchangeDone(this);
     }
 

@@ -9,8 +9,15 @@ import dev.triage.proxy.testing.Await;
 import dev.triage.proxy.testing.ChatRequests;
 import dev.triage.proxy.testing.FakeOpenAiBackend;
 import dev.triage.proxy.testing.RunningTriage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -120,6 +127,76 @@ class PassThroughTest {
             assertFalse(answer.contains("HTTP/1.1 200"), answer);
             assertTrue(backend.requestHeaders().isEmpty(), "the backend never got a whole request");
         }
+    }
+
+    /**
+     * A backend that refuses an upload before reading it (an auth check in front of it, say): the client
+     * gets the answer, the rest of its body is read and dropped, and its connection serves on.
+     */
+    @Test
+    void anAnswerBeforeTheBodyIsThroughLeavesTheClientsConnectionServing() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread backend = new Thread(() -> answerBeforeReading(server), "early-answering-backend");
+            backend.setDaemon(true);
+            backend.start();
+            try (RunningTriage triage = RunningTriage.start("--backend", "http://127.0.0.1:" + server.getLocalPort());
+                    RawClient client = new RawClient(triage.port())) {
+                int length = 4 * 1024 * 1024;
+                client.send("POST /v1/embeddings HTTP/1.1\r\nhost: t\r\ncontent-type: application/json\r\ncontent-length: "
+                        + length + "\r\n\r\n" + "x".repeat(1024));
+                assertTrue(client.readLineStartingWith("HTTP/").startsWith("HTTP/1.1 401"));
+                client.send("x".repeat(length - 1024) + "GET /healthz HTTP/1.1\r\nhost: t\r\n\r\n");
+                assertTrue(client.readLineStartingWith("HTTP/").startsWith("HTTP/1.1 200"), "the next request on the connection");
+            }
+        }
+    }
+
+    /** Answers every GET 200, and every POST 401 as soon as its head is read, then drains what follows. */
+    private static void answerBeforeReading(ServerSocket server) {
+        while (!server.isClosed()) {
+            try {
+                Socket socket = server.accept();
+                Thread connection = new Thread(() -> {
+                    try (socket; InputStream in = socket.getInputStream(); OutputStream out = socket.getOutputStream()) {
+                        while (true) {
+                            String head = readHead(in);
+                            if (head.isEmpty()) {
+                                return;
+                            }
+                            boolean get = head.startsWith("GET");
+                            // A line of its own: the client's reader finds the next status line at a line's start.
+                            String body = (get ? "{\"object\":\"list\",\"data\":[]}" : "{\"error\":{\"message\":\"no key\"}}") + "\n";
+                            out.write(("HTTP/1.1 " + (get ? "200 OK" : "401 Unauthorized") + "\r\ncontent-type: application/json\r\n"
+                                    + "content-length: " + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII));
+                            out.flush();
+                            if (!get) {
+                                in.transferTo(OutputStream.nullOutputStream());
+                                return;
+                            }
+                        }
+                    } catch (IOException e) {
+                        // the test is over
+                    }
+                });
+                connection.setDaemon(true);
+                connection.start();
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    /** A request's head, up to its blank line; empty at the connection's end. */
+    private static String readHead(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        int b;
+        while ((b = in.read()) != -1) {
+            head.append((char) b);
+            if (head.length() >= 4 && head.substring(head.length() - 4).equals("\r\n\r\n")) {
+                return head.toString();
+            }
+        }
+        return "";
     }
 
     /** A pull answers once its download is done (Ollama's clients pull without streaming): no silence limit cuts it. */
