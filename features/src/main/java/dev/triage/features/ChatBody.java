@@ -99,6 +99,19 @@ public final class ChatBody {
     }
 
     /**
+     * How many answers the request asks for: OpenAI's {@code n}, times the prompts of a
+     * {@code /v1/completions} prompt list (strings, or lists of token ids); 1 otherwise. The backend
+     * reports their tokens summed, so their total tells no one answer's length.
+     */
+    public static int answers(JsonNode body) {
+        JsonNode n = body.path("n");
+        long choices = n.isIntegralNumber() && n.canConvertToLong() && n.asLong() > 1 ? n.asLong() : 1;
+        JsonNode prompt = body.path("prompt");
+        boolean promptList = prompt.isArray() && prompt.size() > 1 && (prompt.get(0).isTextual() || prompt.get(0).isArray());
+        return (int) Math.min(Integer.MAX_VALUE, choices * (promptList ? prompt.size() : 1));
+    }
+
+    /**
      * True for a request to Ollama's own API that only loads its model: a chat with no messages, a
      * generation with no prompt, which Ollama answers once the model is in memory; its clients send one
      * before a session ({@code ollama run}). Not one with {@code keep_alive} 0, which unloads the model:

@@ -134,6 +134,16 @@ class ChatBodyTest {
     }
 
     @Test
+    void aRequestMayAskForSeveralAnswers() throws Exception {
+        assertEquals(1, ChatBody.answers(body("{\"messages\":[]}")));
+        assertEquals(3, ChatBody.answers(body("{\"n\":3,\"messages\":[]}")));
+        assertEquals(1, ChatBody.answers(body("{\"n\":0,\"messages\":[]}")));
+        assertEquals(4, ChatBody.answers(body("{\"n\":2,\"prompt\":[\"a\",\"b\"]}")), "two prompts, two answers each");
+        assertEquals(2, ChatBody.answers(body("{\"prompt\":[[1,2],[3,4]]}")));
+        assertEquals(1, ChatBody.answers(body("{\"prompt\":[1,2,3]}")), "one prompt of token ids");
+    }
+
+    @Test
     void aLimitPastSixtyFourBitsIsNoSmallLimit() throws Exception {
         // 2^64 + 1, whose low 64 bits read as 1.
         assertEquals(OptionalInt.of(Integer.MAX_VALUE), ChatBody.maxOutputTokens(body("{\"max_tokens\":18446744073709551617}"), false));

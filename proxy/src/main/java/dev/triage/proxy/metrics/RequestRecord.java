@@ -25,6 +25,7 @@ public final class RequestRecord {
     private boolean byFallback;
     private double promptTokens;
     private OptionalInt outputCap = OptionalInt.empty();
+    private int answers = 1;
     private OptionalLong fingerprint = OptionalLong.empty();
     private PromptFeatures prompt = PromptFeatures.NONE;
     private long queuedNanos = -1;
@@ -105,6 +106,11 @@ public final class RequestRecord {
 
     public void responded(int statusCode) {
         this.status = statusCode;
+    }
+
+    /** How many answers the request asked for: past one, the backend's token count is their sum. */
+    public void answers(int count) {
+        this.answers = count;
     }
 
     public void actualTokens(OptionalLong tokens) {
@@ -223,10 +229,11 @@ public final class RequestRecord {
     /**
      * The answer's length when the backend's whole answer reached the client (outcome {@code ok}): only
      * such an answer tells how long a prompt's answer is and what it cost. Empty for one cut short (the
-     * client left, the backend broke off), refused, an error, or of unknown length.
+     * client left, the backend broke off), refused, an error, of unknown length, or one of several
+     * answers whose tokens the backend summed.
      */
     public OptionalLong wholeAnswerTokens() {
-        return outcome == Outcome.OK ? actualTokens : OptionalLong.empty();
+        return outcome == Outcome.OK && answers == 1 ? actualTokens : OptionalLong.empty();
     }
 
     /** The HTTP status the client got, or 0 when none was sent. */

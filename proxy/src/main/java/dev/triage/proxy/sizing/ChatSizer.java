@@ -46,15 +46,15 @@ public final class ChatSizer implements RequestSizer {
         // A load (or unload) that Ollama answers at once is the shortest job there is.
         OptionalInt cap = ollama && ChatBody.ollamaLoadsOnly(json) ? OptionalInt.of(1) : ChatBody.maxOutputTokens(json, ollama);
         return new CheckedChat(estimation, prompt, cap, priority(json),
-                PromptTokens.ofChars(prompt.conversationChars()));
+                PromptTokens.ofChars(prompt.conversationChars()), ChatBody.answers(json));
     }
 
     /**
      * A chat read and checked, to be estimated. Its fingerprint (a hash of the whole prompt) is taken
      * with its estimate, after a request sent to a free slot has gone.
      */
-    private record CheckedChat(ChatEstimation estimation, Prompt prompt, OptionalInt cap, int priority, int promptTokens)
-            implements CheckedRequest {
+    private record CheckedChat(ChatEstimation estimation, Prompt prompt, OptionalInt cap, int priority, int promptTokens,
+            int answers) implements CheckedRequest {
 
         @Override
         public CompletableFuture<SizedJob> size() {
@@ -68,7 +68,8 @@ public final class ChatSizer implements RequestSizer {
 
         private SizedJob sized(Estimated estimated) {
             return new SizedJob(capped(estimated.estimate(), cap), estimated.byFallback(), priority, promptTokens, cap,
-                    PromptFingerprint.of(prompt), Optional.of(prompt), estimated.better().then(estimate -> capped(estimate, cap)));
+                    PromptFingerprint.of(prompt), Optional.of(prompt), estimated.better().then(estimate -> capped(estimate, cap)),
+                    answers);
         }
     }
 

@@ -66,6 +66,20 @@ class LearningFromAnswersTest {
         }
     }
 
+    /** The tokens of several answers come summed: they tell no one answer's length, and are not learned from. */
+    @Test
+    void aRequestForSeveralAnswersIsNotLearnedFrom() throws Exception {
+        try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
+            assertEquals(200, triage.post("/v1/chat/completions", ChatRequests.chat("two takes", 5, false).replaceFirst("\\{", "{\"n\":2,"))
+                    .statusCode());
+            assertEquals(200, triage.post("/v1/chat/completions", ChatRequests.chat("one take", 5, false)).statusCode());
+            triage.metricsAfter(2);
+            triage.triage().learning().flush();
+            assertEquals(1, learned(triage), "only the single answer");
+        }
+    }
+
     private static double learned(RunningTriage triage) {
         try {
             return PrometheusText.sum(triage.get("/metrics").body(), "triage_learned_requests_total", Map.of("backend", "chat"));
