@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * <pre>{@code
  * JsonNode body = mapper.readTree(bytes);
  * Prompt prompt = ChatBody.prompt(body);
- * OptionalInt cap = ChatBody.maxOutputTokens(body, false);
+ * OptionalInt cap = ChatBody.maxOutputTokens(body, ChatBody.Api.OPENAI);
  * }</pre>
  */
 public final class ChatBody {
@@ -23,6 +23,29 @@ public final class ChatBody {
     private static final Pattern ZERO_DURATION = Pattern.compile("0+(\\.0*)?(ns|us|µs|ms|s|m|h)?");
 
     private ChatBody() {}
+
+    /** The API a body is sent to: it decides which fields cap the answer, and whether {@code n} asks for several. */
+    public enum Api {
+        /** OpenAI's chat and completions routes, and llama-server's own: {@code max_completion_tokens}, {@code max_tokens}, {@code n_predict}. */
+        OPENAI,
+        /** OpenAI's Responses API ({@code /v1/responses}): {@code max_output_tokens}. */
+        RESPONSES,
+        /** Ollama's own API ({@code /api/chat}, {@code /api/generate}): {@code options.num_predict}. */
+        OLLAMA;
+
+        /** The API of a route: {@code ollamaApi} for Ollama's own, else by its path (a query may follow it). */
+        public static Api of(String path, boolean ollamaApi) {
+            return ollamaApi ? OLLAMA : path.startsWith("/v1/responses") ? RESPONSES : OPENAI;
+        }
+
+        private List<JsonNode> capFields(JsonNode body) {
+            return switch (this) {
+                case OPENAI -> List.of(body.path("max_completion_tokens"), body.path("max_tokens"), body.path("n_predict"));
+                case RESPONSES -> List.of(body.path("max_output_tokens"));
+                case OLLAMA -> List.of(body.path("options").path("num_predict"));
+            };
+        }
+    }
 
     /**
      * The prompt an estimator scores. For a {@code messages} list it is the last user message's
@@ -67,25 +90,19 @@ public final class ChatBody {
     }
 
     /**
-     * The limit the request sets on its output, in the fields its API reads: on Ollama's own API
-     * {@code options.num_predict} alone, which is all Ollama reads there (a {@code max_tokens} beside
-     * it would let a request that runs unbounded pass for short); on the OpenAI API
-     * {@code max_completion_tokens}, {@code max_tokens}, the Responses API's {@code max_output_tokens}
-     * and llama.cpp's {@code n_predict}. A backend
-     * reads only one of those (vLLM {@code max_completion_tokens} before {@code max_tokens} and never
-     * {@code n_predict}; llama.cpp {@code n_predict} first), so of several the largest is taken: the
-     * request must not pass for shorter than the field its backend reads. Zero or a negative value
-     * means "no limit" in Ollama and llama.cpp: any field that says so leaves the request uncapped. A
-     * whole number written as a decimal ({@code 100.0}) counts, as the servers read it.
-     *
-     * @param ollamaApi true for a request to Ollama's own API ({@code /api/chat}, {@code /api/generate})
+     * The bound the request sets on its answer's length, in the fields its API reads ({@link Api}): on
+     * Ollama's own API {@code options.num_predict} alone, which is all Ollama reads there (a
+     * {@code max_tokens} beside it would let a request that runs unbounded pass for short). A backend
+     * reads only one of OpenAI's fields (vLLM {@code max_completion_tokens} before {@code max_tokens}
+     * and never {@code n_predict}; llama.cpp {@code n_predict} first), so of several the largest is
+     * taken: the request must not pass for shorter than the field its backend reads. Zero or a
+     * negative value means "no limit" in Ollama and llama.cpp: any field that says so leaves the
+     * request unbounded. A whole number written as a decimal ({@code 100.0}) counts, as the servers
+     * read it.
      */
-    public static OptionalInt maxOutputTokens(JsonNode body, boolean ollamaApi) {
-        List<JsonNode> fields = ollamaApi ? List.of(body.path("options").path("num_predict"))
-                : List.of(body.path("max_completion_tokens"), body.path("max_tokens"), body.path("n_predict"),
-                        body.path("max_output_tokens"));
+    public static OptionalInt maxOutputTokens(JsonNode body, Api api) {
         long largest = NO_LIMIT;
-        for (JsonNode field : fields) {
+        for (JsonNode field : api.capFields(body)) {
             if (!isWholeNumber(field)) {
                 continue;
             }
@@ -99,16 +116,48 @@ public final class ChatBody {
     }
 
     /**
-     * How many answers the request asks for: OpenAI's {@code n}, times the prompts of a
-     * {@code /v1/completions} prompt list (strings, or lists of token ids); 1 otherwise. The backend
-     * reports their tokens summed, so their total tells no one answer's length.
+     * Whether the backend's token count for this request measures one whole answer against its bound
+     * ({@link #maxOutputTokens}): it asks for one answer, and the fields that cap it agree. Where they
+     * differ, the field the backend reads decides where it stops, and an answer shorter than the bound
+     * may still have been cut short; the tokens of several answers come summed.
      */
-    public static int answers(JsonNode body) {
+    public static boolean measuresOneAnswer(JsonNode body, Api api) {
+        long agreed = Long.MIN_VALUE;
+        for (JsonNode field : api.capFields(body)) {
+            if (isWholeNumber(field)) {
+                long limit = Math.max(0, limit(field)); // every "no limit" alike
+                if (agreed != Long.MIN_VALUE && limit != agreed) {
+                    return false;
+                }
+                agreed = limit;
+            }
+        }
+        return answers(body, api) == 1;
+    }
+
+    /**
+     * How many answers the request asks for: OpenAI's {@code n}, times the prompts of a
+     * {@code /v1/completions} prompt list (all strings, or all lists of token ids; llama.cpp's mix of
+     * text and ids is one prompt); 1 otherwise, and always on Ollama's API, which has neither.
+     */
+    static int answers(JsonNode body, Api api) {
+        if (api == Api.OLLAMA) {
+            return 1;
+        }
         JsonNode n = body.path("n");
-        long choices = n.isIntegralNumber() && n.canConvertToLong() && n.asLong() > 1 ? n.asLong() : 1;
+        long choices = isWholeNumber(n) && limit(n) > 1 ? limit(n) : 1;
         JsonNode prompt = body.path("prompt");
-        boolean promptList = prompt.isArray() && prompt.size() > 1 && (prompt.get(0).isTextual() || prompt.get(0).isArray());
-        return (int) Math.min(Integer.MAX_VALUE, choices * (promptList ? prompt.size() : 1));
+        long prompts = 1;
+        if (prompt.isArray() && prompt.size() > 1) {
+            boolean texts = true;
+            boolean idLists = true;
+            for (JsonNode one : prompt) {
+                texts &= one.isTextual();
+                idLists &= one.isArray();
+            }
+            prompts = texts || idLists ? prompt.size() : 1;
+        }
+        return (int) Math.min(Integer.MAX_VALUE, Math.min(choices, Integer.MAX_VALUE) * prompts);
     }
 
     /**

@@ -81,29 +81,29 @@ class ChatBodyTest {
 
     @Test
     void outputLimitIsTheLargestCapOfTheFieldsTheApiReads() throws Exception {
-        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{}"), false));
-        assertEquals(OptionalInt.of(50), ChatBody.maxOutputTokens(body("{\"max_tokens\":50}"), false));
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{}"), ChatBody.Api.OPENAI));
+        assertEquals(OptionalInt.of(50), ChatBody.maxOutputTokens(body("{\"max_tokens\":50}"), ChatBody.Api.OPENAI));
         // vLLM reads max_completion_tokens, llama.cpp n_predict first: the request may run to the largest.
         assertEquals(OptionalInt.of(50),
-                ChatBody.maxOutputTokens(body("{\"max_tokens\":50,\"max_completion_tokens\":30}"), false));
+                ChatBody.maxOutputTokens(body("{\"max_tokens\":50,\"max_completion_tokens\":30}"), ChatBody.Api.OPENAI));
         assertEquals(OptionalInt.of(4000),
-                ChatBody.maxOutputTokens(body("{\"max_completion_tokens\":4000,\"max_tokens\":1}"), false));
-        assertEquals(OptionalInt.of(12), ChatBody.maxOutputTokens(body("{\"n_predict\":12}"), false));
-        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"n_predict\":-1,\"max_tokens\":1}"), false),
+                ChatBody.maxOutputTokens(body("{\"max_completion_tokens\":4000,\"max_tokens\":1}"), ChatBody.Api.OPENAI));
+        assertEquals(OptionalInt.of(12), ChatBody.maxOutputTokens(body("{\"n_predict\":12}"), ChatBody.Api.OPENAI));
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"n_predict\":-1,\"max_tokens\":1}"), ChatBody.Api.OPENAI),
                 "llama.cpp reads n_predict: no limit");
-        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":\"50\"}"), false));
-        assertEquals(OptionalInt.of(100), ChatBody.maxOutputTokens(body("{\"max_tokens\":100.0}"), false));
-        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":100.5}"), false));
-        assertEquals(OptionalInt.of(Integer.MAX_VALUE), ChatBody.maxOutputTokens(body("{\"max_tokens\":1e30}"), false));
-        assertEquals(OptionalInt.of(64), ChatBody.maxOutputTokens(body("{\"options\":{\"num_predict\":64.0}}"), true));
-        assertEquals(OptionalInt.of(64), ChatBody.maxOutputTokens(body("{\"options\":{\"num_predict\":64}}"), true));
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":\"50\"}"), ChatBody.Api.OPENAI));
+        assertEquals(OptionalInt.of(100), ChatBody.maxOutputTokens(body("{\"max_tokens\":100.0}"), ChatBody.Api.OPENAI));
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":100.5}"), ChatBody.Api.OPENAI));
+        assertEquals(OptionalInt.of(Integer.MAX_VALUE), ChatBody.maxOutputTokens(body("{\"max_tokens\":1e30}"), ChatBody.Api.OPENAI));
+        assertEquals(OptionalInt.of(64), ChatBody.maxOutputTokens(body("{\"options\":{\"num_predict\":64.0}}"), ChatBody.Api.OLLAMA));
+        assertEquals(OptionalInt.of(64), ChatBody.maxOutputTokens(body("{\"options\":{\"num_predict\":64}}"), ChatBody.Api.OLLAMA));
         // Ollama: -1 is "until done", -2 "fill the context": no cap.
-        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"options\":{\"num_predict\":-1}}"), true));
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"options\":{\"num_predict\":-1}}"), ChatBody.Api.OLLAMA));
         // Each API reads only its own fields: the other's would let an unbounded request pass for short.
-        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":1,\"n_predict\":1}"), true));
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":1,\"n_predict\":1}"), ChatBody.Api.OLLAMA));
         assertEquals(OptionalInt.of(900),
-                ChatBody.maxOutputTokens(body("{\"max_tokens\":1,\"options\":{\"num_predict\":900}}"), true));
-        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"options\":{\"num_predict\":1}}"), false));
+                ChatBody.maxOutputTokens(body("{\"max_tokens\":1,\"options\":{\"num_predict\":900}}"), ChatBody.Api.OLLAMA));
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"options\":{\"num_predict\":1}}"), ChatBody.Api.OPENAI));
     }
 
     @Test
@@ -130,24 +130,49 @@ class ChatBodyTest {
         assertEquals("second", listed.text());
         assertEquals(2, listed.userTurns());
         assertEquals("Be brief.".length(), listed.systemChars());
-        assertEquals(OptionalInt.of(64), ChatBody.maxOutputTokens(body("{\"input\":\"x\",\"max_output_tokens\":64}"), false));
+        assertEquals(OptionalInt.of(64), ChatBody.maxOutputTokens(body("{\"input\":\"x\",\"max_output_tokens\":64}"), ChatBody.Api.RESPONSES));
     }
 
     @Test
     void aRequestMayAskForSeveralAnswers() throws Exception {
-        assertEquals(1, ChatBody.answers(body("{\"messages\":[]}")));
-        assertEquals(3, ChatBody.answers(body("{\"n\":3,\"messages\":[]}")));
-        assertEquals(1, ChatBody.answers(body("{\"n\":0,\"messages\":[]}")));
-        assertEquals(4, ChatBody.answers(body("{\"n\":2,\"prompt\":[\"a\",\"b\"]}")), "two prompts, two answers each");
-        assertEquals(2, ChatBody.answers(body("{\"prompt\":[[1,2],[3,4]]}")));
-        assertEquals(1, ChatBody.answers(body("{\"prompt\":[1,2,3]}")), "one prompt of token ids");
+        assertEquals(1, ChatBody.answers(body("{\"messages\":[]}"), ChatBody.Api.OPENAI));
+        assertEquals(3, ChatBody.answers(body("{\"n\":3,\"messages\":[]}"), ChatBody.Api.OPENAI));
+        assertEquals(1, ChatBody.answers(body("{\"n\":0,\"messages\":[]}"), ChatBody.Api.OPENAI));
+        assertEquals(4, ChatBody.answers(body("{\"n\":2,\"prompt\":[\"a\",\"b\"]}"), ChatBody.Api.OPENAI), "two prompts, two answers each");
+        assertEquals(2, ChatBody.answers(body("{\"prompt\":[[1,2],[3,4]]}"), ChatBody.Api.OPENAI));
+        assertEquals(1, ChatBody.answers(body("{\"prompt\":[1,2,3]}"), ChatBody.Api.OPENAI), "one prompt of token ids");
+    }
+
+    /** Each API's own fields: one another API reads would let a request that runs unbounded pass for short. */
+    @Test
+    void eachApiIsCappedByItsOwnFields() throws Exception {
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_output_tokens\":1}"), ChatBody.Api.OPENAI));
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":1}"), ChatBody.Api.RESPONSES));
+        assertEquals(ChatBody.Api.RESPONSES, ChatBody.Api.of("/v1/responses?x=1", false));
+        assertEquals(ChatBody.Api.OPENAI, ChatBody.Api.of("/completion", false));
+        assertEquals(ChatBody.Api.OLLAMA, ChatBody.Api.of("/api/chat", true));
+        assertEquals(1, ChatBody.answers(body("{\"n\":4}"), ChatBody.Api.OLLAMA), "Ollama has no n");
+        assertEquals(2, ChatBody.answers(body("{\"n\":2.0}"), ChatBody.Api.OPENAI));
+        assertEquals(1, ChatBody.answers(body("{\"prompt\":[\"Once\",12,34]}"), ChatBody.Api.OPENAI), "llama.cpp's mix of text and ids");
+    }
+
+    /** Caps that disagree leave where the backend stops to the field it reads: an answer below the bound may be cut short. */
+    @Test
+    void anAnswerIsMeasuredWhenItIsOneUnderCapsThatAgree() throws Exception {
+        assertTrue(ChatBody.measuresOneAnswer(body("{\"max_tokens\":50}"), ChatBody.Api.OPENAI));
+        assertTrue(ChatBody.measuresOneAnswer(body("{\"max_tokens\":50,\"max_completion_tokens\":50.0}"), ChatBody.Api.OPENAI));
+        assertFalse(ChatBody.measuresOneAnswer(body("{\"max_completion_tokens\":50,\"max_tokens\":2000}"), ChatBody.Api.OPENAI));
+        assertFalse(ChatBody.measuresOneAnswer(body("{\"n_predict\":-1,\"max_tokens\":100}"), ChatBody.Api.OPENAI));
+        assertTrue(ChatBody.measuresOneAnswer(body("{\"n_predict\":-1,\"max_tokens\":0}"), ChatBody.Api.OPENAI), "no limit, twice");
+        assertTrue(ChatBody.measuresOneAnswer(body("{\"max_tokens\":1,\"options\":{\"num_predict\":9}}"), ChatBody.Api.OLLAMA));
+        assertFalse(ChatBody.measuresOneAnswer(body("{\"n\":3}"), ChatBody.Api.OPENAI));
     }
 
     @Test
     void aLimitPastSixtyFourBitsIsNoSmallLimit() throws Exception {
         // 2^64 + 1, whose low 64 bits read as 1.
-        assertEquals(OptionalInt.of(Integer.MAX_VALUE), ChatBody.maxOutputTokens(body("{\"max_tokens\":18446744073709551617}"), false));
-        assertEquals(OptionalInt.of(Integer.MAX_VALUE), ChatBody.maxOutputTokens(body("{\"max_tokens\":18446744073709551617,\"n_predict\":40}"), false));
-        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":-18446744073709551615}"), false));
+        assertEquals(OptionalInt.of(Integer.MAX_VALUE), ChatBody.maxOutputTokens(body("{\"max_tokens\":18446744073709551617}"), ChatBody.Api.OPENAI));
+        assertEquals(OptionalInt.of(Integer.MAX_VALUE), ChatBody.maxOutputTokens(body("{\"max_tokens\":18446744073709551617,\"n_predict\":40}"), ChatBody.Api.OPENAI));
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body("{\"max_tokens\":-18446744073709551615}"), ChatBody.Api.OPENAI));
     }
 }

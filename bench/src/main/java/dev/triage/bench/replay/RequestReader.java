@@ -49,7 +49,7 @@ final class RequestReader {
             throw new BadRequestException("body: expected a JSON object", null);
         }
         String prompt = ChatBody.prompt(body).text();
-        OptionalInt limit = ChatBody.maxOutputTokens(body, api.ollama());
+        OptionalInt limit = ChatBody.maxOutputTokens(body, api.ollama() ? ChatBody.Api.OLLAMA : ChatBody.Api.OPENAI);
         OptionalInt recorded = settings.answers().answerTokens(prompt);
         int tokens;
         boolean cutShort;

@@ -326,7 +326,7 @@ class LoadBenchmarksTest {
         for (String limit : List.of("max_tokens", "max_completion_tokens", "n_predict", "options", "priority")) {
             assertFalse(body.has(limit), limit + " in " + body);
         }
-        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body, false));
+        assertEquals(OptionalInt.empty(), ChatBody.maxOutputTokens(body, ChatBody.Api.OPENAI));
         assertEquals(900, LoadGenerator.chatBody(entry, true).path("priority").asInt(), "an oracle's priority is the length");
     }
 

@@ -25,7 +25,7 @@ public final class RequestRecord {
     private boolean byFallback;
     private double promptTokens;
     private OptionalInt outputCap = OptionalInt.empty();
-    private int answers = 1;
+    private boolean measured = true;
     private OptionalLong fingerprint = OptionalLong.empty();
     private PromptFeatures prompt = PromptFeatures.NONE;
     private long queuedNanos = -1;
@@ -108,9 +108,13 @@ public final class RequestRecord {
         this.status = statusCode;
     }
 
-    /** How many answers the request asked for: past one, the backend's token count is their sum. */
-    public void answers(int count) {
-        this.answers = count;
+    /**
+     * Whether the backend's token count measures the request's answer: not for several answers, whose
+     * tokens come summed, nor under caps that disagree, where an answer may have been cut short below
+     * the bound the request was sized by.
+     */
+    public void measured(boolean measures) {
+        this.measured = measures;
     }
 
     public void actualTokens(OptionalLong tokens) {
@@ -229,11 +233,11 @@ public final class RequestRecord {
     /**
      * The answer's length when the backend's whole answer reached the client (outcome {@code ok}): only
      * such an answer tells how long a prompt's answer is and what it cost. Empty for one cut short (the
-     * client left, the backend broke off), refused, an error, of unknown length, or one of several
-     * answers whose tokens the backend summed.
+     * client left, the backend broke off), refused, an error, of unknown length, or not measured by its
+     * token count ({@link #measured}).
      */
     public OptionalLong wholeAnswerTokens() {
-        return outcome == Outcome.OK && answers == 1 ? actualTokens : OptionalLong.empty();
+        return outcome == Outcome.OK && measured ? actualTokens : OptionalLong.empty();
     }
 
     /** The HTTP status the client got, or 0 when none was sent. */

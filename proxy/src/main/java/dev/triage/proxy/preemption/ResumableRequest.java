@@ -3,11 +3,13 @@ package dev.triage.proxy.preemption;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.triage.features.ChatBody;
 import dev.triage.proxy.api.Json;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * A streamed generation request that can be paused and continued: it knows how to ask the backend,
@@ -276,21 +278,17 @@ public final class ResumableRequest {
      * client allowed.
      */
     public boolean limitReached(long tokensSoFar) {
-        for (String limit : LIMITS) {
-            if (reached(body.get(limit), tokensSoFar)) {
-                return true;
-            }
-        }
-        return reached(body.path("options").get("num_predict"), tokensSoFar);
-    }
-
-    private static boolean reached(JsonNode limit, long tokens) {
-        return limit != null && limit.isIntegralNumber() && limit.asLong() > 0 && tokens >= limit.asLong();
+        // The bound the request was sized by: a smaller field beside a larger one may be the one the backend
+        // ignores, and a pause refused for it would leave the job never to be paused.
+        boolean ollama = format == StreamFormat.OLLAMA_CHAT || format == StreamFormat.OLLAMA_GENERATE;
+        OptionalInt bound = ChatBody.maxOutputTokens(body, ollama ? ChatBody.Api.OLLAMA : ChatBody.Api.OPENAI);
+        return bound.isPresent() && tokensSoFar >= bound.getAsInt();
     }
 
     private static void lower(ObjectNode node, String field, long tokens) {
         JsonNode limit = node.get(field);
-        if (limit != null && limit.isIntegralNumber() && limit.asLong() > 0) {
+        // A whole number written as a decimal (100.0) is a limit too, as the servers read it.
+        if (limit != null && limit.isNumber() && limit.asDouble() == Math.rint(limit.asDouble()) && limit.asLong() > 0) {
             node.put(field, Math.max(1, limit.asLong() - tokens));
         }
     }

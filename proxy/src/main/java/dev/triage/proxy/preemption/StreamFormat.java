@@ -31,8 +31,8 @@ public enum StreamFormat {
     /** The format of a scheduled route's stream, or null for a route that has none. */
     public static StreamFormat of(String path) {
         return switch (path) {
-            case "/v1/chat/completions" -> OPENAI_CHAT;
-            case "/v1/completions" -> OPENAI_COMPLETION;
+            case "/v1/chat/completions", "/chat/completions" -> OPENAI_CHAT;
+            case "/v1/completions", "/completions" -> OPENAI_COMPLETION;
             case "/api/chat" -> OLLAMA_CHAT;
             case "/api/generate" -> OLLAMA_GENERATE;
             default -> null;

@@ -294,7 +294,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
         double estimatorTokens = sized.estimate().expectedTokens();
         Estimate served = sized.estimate().withTokens(group.costLearner().tokens(estimatorTokens, features(sized), sized.fingerprint(), sized.outputCap()));
         record.sized(served, sized.priority(), estimatorTokens, sized.byFallback(), sized.promptTokens(), sized.outputCap());
-        record.answers(sized.answers());
+        record.measured(sized.measured());
         record.prompt(features(sized), sized.fingerprint());
     }
 

@@ -43,10 +43,11 @@ public final class ChatSizer implements RequestSizer {
         Prompt prompt = ChatBody.prompt(json);
         // The backend prefills every message, system prompt and history included.
         boolean ollama = OllamaApi.owns(head.uri());
+        ChatBody.Api api = ChatBody.Api.of(head.uri(), ollama);
         // A load (or unload) that Ollama answers at once is the shortest job there is.
-        OptionalInt cap = ollama && ChatBody.ollamaLoadsOnly(json) ? OptionalInt.of(1) : ChatBody.maxOutputTokens(json, ollama);
+        OptionalInt cap = ollama && ChatBody.ollamaLoadsOnly(json) ? OptionalInt.of(1) : ChatBody.maxOutputTokens(json, api);
         return new CheckedChat(estimation, prompt, cap, priority(json),
-                PromptTokens.ofChars(prompt.conversationChars()), ChatBody.answers(json));
+                PromptTokens.ofChars(prompt.conversationChars()), ChatBody.measuresOneAnswer(json, api));
     }
 
     /**
@@ -54,7 +55,7 @@ public final class ChatSizer implements RequestSizer {
      * with its estimate, after a request sent to a free slot has gone.
      */
     private record CheckedChat(ChatEstimation estimation, Prompt prompt, OptionalInt cap, int priority, int promptTokens,
-            int answers) implements CheckedRequest {
+            boolean measured) implements CheckedRequest {
 
         @Override
         public CompletableFuture<SizedJob> size() {
@@ -69,7 +70,7 @@ public final class ChatSizer implements RequestSizer {
         private SizedJob sized(Estimated estimated) {
             return new SizedJob(capped(estimated.estimate(), cap), estimated.byFallback(), priority, promptTokens, cap,
                     PromptFingerprint.of(prompt), Optional.of(prompt), estimated.better().then(estimate -> capped(estimate, cap)),
-                    answers);
+                    measured);
         }
     }
 

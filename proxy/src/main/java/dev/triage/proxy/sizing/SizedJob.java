@@ -18,18 +18,19 @@ import java.util.OptionalLong;
  * @param prompt what the estimator read, for the feedback log; empty for audio
  * @param better the configured estimator's own estimate, already capped, to ask for when a fallback made
  *     {@code estimate} ({@link Estimated#better}); {@link BetterEstimate#NONE} otherwise
- * @param answers how many answers the request asks for ({@code ChatBody#answers}); {@code estimate} is one's
+ * @param measured whether the backend's token count will measure its answer ({@code ChatBody#measuresOneAnswer}):
+ *     one answer, under caps that agree
  */
 public record SizedJob(Estimate estimate, boolean byFallback, int priority, int promptTokens, OptionalInt outputCap, OptionalLong fingerprint,
-        Optional<Prompt> prompt, BetterEstimate better, int answers) {
+        Optional<Prompt> prompt, BetterEstimate better, boolean measured) {
 
     /** A job that sets no limit on its output and has no prompt text: an audio upload. */
     public SizedJob(Estimate estimate, int priority, int promptTokens) {
-        this(estimate, false, priority, promptTokens, OptionalInt.empty(), OptionalLong.empty(), Optional.empty(), BetterEstimate.NONE, 1);
+        this(estimate, false, priority, promptTokens, OptionalInt.empty(), OptionalLong.empty(), Optional.empty(), BetterEstimate.NONE, true);
     }
 
     /** The job as the configured estimator's better estimate sizes it, which is final. */
     public SizedJob withEstimate(Estimate better) {
-        return new SizedJob(better, false, priority, promptTokens, outputCap, fingerprint, prompt, BetterEstimate.NONE, answers);
+        return new SizedJob(better, false, priority, promptTokens, outputCap, fingerprint, prompt, BetterEstimate.NONE, measured);
     }
 }

@@ -226,19 +226,28 @@ class ResumableRequestTest {
         assertEquals(30, continuation(PreemptionDialect.VLLM, "/v1/chat/completions", body, "Hello", 20).path("min_tokens").asInt());
     }
 
-    /** Tokens that reach the client's limit leave only the finishing event to come: nothing is left to resume. */
+    /**
+     * Tokens that reach the bound the request was sized by leave only the finishing event to come:
+     * nothing is left to resume. A smaller field beside it, or one the API does not read, is no bound.
+     */
     @Test
-    void aLimitIsReachedByTheTokensOfAnyOfItsSpellings() {
+    void aLimitIsReachedAtTheBoundTheRequestWasSizedBy() {
         ResumableRequest chat = of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", CHAT).orElseThrow();
-        assertFalse(chat.limitReached(89));
-        assertTrue(chat.limitReached(90), "max_completion_tokens, the lower of the two");
+        assertFalse(chat.limitReached(99), "max_completion_tokens 90 may be the field the backend ignores");
+        assertTrue(chat.limitReached(100));
         ResumableRequest generate = of(PreemptionDialect.OLLAMA, "/api/generate",
-                "{\"stream\":true,\"raw\":true,\"prompt\":\"Once\",\"options\":{\"num_predict\":7}}").orElseThrow();
-        assertFalse(generate.limitReached(6));
+                "{\"stream\":true,\"raw\":true,\"prompt\":\"Once\",\"max_tokens\":1,\"options\":{\"num_predict\":7}}").orElseThrow();
+        assertFalse(generate.limitReached(6), "Ollama reads no max_tokens");
         assertTrue(generate.limitReached(7));
         ResumableRequest unlimited = of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions",
                 "{\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}").orElseThrow();
         assertFalse(unlimited.limitReached(1_000_000));
+    }
+
+    @Test
+    void aLimitWrittenAsADecimalIsLoweredToo() throws Exception {
+        String body = "{\"stream\":true,\"max_tokens\":100.0,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+        assertEquals(60, continuation(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", body, "Hello", 40).path("max_tokens").asInt());
     }
 
     /** Without continue_final_message, vLLM answered a trailing assistant message in a new turn: the resume keeps the two apart. */

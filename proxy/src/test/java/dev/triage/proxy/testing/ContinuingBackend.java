@@ -183,7 +183,7 @@ public final class ContinuingBackend implements AutoCloseable {
                 done();
                 return;
             }
-            int tokens = ChatBody.maxOutputTokens(body, OllamaApi.owns(path)).orElse(16);
+            int tokens = ChatBody.maxOutputTokens(body, ChatBody.Api.of(path, OllamaApi.owns(path))).orElse(16);
             HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
             head.headers().set(HttpHeaderNames.CONTENT_TYPE, OllamaApi.owns(path) ? "application/x-ndjson" : "text/event-stream");
             HttpUtil.setTransferEncodingChunked(head, true);

@@ -210,7 +210,7 @@ public final class FakeOpenAiBackend implements AutoCloseable {
         }
         bodies.add(body);
         String prompt = ChatBody.prompt(body).text();
-        int tokens = ChatBody.maxOutputTokens(body, OllamaApi.owns(request.path)).orElse(16);
+        int tokens = ChatBody.maxOutputTokens(body, ChatBody.Api.of(request.path, OllamaApi.owns(request.path))).orElse(16);
         boolean stream = body.path("stream").asBoolean(false);
         slots.acquireUninterruptibly();
         try {
