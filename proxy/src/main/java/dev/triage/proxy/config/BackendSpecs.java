@@ -1,6 +1,5 @@
 package dev.triage.proxy.config;
 
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -38,7 +37,7 @@ final class BackendSpecs {
             String defaultName = specs.length == 1 ? "chat" : "chat-" + (i + 1);
             BackendConfig backend = one(key, specs[i], defaultConcurrency, defaultName);
             if (!names.add(backend.name())) {
-                throw ConfigException.invalid(key, specs[i], "a name no other backend has");
+                throw ConfigException.invalid(key, ValueParsers.withoutCredentials(specs[i]), "a name no other backend has");
             }
             backends.add(backend);
         }
@@ -48,8 +47,8 @@ final class BackendSpecs {
 
     private static BackendConfig one(String key, String spec, int defaultConcurrency, String defaultName) {
         String[] parts = spec.split(",");
-        // The URL first: one with credentials is refused, redacted, before an option's error prints the spec whole.
-        URI url = ValueParsers.backendUrl(key, parts[0]);
+        // A URL's credentials never reach an error: a password may hold a comma, which splits it off the URL.
+        String shown = ValueParsers.withoutCredentials(spec);
         int concurrency = defaultConcurrency;
         String name = defaultName;
         Set<String> models = Set.of();
@@ -61,26 +60,26 @@ final class BackendSpecs {
                 case "max-concurrency" -> {
                     concurrency = ValueParsers.integer(key + " max-concurrency", optionValue);
                     if (concurrency < 1) {
-                        throw ConfigException.invalid(key, spec, "max-concurrency >= 1");
+                        throw ConfigException.invalid(key, shown, "max-concurrency >= 1");
                     }
                 }
                 case "models" -> {
                     List<String> names = List.of(optionValue.split("\\|"));
                     if (optionValue.isEmpty() || names.stream().anyMatch(String::isBlank)) {
-                        throw ConfigException.invalid(key, spec, "models=name|name, no name empty");
+                        throw ConfigException.invalid(key, shown, "models=name|name, no name empty");
                     }
                     models = new LinkedHashSet<>(names.stream().map(ModelName::canonical).toList());
                 }
                 case "name" -> {
                     if (!NAME.matcher(optionValue).matches()) {
-                        throw ConfigException.invalid(key, spec, "name= 1 to 32 letters, digits, '.', '_' or '-'");
+                        throw ConfigException.invalid(key, shown, "name= 1 to 32 letters, digits, '.', '_' or '-'");
                     }
                     name = optionValue;
                 }
-                default -> throw ConfigException.invalid(key, spec, FORM);
+                default -> throw ConfigException.invalid(key, shown, FORM);
             }
         }
-        return new BackendConfig(url, concurrency, name, models);
+        return new BackendConfig(ValueParsers.backendUrl(key, parts[0]), concurrency, name, models);
     }
 
     /**

@@ -2,7 +2,7 @@ package dev.triage.proxy.config;
 
 /**
  * A configuration value that cannot be used. The message is the one line start-up prints, of the form
- * {@code max-queue: -1 (expected: >= 0)}.
+ * {@code max-queue: -1 (expected: >= 1)}.
  */
 public final class ConfigException extends RuntimeException {
 

@@ -184,11 +184,12 @@ final class ValueParsers {
 
     /**
      * {@code value} with any {@code user:password@} of a URL in it replaced, fit to print: all up to
-     * the URL's last {@code @}, since a password written unescaped may hold {@code /}, {@code ?},
-     * {@code #} or {@code @}.
+     * the last {@code @} before the next space, since a password written unescaped may hold
+     * {@code /}, {@code ?}, {@code #}, {@code ,} or {@code @} (an {@code @} in a backend's options is
+     * hidden with it: better too much than a password).
      */
     static String withoutCredentials(String value) {
-        return value.replaceAll("(?<=://)[^\\s,]*@", "<redacted>@");
+        return value.replaceAll("(?<=://)\\S*@", "<redacted>@");
     }
 
     /**

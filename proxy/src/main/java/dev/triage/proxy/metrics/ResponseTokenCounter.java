@@ -18,8 +18,10 @@ import java.util.OptionalLong;
  *
  * <p>It also notes an error the backend reports inside a response it began as a success: an
  * {@code "error"} key whose value is an object or a string, at the top of a JSON object (an SSE
- * event, an NDJSON line), as llama.cpp, OpenAI and Ollama send when generation fails after the
- * status line went out. Such an answer is cut short, whatever its status says.
+ * event, an NDJSON line), as recent llama.cpp servers, OpenAI and Ollama send when generation fails
+ * after the status line went out. Such an answer is cut short, whatever its status says. (Older
+ * llama.cpp servers sent an SSE {@code error:} field instead, and the Responses API sends
+ * {@code "type":"error"} events: neither is noticed.)
  *
  * <p>A single pass over the bytes with a few fields of state, on the event loop. A direct buffer's
  * bytes are copied a block at a time, and the bytes are scanned by one method whose state lives in

@@ -188,7 +188,7 @@ class ConfigLoaderTest {
         assertFalse(failure.contains("hunter2"), failure);
         assertFalse(failure(Map.of("TRIAGE_AUDIO_BACKEND", "https://u:hunter2@h")).contains("hunter2"));
         // A password written unescaped, with characters that end a URL's authority.
-        for (String password : List.of("hun/ter2", "hun?ter2", "hun#ter2", "hun@ter2")) {
+        for (String password : List.of("hun/ter2", "hun?ter2", "hun#ter2", "hun@ter2", "hun,ter2")) {
             String unescaped = failure(Map.of(), "--backend", "http://user:" + password + "@gpu-box:8000");
             assertFalse(unescaped.contains("ter2"), unescaped);
         }
