@@ -3,6 +3,7 @@ package dev.triage.features;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.regex.Pattern;
 
 /**
@@ -103,10 +104,11 @@ public final class ChatBody {
     public static OptionalInt maxOutputTokens(JsonNode body, Api api) {
         long largest = NO_LIMIT;
         for (JsonNode field : api.capFields(body)) {
-            if (!isWholeNumber(field)) {
+            OptionalLong number = wholeNumber(field);
+            if (number.isEmpty()) {
                 continue;
             }
-            long limit = limit(field);
+            long limit = number.getAsLong();
             if (limit <= 0) {
                 return OptionalInt.empty();
             }
@@ -124,8 +126,9 @@ public final class ChatBody {
     public static boolean measuresOneAnswer(JsonNode body, Api api) {
         long agreed = Long.MIN_VALUE;
         for (JsonNode field : api.capFields(body)) {
-            if (isWholeNumber(field)) {
-                long limit = Math.max(0, limit(field)); // every "no limit" alike
+            OptionalLong number = wholeNumber(field);
+            if (number.isPresent()) {
+                long limit = Math.max(0, number.getAsLong()); // every "no limit" alike
                 if (agreed != Long.MIN_VALUE && limit != agreed) {
                     return false;
                 }
@@ -145,7 +148,7 @@ public final class ChatBody {
             return 1;
         }
         JsonNode n = body.path("n");
-        long choices = isWholeNumber(n) && limit(n) > 1 ? limit(n) : 1;
+        long choices = Math.max(1, wholeNumber(n).orElse(1));
         JsonNode prompt = body.path("prompt");
         long prompts = 1;
         if (prompt.isArray() && prompt.size() > 1) {
@@ -180,17 +183,21 @@ public final class ChatBody {
         return keepAlive.isTextual() && ZERO_DURATION.matcher(keepAlive.asText().trim()).matches();
     }
 
-    private static boolean isWholeNumber(JsonNode value) {
-        return value.isIntegralNumber() || value.isFloatingPointNumber() && value.asDouble() == Math.rint(value.asDouble());
-    }
-
-    private static long limit(JsonNode value) {
+    /**
+     * The whole number a field holds, as the servers read a limit: {@code 100}, or {@code 100.0};
+     * saturated past 64 bits, where the low bits alone could read as a small limit ({@code 2^64 + 1}
+     * as 1) and put a request that set no real limit at the head of the queue. Empty for anything
+     * else (a fraction, a string, no field).
+     */
+    public static OptionalLong wholeNumber(JsonNode value) {
         if (value.isFloatingPointNumber()) {
-            return (long) value.asDouble(); // saturates: 1e30 is no small limit
+            double number = value.asDouble();
+            return number == Math.rint(number) ? OptionalLong.of((long) number) : OptionalLong.empty(); // (long) saturates
         }
-        // Past 64 bits asLong() keeps only the low bits, which may read as a small limit (2^64 + 1 as 1)
-        // and put a request that set no real limit at the head of the queue.
-        return value.canConvertToLong() ? value.asLong() : value.bigIntegerValue().signum() > 0 ? Long.MAX_VALUE : -1;
+        if (!value.isIntegralNumber()) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(value.canConvertToLong() ? value.asLong() : value.bigIntegerValue().signum() > 0 ? Long.MAX_VALUE : -1);
     }
 
     private static String contentText(JsonNode content) {

@@ -5,11 +5,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.triage.features.ChatBody;
 import dev.triage.proxy.api.Json;
+import dev.triage.proxy.api.OllamaApi;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * A streamed generation request that can be paused and continued: it knows how to ask the backend,
@@ -57,6 +59,8 @@ public final class ResumableRequest {
     private final boolean byTokenIds;
     /** The client asked for logprobs itself: they stay in its stream. */
     private final boolean clientAsksLogprobs;
+    /** The bound the request was sized by ({@link ChatBody#maxOutputTokens}): where the backend stops. */
+    private final OptionalInt bound;
     /** The chat as the server's template renders it, once the server has said; null before. */
     private String templated;
     private boolean templateAsked;
@@ -77,10 +81,11 @@ public final class ResumableRequest {
         }
     }
 
-    private ResumableRequest(PreemptionDialect dialect, StreamFormat format, ObjectNode body) {
+    private ResumableRequest(PreemptionDialect dialect, StreamFormat format, ObjectNode body, OptionalInt bound) {
         this.dialect = dialect;
         this.format = format;
         this.body = body;
+        this.bound = bound;
         this.byTokenIds = dialect == PreemptionDialect.LLAMA_CPP_TOKEN_IDS && format.serverSentEvents();
         this.clientAsksLogprobs = format == StreamFormat.OPENAI_CHAT ? body.path("logprobs").asBoolean(false)
                 : body.path("logprobs").asInt(0) > 0;
@@ -100,7 +105,8 @@ public final class ResumableRequest {
             return Optional.empty(); // the sizer answers a malformed body
         }
         if (json instanceof ObjectNode object && continuable(format, object)) {
-            return Optional.of(new ResumableRequest(dialect, format, object));
+            return Optional.of(new ResumableRequest(dialect, format, object,
+                    ChatBody.maxOutputTokens(object, ChatBody.Api.of(path, OllamaApi.owns(path)))));
         }
         return Optional.empty();
     }
@@ -278,18 +284,15 @@ public final class ResumableRequest {
      * client allowed.
      */
     public boolean limitReached(long tokensSoFar) {
-        // The bound the request was sized by: a smaller field beside a larger one may be the one the backend
-        // ignores, and a pause refused for it would leave the job never to be paused.
-        boolean ollama = format == StreamFormat.OLLAMA_CHAT || format == StreamFormat.OLLAMA_GENERATE;
-        OptionalInt bound = ChatBody.maxOutputTokens(body, ollama ? ChatBody.Api.OLLAMA : ChatBody.Api.OPENAI);
+        // The bound, not any smaller field beside it: that one may be the field the backend ignores, and a
+        // pause refused for it would leave the job never to be paused.
         return bound.isPresent() && tokensSoFar >= bound.getAsInt();
     }
 
     private static void lower(ObjectNode node, String field, long tokens) {
-        JsonNode limit = node.get(field);
-        // A whole number written as a decimal (100.0) is a limit too, as the servers read it.
-        if (limit != null && limit.isNumber() && limit.asDouble() == Math.rint(limit.asDouble()) && limit.asLong() > 0) {
-            node.put(field, Math.max(1, limit.asLong() - tokens));
+        OptionalLong limit = ChatBody.wholeNumber(node.path(field));
+        if (limit.isPresent() && limit.getAsLong() > 0) {
+            node.put(field, Math.max(1, limit.getAsLong() - tokens));
         }
     }
 
