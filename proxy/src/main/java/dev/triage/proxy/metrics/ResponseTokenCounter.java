@@ -19,9 +19,9 @@ import java.util.OptionalLong;
  * <p>It also notes an error the backend reports inside a response it began as a success: an
  * {@code "error"} key whose value is an object or a string, at the top of a JSON object (an SSE
  * event, an NDJSON line), as recent llama.cpp servers, OpenAI and Ollama send when generation fails
- * after the status line went out. Such an answer is cut short, whatever its status says. (Older
- * llama.cpp servers sent an SSE {@code error:} field instead, and the Responses API sends
- * {@code "type":"error"} events: neither is noticed.)
+ * after the status line went out; an SSE line that begins {@code error:}, as older llama.cpp servers
+ * sent; and the Responses API's {@code error} and {@code response.failed} events, by their SSE
+ * {@code event:} line. Such an answer is cut short, whatever its status says.
  *
  * <p>A single pass over the bytes with a few fields of state, on the event loop. A direct buffer's
  * bytes are copied a block at a time, and the bytes are scanned by one method whose state lives in
@@ -38,6 +38,17 @@ public final class ResponseTokenCounter {
     /** Whether a string of each length, up to {@link #MAX_KEY}, may be one of the keys. */
     private static final boolean[] KEY_LENGTHS = keyLengths(COUNT_KEYS, TEXT_KEYS, ERROR_KEYS);
     private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
+    /** The start of older llama.cpp's SSE error line. */
+    private static final byte[][] ERROR_FIELD = keys("error:");
+    /** The Responses API's failure events, as whole SSE lines, with and without the optional space. */
+    private static final byte[][] ERROR_EVENTS =
+            keys("event: error", "event:error", "event: response.failed", "event:response.failed");
+    /** Enough of a line to hold the longest of {@link #ERROR_EVENTS} and one byte more. */
+    private static final int MAX_FIELD_LINE = 22;
+    /** {@link #linePosition} while the bytes of a line that begins with 'e' are gathered into {@link #fieldLine}. */
+    private static final int GATHERING = -1;
+    /** {@link #linePosition} past the start of a line that is neither an event nor an error line. */
+    private static final int OTHER_LINE = DATA.length + 1;
     /** The block a direct buffer's bytes are copied into, one per thread: an event loop counts one chunk at a time. */
     private static final FastThreadLocal<byte[]> BLOCK = new FastThreadLocal<>() {
         @Override
@@ -73,8 +84,12 @@ public final class ResponseTokenCounter {
     private int depth;
     private boolean reportedError;
 
-    // SSE: position within "data:" at the start of a line (-1 past a line that is not an event).
+    // SSE: position within "data:" at the start of a line, DATA.length past it, OTHER_LINE past a line that is
+    // not an event, GATHERING while a line that may be an error line is read. Every value below DATA.length
+    // asks for a look at the byte, the others for none: one comparison on most bytes.
     private int linePosition;
+    private final byte[] fieldLine = new byte[MAX_FIELD_LINE];
+    private int fieldLineLength;
     private boolean inEvent;
     private boolean eventCounted;
     private long events;
@@ -120,6 +135,7 @@ public final class ResponseTokenCounter {
         int depth = this.depth;
         boolean reportedError = this.reportedError;
         int linePosition = this.linePosition;
+        int fieldLineLength = this.fieldLineLength;
         boolean inEvent = this.inEvent;
         boolean eventCounted = this.eventCounted;
         long events = this.events;
@@ -130,7 +146,7 @@ public final class ResponseTokenCounter {
             byte b = bytes[i];
             if (!again) {
                 if (state == IN_STRING && keyTooLong && !escaped && !inTextValue
-                        && (linePosition < 0 || linePosition >= DATA.length)) {
+                        && linePosition >= DATA.length) {
                     // Inside a long string (generated text, mostly), past any "data:" the line starts with: nothing
                     // counts until the string's end, an escape or the line's end.
                     while (b != '"' && b != '\\' && b != '\n' && ++i < to) {
@@ -141,17 +157,34 @@ public final class ResponseTokenCounter {
                     }
                 }
                 if (b == '\n') {
+                    reportedError |= linePosition == GATHERING && matches(ERROR_EVENTS, fieldLine, fieldLineLength);
                     linePosition = 0;
                     inEvent = false;
-                } else if (linePosition >= 0 && linePosition < DATA.length) {
-                    if (b == DATA[linePosition]) {
+                } else if (linePosition < DATA.length) {
+                    if (linePosition == GATHERING) {
+                        if (b != '\r') {
+                            fieldLine[fieldLineLength++] = b;
+                            if (fieldLineLength == ERROR_FIELD[0].length
+                                    && matches(ERROR_FIELD, fieldLine, fieldLineLength)) {
+                                reportedError = true;
+                                linePosition = OTHER_LINE;
+                            } else if (fieldLineLength == MAX_FIELD_LINE) {
+                                linePosition = OTHER_LINE;
+                            }
+                        }
+                    } else if (b == DATA[linePosition]) {
                         linePosition++;
                         if (linePosition == DATA.length) {
                             inEvent = true;
                             eventCounted = false;
                         }
+                    } else if (linePosition == 0 && b == 'e') {
+                        // Rare: "error:" or "event:"; every line of a chat stream or NDJSON starts otherwise.
+                        linePosition = GATHERING;
+                        fieldLine[0] = b;
+                        fieldLineLength = 1;
                     } else {
-                        linePosition = -1;
+                        linePosition = OTHER_LINE;
                     }
                 }
             }
@@ -244,6 +277,7 @@ public final class ResponseTokenCounter {
         this.depth = depth;
         this.reportedError = reportedError;
         this.linePosition = linePosition;
+        this.fieldLineLength = fieldLineLength;
         this.inEvent = inEvent;
         this.eventCounted = eventCounted;
         this.events = events;
@@ -254,15 +288,16 @@ public final class ResponseTokenCounter {
         if (tooLong || !KEY_LENGTHS[length]) {
             return OTHER_KEY;
         }
-        return matches(COUNT_KEYS, length) ? COUNT_KEY
-                : matches(TEXT_KEYS, length) ? TEXT_KEY
-                : matches(ERROR_KEYS, length) ? ERROR_KEY
+        return matches(COUNT_KEYS, key, length) ? COUNT_KEY
+                : matches(TEXT_KEYS, key, length) ? TEXT_KEY
+                : matches(ERROR_KEYS, key, length) ? ERROR_KEY
                 : OTHER_KEY;
     }
 
-    private boolean matches(byte[][] candidates, int length) {
+    /** Whether {@code bytes[0, length)} is one of {@code candidates}. */
+    private static boolean matches(byte[][] candidates, byte[] bytes, int length) {
         for (byte[] candidate : candidates) {
-            if (Arrays.equals(candidate, 0, candidate.length, key, 0, length)) {
+            if (Arrays.equals(candidate, 0, candidate.length, bytes, 0, length)) {
                 return true;
             }
         }

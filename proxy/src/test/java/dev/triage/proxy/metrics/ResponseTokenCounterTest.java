@@ -152,6 +152,41 @@ class ResponseTokenCounterTest {
         }
     }
 
+    @Test
+    void olderLlamaCppsErrorLineAndTheResponsesApisFailureEventsAreNoted() {
+        String olderLlamaCpp = "data: {\"content\":\"a\",\"stop\":false}\n\n"
+                + "error: {\"content\":\"slot unavailable\"}\n\n";
+        String responsesError = "event: response.output_text.delta\n"
+                + "data: {\"type\":\"response.output_text.delta\",\"delta\":\"a\",\"sequence_number\":4}\n\n"
+                + "event: error\n"
+                + "data: {\"type\":\"error\",\"code\":\"server_error\",\"message\":\"x\",\"sequence_number\":5}\n\n";
+        String responsesFailed = "event:response.in_progress\r\ndata: {\"type\":\"response.in_progress\"}\r\n\r\n"
+                + "event:response.failed\r\n"
+                + "data: {\"type\":\"response.failed\",\"response\":{\"status\":\"failed\"}}\r\n\r\n";
+        for (int piece : new int[] {1, 4, 1000}) {
+            assertTrue(read(olderLlamaCpp, piece).reportedError(), "older llama.cpp, pieces of " + piece);
+            assertTrue(read(responsesError, piece).reportedError(), "Responses error, pieces of " + piece);
+            assertTrue(read(responsesFailed, piece).reportedError(), "Responses failed, pieces of " + piece);
+        }
+    }
+
+    @Test
+    void otherEventsAndLinesAreNotErrors() {
+        String stream = "event: response.created\n"
+                + "data: {\"type\":\"response.created\",\"response\":{\"error\":null}}\n\n"
+                + "event: response.output_text.delta\n"
+                + "data: {\"type\":\"response.output_text.delta\",\"delta\":\"error: none\"}\n\n"
+                + "event: errors\n"
+                + "event: response.failed.not\n"
+                + "event: response.completed\n"
+                + "data: {\"type\":\"response.completed\",\"response\":{\"usage\":{\"output_tokens\":7}}}\n\n";
+        for (int piece : new int[] {1, 3, 1000}) {
+            ResponseTokenCounter counter = read(stream, piece);
+            assertFalse(counter.reportedError(), "pieces of " + piece);
+            assertEquals(OptionalLong.of(7), counter.tokens(), "pieces of " + piece);
+        }
+    }
+
     /** Only a top-level error object or string counts: not one inside an answer's text, a tool's arguments, or a null. */
     @Test
     void anErrorKeyElsewhereIsNotAnError() {
