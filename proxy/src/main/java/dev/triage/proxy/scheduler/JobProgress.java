@@ -138,12 +138,14 @@ public final class JobProgress {
         }
     }
 
-    /** Perceptible from the start at a prior rate: the policy's γ = 0. */
+    /**
+     * Perceptible from the start at the prior rate: the policy's γ = 0, which trusts the service-time
+     * model's rate over any window. Set again at each new cost, so a job that waits is ranked by the
+     * same, current model as a newcomer.
+     */
     void perceive(double priorSecondsPerToken) {
-        if (!perceptible) {
-            perceptible = true;
-            secondsPerToken = priorSecondsPerToken;
-        }
+        perceptible = true;
+        secondsPerToken = priorSecondsPerToken;
     }
 
     double secondsPerToken() {

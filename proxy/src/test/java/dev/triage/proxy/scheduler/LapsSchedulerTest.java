@@ -72,6 +72,24 @@ class LapsSchedulerTest {
         assertEquals(List.of("short", "medium", "long"), waitingNames(s));
     }
 
+    /** Two ways a waiting job's cost changes: a better estimate (resize), a new service-time model (recost). */
+    @Test
+    void withGammaZeroAWaitingJobIsRankedByItsNewCostsRate() {
+        LapsSettings trusting = new LapsSettings(3, 2, 1, 4, 0, 0.1, 2, 1);
+        Scheduler<String> s = scheduler(trusting, Duration.ZERO, 1);
+        Job<String> a = s.submit("a", 0, JobCost.ofAnswer(10, 2.0), true).orElseThrow();
+        s.submit("b", 0, JobCost.ofAnswer(600, 31.5), true);
+        s.resize(a, JobCost.ofAnswer(500, 26.5));
+        assertEquals(List.of("a", "b"), waitingNames(s), "a: 26.5 s left at its new cost's rate, not 100 s at its first");
+        assertEquals(26.5, a.progress().remainingSeconds(), 1e-9);
+
+        Scheduler<String> faster = scheduler(trusting, Duration.ZERO, 1);
+        faster.submit("c", 0, JobCost.ofAnswer(100, 2.0), true);
+        faster.recost(job -> true, job -> JobCost.ofAnswer(100, 1.0));
+        faster.submit("d", 0, JobCost.ofAnswer(150, 1.5), true);
+        assertEquals(List.of("c", "d"), waitingNames(faster), "c: 1 s left at the new model's rate, not 2 s");
+    }
+
     @Test
     void aSteadyRateBecomesPerceptibleAndAnUnsteadyOneDoesNot() {
         Scheduler<String> s = scheduler(new LapsSettings(3, 2, 100, 4, 2, 0.1, 2, 1), Duration.ZERO, 2);
