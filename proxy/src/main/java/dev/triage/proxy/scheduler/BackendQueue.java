@@ -427,7 +427,7 @@ public final class BackendQueue {
         refuseOverdue();
         var job = scheduler.submit(waiter, priority, waiter.currentCost(), pausable);
         if (job.isEmpty()) {
-            long retryAfter = Math.max(1, (long) Math.ceil(scheduler.expectedBacklogSeconds()));
+            long retryAfter = Math.max(1, (long) Math.ceil(scheduler.expectedBacklogSeconds(permits.limit())));
             permits.dequeue();
             waiter.refuse(new Refusal(Refusal.Reason.QUEUE_FULL, retryAfter));
             return;

@@ -387,13 +387,17 @@ public final class Scheduler<T> {
         return guard.isStarved(job, nowNanos);
     }
 
-    /** Expected seconds of work waiting, over the slots: a rough time until a new job would start. */
-    public double expectedBacklogSeconds() {
+    /**
+     * Expected seconds of work waiting, over the slots in force ({@code slotsInForce}, at most the
+     * settings' slots: an adaptive limit, or a pool with a member ejected): a rough time until a new job
+     * would start.
+     */
+    public double expectedBacklogSeconds(int slotsInForce) {
         double total = 0;
         for (Job<T> job : waiting.all()) {
             total += job.expectedSeconds();
         }
-        return total / settings.slots();
+        return total / Math.max(1, Math.min(slotsInForce, settings.slots()));
     }
 
     public int waitingCount() {

@@ -234,11 +234,14 @@ class SchedulerTest {
     }
 
     @Test
-    void backlogIsWaitingWorkOverSlots() {
+    void backlogIsWaitingWorkOverTheSlotsInForce() {
         Scheduler<String> s = scheduler(Policy.FCFS, Duration.ZERO, 100, 2);
         s.submit("a", 0, 10, 3);
         s.submit("b", 0, 10, 5);
-        assertEquals(4.0, s.expectedBacklogSeconds(), 1e-9);
+        assertEquals(4.0, s.expectedBacklogSeconds(2), 1e-9);
+        assertEquals(8.0, s.expectedBacklogSeconds(1), 1e-9, "an adaptive limit of one slot, or a pool with one member left");
+        assertEquals(4.0, s.expectedBacklogSeconds(64), 1e-9, "never more slots than the settings'");
+        assertEquals(8.0, s.expectedBacklogSeconds(0), 1e-9, "a pool with every member ejected: as if one");
     }
 
     @Test
