@@ -12,7 +12,8 @@ import java.util.OptionalLong;
  * {@code usage.completion_tokens} (or {@code output_tokens}), Ollama's {@code eval_count}, the last
  * one seen — and, for a stream that reports none, counts its SSE {@code data:} events that carry
  * generated text (one per token on llama.cpp and vLLM): a non-empty {@code content}, {@code text},
- * {@code reasoning_content} or tool-call {@code arguments} string. The role event that opens a chat
+ * {@code reasoning_content} or tool-call {@code arguments} string, or the Responses API's
+ * {@code delta} string (its closing events, which repeat the text whole, count one each). The role event that opens a chat
  * stream, the finish event that closes it and {@code [DONE]} carry none. Compressed bodies report
  * nothing.
  *
@@ -32,7 +33,8 @@ import java.util.OptionalLong;
 public final class ResponseTokenCounter {
 
     private static final byte[][] COUNT_KEYS = keys("completion_tokens", "eval_count", "output_tokens");
-    private static final byte[][] TEXT_KEYS = keys("content", "text", "reasoning_content", "arguments");
+    /** Keys whose string value is generated text; a chat stream's {@code "delta"} is an object, the Responses API's a string. */
+    private static final byte[][] TEXT_KEYS = keys("content", "text", "reasoning_content", "arguments", "delta");
     private static final byte[][] ERROR_KEYS = keys("error");
     private static final int MAX_KEY = 20;
     /** Whether a string of each length, up to {@link #MAX_KEY}, may be one of the keys. */

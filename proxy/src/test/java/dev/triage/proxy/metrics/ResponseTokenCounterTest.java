@@ -128,6 +128,17 @@ class ResponseTokenCounterTest {
     }
 
     @Test
+    void aResponsesStreamCountsItsDeltasWhenNoUsageIsReported() {
+        StringBuilder sse = new StringBuilder("event: response.created\ndata: {\"type\":\"response.created\"}\n\n");
+        for (int i = 0; i < 40; i++) {
+            sse.append("event: response.output_text.delta\n")
+                    .append("data: {\"type\":\"response.output_text.delta\",\"delta\":\"t").append(i).append("\"}\n\n");
+        }
+        sse.append("event: response.output_text.done\ndata: {\"type\":\"response.output_text.done\",\"text\":\"t0…\"}\n\n");
+        assertEquals(OptionalLong.of(41), count(sse.toString(), 7), "40 deltas, and the closing event with the text whole");
+    }
+
+    @Test
     void aStreamThatReportsUsageIsBelievedOverItsEventCount() {
         String sse = "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n"
                 + "data: {\"choices\":[],\"usage\":{\"completion_tokens\":40}}\n\n"
