@@ -165,14 +165,16 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
 
     /**
      * The backends that serve the request's model; null, with the client answered, when none does.
-     * Where every backend serves every model the body is not read for it.
+     * Where every backend serves every model the body is not read for it; where there is one group, a
+     * request that names no model goes to it.
      */
     private BackendGroup groupServing() {
         if (!target.routesByModel()) {
             return target.onlyGroup();
         }
         Optional<String> model = RequestedModel.of(body.bytes());
-        Optional<BackendGroup> serving = model.flatMap(target::group);
+        Optional<BackendGroup> serving = model.isEmpty() && target.groups().size() == 1 ? Optional.of(target.onlyGroup())
+                : model.flatMap(target::group);
         if (serving.isEmpty()) {
             String message = model.map(name -> "no backend serves the model '" + name + "'")
                     .orElse("the request names no model, and the backends serve different models");

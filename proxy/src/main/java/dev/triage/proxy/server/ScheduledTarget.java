@@ -40,9 +40,12 @@ public record ScheduledTarget(List<BackendGroup> groups, RequestSizer sizer, lon
                 forwardPriority);
     }
 
-    /** True when the request's {@code model} decides where it goes: the groups serve different models. */
+    /**
+     * True when the request's {@code model} decides where it goes, or whether it goes at all: the groups
+     * serve different models, or the one group names the models it serves.
+     */
     public boolean routesByModel() {
-        return groups.size() > 1;
+        return groups.size() > 1 || !groups.get(0).models().isEmpty();
     }
 
     /** The group serving {@code model}; empty when none does. */
@@ -50,7 +53,7 @@ public record ScheduledTarget(List<BackendGroup> groups, RequestSizer sizer, lon
         return groups.stream().filter(group -> group.serves(model)).findFirst();
     }
 
-    /** The group of a request whose model does not matter: the only one. */
+    /** The group of a request whose model does not matter, or that names none where there is one group: the only one. */
     public BackendGroup onlyGroup() {
         return groups.get(0);
     }

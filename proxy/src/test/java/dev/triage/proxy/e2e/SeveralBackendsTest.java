@@ -70,6 +70,22 @@ class SeveralBackendsTest {
         }
     }
 
+    /** One backend, or several serving the same models, that names them: the list is honoured too. */
+    @Test
+    void aModelOutsideTheOneGroupsListIsA404() throws Exception {
+        try (FakeOpenAiBackend llama = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", llama.url() + ",models=llama3,name=llama")) {
+            HttpResponse<String> unserved = triage.post("/v1/chat/completions", chat("gpt-9", "for nobody", 4, false));
+            assertEquals(404, unserved.statusCode(), unserved.body());
+            assertTrue(unserved.body().contains("no backend serves the model 'gpt-9'"), unserved.body());
+            assertEquals(200, triage.post("/v1/chat/completions", chat("llama3", "for llama", 4, false)).statusCode());
+            assertEquals(200, triage.post("/completion", "{\"prompt\":\"unnamed\",\"n_predict\":4}").statusCode(),
+                    "a request that names no model goes to the one group, as llama-server serves it");
+            assertEquals(List.of("for llama", "unnamed"), llama.started());
+            assertNoSlotHeld(triage);
+        }
+    }
+
     @Test
     void theFasterOfTwoBackendsTakesMoreOfABurst() throws Exception {
         try (FakeOpenAiBackend fast = FakeOpenAiBackend.start(1, Duration.ofMillis(2));
