@@ -287,8 +287,10 @@ public final class BackendQueue {
             double ran = (now - dispatch.dispatchedNanos()) / 1e9;
             slotsFree.add(Math.max(0, dispatch.job().expectedSeconds() - ran));
         }
-        // A job that took an idle slot at once was never sized by the queue: its slot counts as free now.
-        while (slotsFree.size() < permits.limit()) {
+        // A job that took an idle slot at once was never sized by the queue: its slot counts as free now. Only as
+        // many idle slots as jobs wait can be taken: a limit of thousands costs no more than one of a few.
+        int idle = Math.min(permits.limit() - slotsFree.size(), scheduler.waitingCount());
+        for (int i = 0; i < idle; i++) {
             slotsFree.add(0.0);
         }
         return slotsFree;
