@@ -13,6 +13,19 @@ import java.util.Set;
  */
 public record BackendConfig(URI url, int maxConcurrency, String name, Set<String> models) {
 
+    /**
+     * The most requests a backend may be given at once: far beyond any server's batch, yet small
+     * enough that the slots of a pool of backends add up without overflowing.
+     */
+    public static final int MAX_CONCURRENCY = 100_000;
+    /** What a value outside 1 to {@link #MAX_CONCURRENCY} is told. */
+    static final String CONCURRENCY_RANGE = "1 to " + MAX_CONCURRENCY;
+
+    /** Whether {@code slots} is a backend's possible max-concurrency. */
+    static boolean isConcurrency(int slots) {
+        return slots >= 1 && slots <= MAX_CONCURRENCY;
+    }
+
     public BackendConfig {
         models = Set.copyOf(models);
     }

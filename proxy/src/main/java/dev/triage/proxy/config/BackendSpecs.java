@@ -59,8 +59,8 @@ final class BackendSpecs {
             switch (option) {
                 case "max-concurrency" -> {
                     concurrency = ValueParsers.integer(key + " max-concurrency", optionValue);
-                    if (concurrency < 1) {
-                        throw ConfigException.invalid(key, shown, "max-concurrency >= 1");
+                    if (!BackendConfig.isConcurrency(concurrency)) {
+                        throw ConfigException.invalid(key, shown, "max-concurrency " + BackendConfig.CONCURRENCY_RANGE);
                     }
                 }
                 case "models" -> {

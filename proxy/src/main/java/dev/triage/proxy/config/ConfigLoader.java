@@ -169,7 +169,7 @@ public final class ConfigLoader {
     static TriageConfig build(Map<String, String> v) {
         Optional<AdaptiveConcurrency> adaptive = adaptiveConcurrency(v);
         int maxConcurrency = adaptive.isPresent() ? adaptive.get().max() : ValueParsers.integer("max-concurrency", v.get("max-concurrency"));
-        require(maxConcurrency >= 1, "max-concurrency", v, ">= 1");
+        require(BackendConfig.isConcurrency(maxConcurrency), "max-concurrency", v, BackendConfig.CONCURRENCY_RANGE);
         int maxQueue = ValueParsers.integer("max-queue", v.get("max-queue"));
         // Audio, and every request under ewsjf, laps or fair shares, enters the queue even when a slot is free: 0 refused them all.
         require(maxQueue >= 1, "max-queue", v, ">= 1");
@@ -252,7 +252,8 @@ public final class ConfigLoader {
         }
         int min = ValueParsers.integer("max-concurrency", bounds.group(1));
         int max = ValueParsers.integer("max-concurrency", bounds.group(2));
-        require(min >= 1 && max >= min, "max-concurrency", v, "auto:MIN..MAX with 1 <= MIN <= MAX");
+        require(min >= 1 && max >= min && BackendConfig.isConcurrency(max), "max-concurrency", v,
+                "auto:MIN..MAX with 1 <= MIN <= MAX <= " + BackendConfig.MAX_CONCURRENCY);
         return Optional.of(new AdaptiveConcurrency(min, max));
     }
 
@@ -333,7 +334,7 @@ public final class ConfigLoader {
         String url = v.get("audio-backend").trim();
         String healthPath = v.get("audio-health-path").isBlank() ? "" : ValueParsers.urlPath("audio-health-path", v.get("audio-health-path"));
         int concurrency = ValueParsers.integer("audio-max-concurrency", v.get("audio-max-concurrency"));
-        require(concurrency >= 1, "audio-max-concurrency", v, ">= 1");
+        require(BackendConfig.isConcurrency(concurrency), "audio-max-concurrency", v, BackendConfig.CONCURRENCY_RANGE);
         Optional<BackendConfig> backend = url.isEmpty() ? Optional.empty()
                 : Optional.of(new BackendConfig(ValueParsers.backendUrl("audio-backend", url), concurrency));
         long maxBody = ValueParsers.size("max-audio-body", v.get("max-audio-body"));

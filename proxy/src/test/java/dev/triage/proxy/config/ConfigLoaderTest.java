@@ -142,7 +142,11 @@ class ConfigLoaderTest {
     void badValuesStopStartUpWithOneLineNamingKeyValueAndExpectation() {
         assertEquals("max-queue: -1 (expected: >= 1)", failure(Map.of(), "--max-queue", "-1"));
         assertEquals("max-queue: 0 (expected: >= 1)", failure(Map.of(), "--max-queue", "0"));
-        assertEquals("max-concurrency: 0 (expected: >= 1)", failure(Map.of(), "--max-concurrency", "0"));
+        assertEquals("max-concurrency: 0 (expected: 1 to 100000)", failure(Map.of(), "--max-concurrency", "0"));
+        assertEquals("max-concurrency: 1500000000 (expected: 1 to 100000)", failure(Map.of(), "--max-concurrency", "1500000000"));
+        assertEquals("max-concurrency: auto:1..200000 (expected: auto:MIN..MAX with 1 <= MIN <= MAX <= 100000)",
+                failure(Map.of(), "--max-concurrency", "auto:1..200000"));
+        assertEquals("audio-max-concurrency: 100001 (expected: 1 to 100000)", failure(Map.of(), "--audio-max-concurrency", "100001"));
         assertEquals("policy: lifo (expected: fcfs, sjf, hrrn, laps or ewsjf)", failure(Map.of(), "--policy", "lifo"));
         assertEquals("preemption: llama.cpp (expected: off unless --policy laps)", failure(Map.of(), "--preemption", "llama.cpp"));
         assertEquals("preemption: tgi (expected: off, llama.cpp, llama.cpp-token-ids, vllm or ollama)",
@@ -206,9 +210,9 @@ class ConfigLoaderTest {
         TriageConfig bounded = load(Map.of(), "--max-concurrency", "auto:2..16");
         assertEquals(new AdaptiveConcurrency(2, 16), bounded.adaptiveConcurrency().orElseThrow());
         assertEquals(16, bounded.backend().maxConcurrency());
-        assertEquals("max-concurrency: auto:8..4 (expected: auto:MIN..MAX with 1 <= MIN <= MAX)",
+        assertEquals("max-concurrency: auto:8..4 (expected: auto:MIN..MAX with 1 <= MIN <= MAX <= 100000)",
                 failure(Map.of(), "--max-concurrency", "auto:8..4"));
-        assertEquals("max-concurrency: auto:0..4 (expected: auto:MIN..MAX with 1 <= MIN <= MAX)",
+        assertEquals("max-concurrency: auto:0..4 (expected: auto:MIN..MAX with 1 <= MIN <= MAX <= 100000)",
                 failure(Map.of(), "--max-concurrency", "auto:0..4"));
         assertEquals("max-concurrency: automatic (expected: a number, auto, or auto:MIN..MAX)",
                 failure(Map.of(), "--max-concurrency", "automatic"));

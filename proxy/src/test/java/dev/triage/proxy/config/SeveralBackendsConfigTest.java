@@ -76,8 +76,11 @@ class SeveralBackendsConfigTest {
 
     @Test
     void badBackendsAreRefusedWithTheKeyTheValueAndWhatIsExpected() {
-        assertEquals("backend: http://b:8082,max-concurrency=0 (expected: max-concurrency >= 1)",
+        assertEquals("backend: http://b:8082,max-concurrency=0 (expected: max-concurrency 1 to 100000)",
                 failure("--backend", "http://a:8081", "--backend", "http://b:8082,max-concurrency=0"));
+        assertEquals("backend: http://b:8082,max-concurrency=1500000000 (expected: max-concurrency 1 to 100000)",
+                failure("--backend", "http://a:8081", "--backend", "http://b:8082,max-concurrency=1500000000"),
+                "two such would overflow the pool's slots");
         assertEquals("backend: http://b:8082,weight=2 (expected: URL[,max-concurrency=N][,models=a|b][,name=label])",
                 failure("--backend", "http://a:8081", "--backend", "http://b:8082,weight=2"));
         assertEquals("backend: http://b:8082,name=x (expected: a name no other backend has)",
