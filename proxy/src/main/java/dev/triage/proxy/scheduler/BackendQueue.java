@@ -529,7 +529,7 @@ public final class BackendQueue {
 
     /** Once no slot is free: asks the running job the policy wants paused, if any, to pause. */
     private void askForPause() {
-        Dispatch<Waiter> victim = scheduler.pauseDue(permits.limit());
+        Dispatch<Waiter> victim = scheduler.pauseDue(permits.limit(), dispatch -> dispatch.job().payload().holdsASlotInService());
         if (victim != null) {
             victim.job().payload().askToPause();
         }
@@ -575,6 +575,11 @@ public final class BackendQueue {
 
         private boolean costChanged() {
             return costs.version() != costVersion;
+        }
+
+        /** Whether its run holds a slot of a backend in service: pausing it frees one that another job can take. */
+        private boolean holdsASlotInService() {
+            return slot != null && pool.up(slot.backend());
         }
 
         @Override

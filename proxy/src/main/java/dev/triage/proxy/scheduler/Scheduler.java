@@ -245,15 +245,16 @@ public final class Scheduler<T> {
      * holder answers with {@link #pause} or {@link #release}, this returns null.
      */
     public Dispatch<T> pauseDue() {
-        return pauseDue(settings.slots());
+        return pauseDue(settings.slots(), dispatch -> true);
     }
 
     /**
      * {@link #pauseDue()} with {@code slotsInForce} slots of the settings' in use: fewer while an
      * adaptive limit holds the backend below them or a backend of the pool is ejected, when every slot
-     * in force is busy long before all of the settings' are.
+     * in force is busy long before all of the settings' are. Only a run that {@code freesASlot} is
+     * paused: pausing one on an ejected backend would cut it and give the waiting job nothing.
      */
-    public Dispatch<T> pauseDue(int slotsInForce) {
+    public Dispatch<T> pauseDue(int slotsInForce, Predicate<Dispatch<T>> freesASlot) {
         if (!settings.preemptive() || busySlots < Math.min(slotsInForce, settings.slots()) || waiting.size() == 0) {
             return null;
         }
@@ -271,7 +272,8 @@ public final class Scheduler<T> {
             Job<T> job = dispatch.job();
             JobProgress progress = job.progress();
             if (!job.pausable() || !progress.movedDownThisRun() || progress.level() > laps.preemptiveLevels()
-                    || progress.preemptions() >= laps.maxPreemptions() || guard.isStarved(job, now) || !outranks(next, job)) {
+                    || progress.preemptions() >= laps.maxPreemptions() || guard.isStarved(job, now) || !outranks(next, job)
+                    || !freesASlot.test(dispatch)) {
                 continue;
             }
             if (victim == null || deeper(job, victim.job(), now)) {

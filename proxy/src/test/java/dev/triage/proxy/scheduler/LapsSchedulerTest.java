@@ -128,7 +128,8 @@ class LapsSchedulerTest {
         run(s, first, 1.1, 0.1);
         s.submit("new", 0, JobCost.ofAnswer(50, 1), true);
         assertNull(s.pauseDue(), "one of the two slots is free");
-        assertSame(first, s.pauseDue(1), "the one slot in force is busy");
+        assertNull(s.pauseDue(1, dispatch -> false), "its run, on an ejected backend, would free no slot in force");
+        assertSame(first, s.pauseDue(1, dispatch -> true), "the one slot in force is busy");
     }
 
     @Test
