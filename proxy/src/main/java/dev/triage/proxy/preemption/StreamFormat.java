@@ -28,11 +28,15 @@ public enum StreamFormat {
         return serverSentEvents;
     }
 
-    /** The format of a scheduled route's stream, or null for a route that has none. */
+    /**
+     * The format of a scheduled route's stream, or null for a route whose stream is none of these:
+     * llama-server's own {@code /completion} and {@code /completions} stream its native events
+     * ({@code content}, {@code stop}), not OpenAI's completion chunks, and are never paused.
+     */
     public static StreamFormat of(String path) {
         return switch (path) {
             case "/v1/chat/completions", "/chat/completions" -> OPENAI_CHAT;
-            case "/v1/completions", "/completions" -> OPENAI_COMPLETION;
+            case "/v1/completions" -> OPENAI_COMPLETION;
             case "/api/chat" -> OLLAMA_CHAT;
             case "/api/generate" -> OLLAMA_GENERATE;
             default -> null;

@@ -53,6 +53,11 @@ class ResumableRequestTest {
         assertFalse(of(PreemptionDialect.LLAMA_CPP, "/v1/chat/completions", "not json").isPresent());
         assertFalse(of(PreemptionDialect.LLAMA_CPP, "/v1/completions", "{\"stream\":true,\"prompt\":[\"a\",\"b\"]}").isPresent());
         assertFalse(of(PreemptionDialect.LLAMA_CPP, "/v1/completions", "{\"stream\":true,\"echo\":true,\"prompt\":\"a\"}").isPresent());
+        assertTrue(of(PreemptionDialect.LLAMA_CPP, "/v1/completions", "{\"stream\":true,\"prompt\":\"a\"}").isPresent());
+        for (String nativeRoute : new String[] {"/completion", "/completions"}) {
+            assertFalse(of(PreemptionDialect.LLAMA_CPP, nativeRoute, "{\"stream\":true,\"prompt\":\"a\"}").isPresent(),
+                    nativeRoute + " streams llama-server's own events, which a splice does not read");
+        }
         assertFalse(of(PreemptionDialect.LLAMA_CPP, "/api/chat", "{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}").isPresent(),
                 "Ollama's routes need the Ollama dialect");
         assertTrue(of(PreemptionDialect.OLLAMA, "/api/chat", "{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}").isPresent(),
