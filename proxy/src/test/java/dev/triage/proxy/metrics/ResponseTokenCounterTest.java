@@ -138,6 +138,20 @@ class ResponseTokenCounterTest {
         assertEquals(OptionalLong.of(41), count(sse.toString(), 7), "40 deltas, and the closing event with the text whole");
     }
 
+    /** As llama-server's own /completion and /completions answer: tokens_predicted, whole or streamed. */
+    @Test
+    void readsLlamaServersNativeCount() {
+        String whole = "{\"index\":0,\"content\":\"aei ihric\",\"tokens\":[],\"stop\":true,\"tokens_predicted\":3,"
+                + "\"tokens_evaluated\":2,\"generation_settings\":{\"max_tokens\":3,\"n_predict\":3},\"timings\":{\"predicted_n\":3}}";
+        String stream = "data: {\"index\":0,\"content\":\" nkq\",\"stop\":false,\"tokens_predicted\":1,\"tokens_evaluated\":2}\n\n"
+                + "data: {\"index\":0,\"content\":\" djw\",\"stop\":false,\"tokens_predicted\":2,\"tokens_evaluated\":2}\n\n"
+                + "data: {\"index\":0,\"content\":\"\",\"stop\":true,\"tokens_predicted\":2,\"tokens_evaluated\":2}\n\n";
+        for (int piece : new int[] {1, 5, 1000}) {
+            assertEquals(OptionalLong.of(3), count(whole, piece), "whole, pieces of " + piece);
+            assertEquals(OptionalLong.of(2), count(stream, piece), "stream, pieces of " + piece);
+        }
+    }
+
     @Test
     void aStreamThatReportsUsageIsBelievedOverItsEventCount() {
         String sse = "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n"
