@@ -29,14 +29,14 @@ public final class ChatBody {
     public enum Api {
         /** OpenAI's chat and completions routes, and llama-server's own: {@code max_completion_tokens}, {@code max_tokens}, {@code n_predict}. */
         OPENAI,
-        /** OpenAI's Responses API ({@code /v1/responses}): {@code max_output_tokens}. */
+        /** OpenAI's Responses API ({@code /v1/responses}, llama-server's {@code /responses}): {@code max_output_tokens}. */
         RESPONSES,
         /** Ollama's own API ({@code /api/chat}, {@code /api/generate}): {@code options.num_predict}. */
         OLLAMA;
 
         /** The API of a route: {@code ollamaApi} for Ollama's own, else by its path (a query may follow it). */
         public static Api of(String path, boolean ollamaApi) {
-            return ollamaApi ? OLLAMA : path.startsWith("/v1/responses") ? RESPONSES : OPENAI;
+            return ollamaApi ? OLLAMA : path.startsWith("/v1/responses") || path.startsWith("/responses") ? RESPONSES : OPENAI;
         }
 
         private List<JsonNode> capFields(JsonNode body) {
@@ -55,15 +55,18 @@ public final class ChatBody {
      * which the prompt's shape records (user turns, system characters, every message's characters).
      * For a {@code prompt} field it is that string, or the strings of an array joined by newlines,
      * with Ollama's {@code system} field as its system prompt. The Responses API's {@code input} is
-     * read as {@code messages} when it is a list and as {@code prompt} when it is a string, its
-     * {@code instructions} as the system prompt. Anything else gives an empty prompt.
+     * read as {@code messages} when it is a list and as {@code prompt} when it is a string (its
+     * {@code prompt} is a stored template's reference, not text), its {@code instructions} as the
+     * system prompt. The conversation's characters count what the history puts before the model: an
+     * assistant's text, tool calls' arguments, tool results. Anything else gives an empty prompt.
      */
     public static Prompt prompt(JsonNode body) {
         // The Responses API's input is a string or a list of messages, its instructions a system prompt.
         JsonNode messages = body.has("messages") ? body.path("messages") : body.path("input");
         JsonNode instructions = body.has("system") ? body.path("system") : body.path("instructions");
         if (!messages.isArray()) {
-            String text = contentText(body.has("prompt") ? body.path("prompt") : body.path("input"));
+            JsonNode prompt = body.path("prompt");
+            String text = contentText(prompt.isTextual() || prompt.isArray() ? prompt : body.path("input"));
             int system = instructions.isTextual() ? instructions.asText().length() : 0;
             return new Prompt(text, 1, system, text.length() + system);
         }
@@ -78,7 +81,7 @@ public final class ChatBody {
         for (JsonNode message : messages) {
             String role = message.path("role").asText();
             String text = contentText(message.path("content"));
-            conversationChars += text.length();
+            conversationChars += text.length() + toolChars(message);
             if ("user".equals(role)) {
                 userTurns++;
                 last = text;
@@ -141,10 +144,11 @@ public final class ChatBody {
     /**
      * How many answers the request asks for: OpenAI's {@code n}, times the prompts of a
      * {@code /v1/completions} prompt list (all strings, or all lists of token ids; llama.cpp's mix of
-     * text and ids is one prompt); 1 otherwise, and always on Ollama's API, which has neither.
+     * text and ids is one prompt); 1 otherwise, and always on Ollama's API and the Responses API, which
+     * have neither.
      */
     static int answers(JsonNode body, Api api) {
-        if (api == Api.OLLAMA) {
+        if (api != Api.OPENAI) {
             return 1;
         }
         JsonNode n = body.path("n");
@@ -200,6 +204,19 @@ public final class ChatBody {
         return OptionalLong.of(value.canConvertToLong() ? value.asLong() : value.bigIntegerValue().signum() > 0 ? Long.MAX_VALUE : -1);
     }
 
+    /**
+     * The characters a message or Responses input item carries beside its content: a chat
+     * assistant's {@code tool_calls} arguments, a Responses {@code function_call}'s
+     * {@code arguments}, a {@code function_call_output}'s {@code output}.
+     */
+    private static int toolChars(JsonNode item) {
+        int chars = item.path("arguments").asText("").length() + contentText(item.path("output")).length();
+        for (JsonNode call : item.path("tool_calls")) {
+            chars += call.path("function").path("arguments").asText("").length();
+        }
+        return chars;
+    }
+
     private static String contentText(JsonNode content) {
         if (content.isTextual()) {
             return content.asText();
@@ -209,11 +226,12 @@ public final class ChatBody {
         }
         StringBuilder text = new StringBuilder();
         for (JsonNode part : content) {
-            // Chat content parts ({"type":"text","text":...}, the Responses API's "input_text"), or a
-            // completions prompt array of strings.
+            // Chat content parts ({"type":"text","text":...}, the Responses API's "input_text", and an
+            // earlier answer's "output_text" or "refusal"), or a completions prompt array of strings.
             String type = part.path("type").asText();
             String piece = part.isTextual() ? part.asText()
-                    : "text".equals(type) || "input_text".equals(type) ? part.path("text").asText() : null;
+                    : "text".equals(type) || "input_text".equals(type) || "output_text".equals(type) ? part.path("text").asText()
+                    : "refusal".equals(type) ? part.path("refusal").asText() : null;
             if (piece != null) {
                 if (text.length() > 0) {
                     text.append('\n');

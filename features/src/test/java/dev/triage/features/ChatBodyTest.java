@@ -131,6 +131,32 @@ class ChatBodyTest {
         assertEquals(2, listed.userTurns());
         assertEquals("Be brief.".length(), listed.systemChars());
         assertEquals(OptionalInt.of(64), ChatBody.maxOutputTokens(body("{\"input\":\"x\",\"max_output_tokens\":64}"), ChatBody.Api.RESPONSES));
+        assertEquals("Write an essay on Rome.", ChatBody.prompt(body("""
+                {"prompt":{"id":"pmpt_1","version":"2"},"input":"Write an essay on Rome."}""")).text(),
+                "a stored prompt's reference is no text: the input is the prompt");
+    }
+
+    /** An agent's history: what the model reads before it answers, as the same chat on /v1/chat/completions counts it. */
+    @Test
+    void aConversationCountsEarlierAnswersToolCallsAndToolResults() throws Exception {
+        String answer = "x".repeat(2_000);
+        String result = "y".repeat(3_000);
+        Prompt responses = ChatBody.prompt(body("""
+                {"input":[{"role":"user","content":"q1"},
+                 {"type":"message","role":"assistant","content":[{"type":"output_text","text":"%s"},{"type":"refusal","refusal":"no"}]},
+                 {"type":"function_call","call_id":"c1","name":"f","arguments":"{\\"a\\":1}"},
+                 {"type":"function_call_output","call_id":"c1","output":"%s"},
+                 {"role":"user","content":"q2"}]}""".formatted(answer, result)));
+        Prompt chat = ChatBody.prompt(body("""
+                {"messages":[{"role":"user","content":"q1"},
+                 {"role":"assistant","content":"%s\\nno","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\\"a\\":1}"}}]},
+                 {"role":"tool","tool_call_id":"c1","content":"%s"},
+                 {"role":"user","content":"q2"}]}""".formatted(answer, result)));
+        int expected = 2 + answer.length() + 1 + 2 + "{\"a\":1}".length() + result.length() + 2;
+        assertEquals(expected, responses.conversationChars());
+        assertEquals(expected, chat.conversationChars());
+        assertEquals("q2", responses.text());
+        assertEquals(2, responses.userTurns());
     }
 
     @Test
@@ -152,6 +178,8 @@ class ChatBodyTest {
         assertEquals(ChatBody.Api.OPENAI, ChatBody.Api.of("/completion", false));
         assertEquals(ChatBody.Api.OLLAMA, ChatBody.Api.of("/api/chat", true));
         assertEquals(1, ChatBody.answers(body("{\"n\":4}"), ChatBody.Api.OLLAMA), "Ollama has no n");
+        assertEquals(1, ChatBody.answers(body("{\"n\":4}"), ChatBody.Api.RESPONSES), "nor has the Responses API");
+        assertEquals(ChatBody.Api.RESPONSES, ChatBody.Api.of("/responses", false));
         assertEquals(2, ChatBody.answers(body("{\"n\":2.0}"), ChatBody.Api.OPENAI));
         assertEquals(1, ChatBody.answers(body("{\"prompt\":[\"Once\",12,34]}"), ChatBody.Api.OPENAI), "llama.cpp's mix of text and ids");
     }
