@@ -69,6 +69,7 @@ public final class RouteTable {
                 .scheduled("/v1/chat/completions", RouteKind.CHAT)
                 .scheduled("/v1/completions", RouteKind.CHAT)
                 .scheduled("/v1/responses", RouteKind.CHAT)
+                .scheduled("/responses", RouteKind.CHAT)
                 .scheduled("/chat/completions", RouteKind.CHAT)
                 .scheduled("/completions", RouteKind.CHAT)
                 .scheduled("/completion", RouteKind.CHAT)

@@ -52,7 +52,8 @@ class PassThroughTest {
                 "/completions", "{\"prompt\":\"Once upon a time\",\"max_tokens\":5}",
                 "/chat/completions", ChatRequests.chat("hello", 5, false),
                 "/v1/responses", "{\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"hello\"}]}],"
-                        + "\"max_output_tokens\":5}");
+                        + "\"max_output_tokens\":5}",
+                "/responses", "{\"input\":\"hello\",\"max_output_tokens\":5}");
         try (FakeOpenAiBackend backend = FakeOpenAiBackend.start(1, Duration.ofMillis(1));
                 RunningTriage triage = RunningTriage.start("--backend", backend.url())) {
             for (Map.Entry<String, String> route : bodies.entrySet()) {
