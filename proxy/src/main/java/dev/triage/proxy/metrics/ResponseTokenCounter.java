@@ -12,9 +12,10 @@ import java.util.OptionalLong;
  * {@code usage.completion_tokens} (or {@code output_tokens}), Ollama's {@code eval_count},
  * llama-server's native {@code tokens_predicted}. For a stream that reports none, it counts the SSE
  * {@code data:} events that carry generated text (one per token on llama.cpp and vLLM): a non-empty
- * {@code content}, {@code text}, {@code reasoning_content} or tool-call {@code arguments} string, or
- * the Responses API's {@code delta} string (its closing events, which repeat the text whole, count
- * one each). The role event that opens a chat stream, the finish event that closes it and
+ * {@code content}, {@code text}, {@code reasoning_content} or tool-call {@code arguments} string (not
+ * the Responses API's {@code delta} strings: as a key, {@code delta} would cost every chat stream's
+ * event, whose {@code delta} is an object, about a fifth more time, and the Responses servers report
+ * usage). The role event that opens a chat stream, the finish event that closes it and
  * {@code [DONE]} carry none. Compressed bodies report nothing.
  *
  * <p>It also notes an error the backend reports inside a response it began as a success: an
@@ -33,8 +34,7 @@ import java.util.OptionalLong;
 public final class ResponseTokenCounter {
 
     private static final byte[][] COUNT_KEYS = keys("completion_tokens", "eval_count", "output_tokens", "tokens_predicted");
-    /** Keys whose string value is generated text; a chat stream's {@code "delta"} is an object, the Responses API's a string. */
-    private static final byte[][] TEXT_KEYS = keys("content", "text", "reasoning_content", "arguments", "delta");
+    private static final byte[][] TEXT_KEYS = keys("content", "text", "reasoning_content", "arguments");
     private static final byte[][] ERROR_KEYS = keys("error");
     private static final int MAX_KEY = 20;
     /** Whether a string of each length, up to {@link #MAX_KEY}, may be one of the keys. */
@@ -51,6 +51,8 @@ public final class ResponseTokenCounter {
     private static final int GATHERING = -1;
     /** {@link #linePosition} past the start of a line that is neither an event nor an error line. */
     private static final int OTHER_LINE = DATA.length + 1;
+    /** What {@link #gather} answers for a line that is older llama.cpp's error line. */
+    private static final int ERROR_LINE = -2;
     /** The block a direct buffer's bytes are copied into, one per thread: an event loop counts one chunk at a time. */
     private static final FastThreadLocal<byte[]> BLOCK = new FastThreadLocal<>() {
         @Override
@@ -137,7 +139,6 @@ public final class ResponseTokenCounter {
         int depth = this.depth;
         boolean reportedError = this.reportedError;
         int linePosition = this.linePosition;
-        int fieldLineLength = this.fieldLineLength;
         boolean inEvent = this.inEvent;
         boolean eventCounted = this.eventCounted;
         long events = this.events;
@@ -159,20 +160,15 @@ public final class ResponseTokenCounter {
                     }
                 }
                 if (b == '\n') {
-                    reportedError |= linePosition == GATHERING && matches(ERROR_EVENTS, fieldLine, fieldLineLength);
+                    reportedError |= linePosition == GATHERING && matches(ERROR_EVENTS, fieldLine, this.fieldLineLength);
                     linePosition = 0;
                     inEvent = false;
                 } else if (linePosition < DATA.length) {
                     if (linePosition == GATHERING) {
-                        if (b != '\r') {
-                            fieldLine[fieldLineLength++] = b;
-                            if (fieldLineLength == ERROR_FIELD[0].length
-                                    && matches(ERROR_FIELD, fieldLine, fieldLineLength)) {
-                                reportedError = true;
-                                linePosition = OTHER_LINE;
-                            } else if (fieldLineLength == MAX_FIELD_LINE) {
-                                linePosition = OTHER_LINE;
-                            }
+                        linePosition = gather(b);
+                        if (linePosition == ERROR_LINE) {
+                            reportedError = true;
+                            linePosition = OTHER_LINE;
                         }
                     } else if (b == DATA[linePosition]) {
                         linePosition++;
@@ -184,7 +180,7 @@ public final class ResponseTokenCounter {
                         // Rare: "error:" or "event:"; every line of a chat stream or NDJSON starts otherwise.
                         linePosition = GATHERING;
                         fieldLine[0] = b;
-                        fieldLineLength = 1;
+                        this.fieldLineLength = 1;
                     } else {
                         linePosition = OTHER_LINE;
                     }
@@ -279,7 +275,6 @@ public final class ResponseTokenCounter {
         this.depth = depth;
         this.reportedError = reportedError;
         this.linePosition = linePosition;
-        this.fieldLineLength = fieldLineLength;
         this.inEvent = inEvent;
         this.eventCounted = eventCounted;
         this.events = events;
@@ -294,6 +289,23 @@ public final class ResponseTokenCounter {
                 : matches(TEXT_KEYS, key, length) ? TEXT_KEY
                 : matches(ERROR_KEYS, key, length) ? ERROR_KEY
                 : OTHER_KEY;
+    }
+
+    /**
+     * Adds a byte of a line that may be an error line to {@link #fieldLine}; returns the line's position
+     * after it: {@link #GATHERING} while it still may be, {@link #ERROR_LINE} once it begins as older
+     * llama.cpp's error line, {@link #OTHER_LINE} once it is too long to be one. Kept out of
+     * {@link #scan}: the rare case's state, in its loop, slowed every byte.
+     */
+    private int gather(byte b) {
+        if (b == '\r') {
+            return GATHERING;
+        }
+        fieldLine[fieldLineLength++] = b;
+        if (fieldLineLength == ERROR_FIELD[0].length && matches(ERROR_FIELD, fieldLine, fieldLineLength)) {
+            return ERROR_LINE;
+        }
+        return fieldLineLength == MAX_FIELD_LINE ? OTHER_LINE : GATHERING;
     }
 
     /** Whether {@code bytes[0, length)} is one of {@code candidates}. */

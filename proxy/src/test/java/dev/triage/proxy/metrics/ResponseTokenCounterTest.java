@@ -127,17 +127,6 @@ class ResponseTokenCounterTest {
         assertEquals(OptionalLong.of(3), count(sse, 3));
     }
 
-    @Test
-    void aResponsesStreamCountsItsDeltasWhenNoUsageIsReported() {
-        StringBuilder sse = new StringBuilder("event: response.created\ndata: {\"type\":\"response.created\"}\n\n");
-        for (int i = 0; i < 40; i++) {
-            sse.append("event: response.output_text.delta\n")
-                    .append("data: {\"type\":\"response.output_text.delta\",\"delta\":\"t").append(i).append("\"}\n\n");
-        }
-        sse.append("event: response.output_text.done\ndata: {\"type\":\"response.output_text.done\",\"text\":\"t0…\"}\n\n");
-        assertEquals(OptionalLong.of(41), count(sse.toString(), 7), "40 deltas, and the closing event with the text whole");
-    }
-
     /** As llama-server's own /completion and /completions answer: tokens_predicted, whole or streamed. */
     @Test
     void readsLlamaServersNativeCount() {
