@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.triage.proxy.concurrent.DaemonThreadFactory;
+import dev.triage.proxy.scheduler.ewsjf.EwsjfSettings;
 import dev.triage.proxy.testing.Await;
 import dev.triage.proxy.testing.RunningTriage;
 import java.time.Duration;
@@ -154,6 +156,65 @@ class DispatchLoopTest {
         Refusal refusal = third.refusal.get(5, TimeUnit.SECONDS);
         assertEquals(Refusal.Reason.QUEUE_FULL, refusal.reason());
         assertEquals(8, refusal.retryAfterSeconds());
+    }
+
+    /** Two backends of one slot, one of them ejected: the waiting work is over the one slot left. */
+    @Test
+    void aFullQueuesRetryHintCountsOnlyTheSlotsInForce() throws Exception {
+        BackendQueue queue = loop.addBackend("pool", new SchedulerSettings(Policy.SJF, Duration.ZERO, 1, 2), EwsjfSettings.defaults(),
+                Duration.ZERO, null, List.of(new PoolMember("a", 1, () -> 1.0), new PoolMember("b", 1, () -> 1.0)));
+        queue.eject(1);
+        holdTheSlot(queue);
+        queue.submit(TAG, 0, 100, 7.5, connection, new Recorder());
+        Recorder third = new Recorder();
+        queue.submit(TAG, 0, 10, 1, connection, third);
+        assertEquals(8, third.refusal.get(5, TimeUnit.SECONDS).retryAfterSeconds(), "7.5 s over one slot, not over two");
+    }
+
+    /** A run on an ejected backend keeps its stream: pausing it would free no slot for the job that waits. */
+    @Test
+    void underLapsARunOnAnEjectedBackendIsNotPaused() throws Exception {
+        ManualClock clock = new ManualClock();
+        LapsSettings laps = new LapsSettings(3, 2, 1, 4, 0, 0.1, 2, 1);
+        try (DispatchLoop simulated = new DispatchLoop(clock)) {
+            BackendQueue queue = simulated.addBackend("pool", new SchedulerSettings(Policy.LAPS, Duration.ZERO, 10, 2, laps),
+                    EwsjfSettings.defaults(), Duration.ZERO, null,
+                    List.of(new PoolMember("a", 1, () -> 1.0), new PoolMember("b", 1, () -> 1.0)));
+            BlockingQueue<Slot> grants = new LinkedBlockingQueue<>();
+            BlockingQueue<Slot> pausesAsked = new LinkedBlockingQueue<>();
+            JobListener holder = new JobListener() {
+                @Override
+                public void dispatched(Slot slot) {
+                    grants.add(slot);
+                }
+
+                @Override
+                public void refused(Refusal refusal) {}
+
+                @Override
+                public void pauseRequested(Slot slot) {
+                    pausesAsked.add(slot);
+                }
+            };
+            queue.submit(TAG, 0, JobCost.ofAnswer(100, 10), true, connection, holder);
+            Slot served = grants.poll(5, TimeUnit.SECONDS);
+            queue.submit(TAG, 0, JobCost.ofAnswer(100, 10), true, connection, holder);
+            Slot other = grants.poll(5, TimeUnit.SECONDS);
+            assertNotNull(served);
+            assertNotNull(other);
+            served.progress(1);
+            clock.advanceSeconds(1.5);
+            served.progress(20); // past its first level's second: moved down, a candidate for a pause
+            queue.eject(served.backend());
+
+            queue.submit(TAG, 0, JobCost.ofAnswer(100, 10), true, connection, holder);
+            RunningTriage.awaitWaiting(queue, 1);
+            assertNull(pausesAsked.poll(200, TimeUnit.MILLISECONDS), "its backend is ejected");
+
+            queue.readmit(served.backend(), System.nanoTime());
+            queue.submit(TAG, 0, JobCost.ofAnswer(100, 10), true, connection, holder);
+            assertSame(served, pausesAsked.poll(5, TimeUnit.SECONDS), "back in service, it is paused for the new job");
+        }
     }
 
     @Test
