@@ -46,7 +46,7 @@ public final class ResponseTokenCounter {
     private static final byte[][] ERROR_EVENTS =
             keys("event: error", "event:error", "event: response.failed", "event:response.failed");
     /** Enough of a line to hold the longest of {@link #ERROR_EVENTS} and one byte more. */
-    private static final int MAX_FIELD_LINE = 22;
+    private static final int MAX_FIELD_LINE = Arrays.stream(ERROR_EVENTS).mapToInt(line -> line.length).max().orElseThrow() + 1;
     /** {@link #linePosition} while the bytes of a line that begins with 'e' are gathered into {@link #fieldLine}. */
     private static final int GATHERING = -1;
     /** {@link #linePosition} past the start of a line that is neither an event nor an error line. */

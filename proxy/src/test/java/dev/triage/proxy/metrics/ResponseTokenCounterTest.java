@@ -174,13 +174,16 @@ class ResponseTokenCounterTest {
                 + "data: {\"type\":\"response.output_text.delta\",\"delta\":\"a\",\"sequence_number\":4}\n\n"
                 + "event: error\n"
                 + "data: {\"type\":\"error\",\"code\":\"server_error\",\"message\":\"x\",\"sequence_number\":5}\n\n";
-        String responsesFailed = "event:response.in_progress\r\ndata: {\"type\":\"response.in_progress\"}\r\n\r\n"
-                + "event:response.failed\r\n"
+        String responsesFailed = "event: response.in_progress\r\ndata: {\"type\":\"response.in_progress\"}\r\n\r\n"
+                + "event: response.failed\r\n"
                 + "data: {\"type\":\"response.failed\",\"response\":{\"status\":\"failed\"}}\r\n\r\n";
+        String withoutSpace = "event:response.failed\n"
+                + "data: {\"type\":\"response.failed\",\"response\":{\"status\":\"failed\"}}\n\n";
         for (int piece : new int[] {1, 4, 1000}) {
             assertTrue(read(olderLlamaCpp, piece).reportedError(), "older llama.cpp, pieces of " + piece);
             assertTrue(read(responsesError, piece).reportedError(), "Responses error, pieces of " + piece);
             assertTrue(read(responsesFailed, piece).reportedError(), "Responses failed, pieces of " + piece);
+            assertTrue(read(withoutSpace, piece).reportedError(), "Responses failed with no space, pieces of " + piece);
         }
     }
 
