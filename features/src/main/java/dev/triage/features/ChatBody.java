@@ -206,15 +206,21 @@ public final class ChatBody {
 
     /**
      * The characters a message or Responses input item carries beside its content: a chat
-     * assistant's {@code tool_calls} arguments, a Responses {@code function_call}'s
-     * {@code arguments}, a {@code function_call_output}'s {@code output}.
+     * assistant's {@code tool_calls} arguments (and OpenAI's older {@code function_call}), a Responses
+     * {@code function_call}'s {@code arguments}, a {@code function_call_output}'s {@code output}.
      */
     private static int toolChars(JsonNode item) {
-        int chars = item.path("arguments").asText("").length() + contentText(item.path("output")).length();
+        int chars = argumentsChars(item.path("arguments")) + argumentsChars(item.path("function_call").path("arguments"))
+                + contentText(item.path("output")).length();
         for (JsonNode call : item.path("tool_calls")) {
-            chars += call.path("function").path("arguments").asText("").length();
+            chars += argumentsChars(call.path("function").path("arguments"));
         }
         return chars;
+    }
+
+    /** A call's arguments: a JSON string on OpenAI's APIs, an object on Ollama's, as the model reads them. */
+    private static int argumentsChars(JsonNode arguments) {
+        return arguments.isTextual() ? arguments.asText().length() : arguments.isContainerNode() ? arguments.toString().length() : 0;
     }
 
     private static String contentText(JsonNode content) {

@@ -157,6 +157,11 @@ class ChatBodyTest {
         assertEquals(expected, chat.conversationChars());
         assertEquals("q2", responses.text());
         assertEquals(2, responses.userTurns());
+        Prompt ollama = ChatBody.prompt(body("""
+                {"messages":[{"role":"user","content":"q1"},
+                 {"role":"assistant","content":"","tool_calls":[{"function":{"name":"f","arguments":{"a":1}}}]},
+                 {"role":"user","content":"q2"}]}"""));
+        assertEquals(2 + "{\"a\":1}".length() + 2, ollama.conversationChars(), "Ollama's arguments are an object");
     }
 
     @Test
