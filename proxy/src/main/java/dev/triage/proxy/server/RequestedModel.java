@@ -22,7 +22,7 @@ final class RequestedModel {
 
     private RequestedModel() {}
 
-    /** The body's top-level {@code model} string; empty when it has none or is not a JSON object. */
+    /** The body's top-level {@code model} string; empty when it has none, names none ({@code ""}) or is not a JSON object. */
     static Optional<String> of(ByteBuf body) {
         try (JsonParser parser = JSON.createParser((InputStream) new ByteBufInputStream(body.duplicate()))) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
@@ -33,7 +33,7 @@ final class RequestedModel {
                 String field = parser.currentName();
                 JsonToken value = parser.nextToken();
                 if (field.equals("model")) {
-                    model = value == JsonToken.VALUE_STRING ? Optional.of(parser.getText()) : Optional.empty();
+                    model = value == JsonToken.VALUE_STRING ? Optional.of(parser.getText()).filter(name -> !name.isEmpty()) : Optional.empty();
                 }
                 parser.skipChildren();
             }

@@ -38,6 +38,7 @@ class RequestedModelTest {
     void aBodyWithoutAModelStringHasNone() {
         assertEquals(Optional.empty(), model("{\"messages\":[]}"));
         assertEquals(Optional.empty(), model("{\"model\":7}"));
+        assertEquals(Optional.empty(), model("{\"model\":\"\"}"), "an empty name names no model");
         assertEquals(Optional.empty(), model("[\"model\",\"llama3\"]"));
         assertEquals(Optional.empty(), model("{\"model\":"));
         assertEquals(Optional.empty(), model("not json"));
