@@ -124,9 +124,18 @@ final class Backends implements AutoCloseable {
         return audio;
     }
 
-    /** The backend unscheduled requests pass through to: the first chat backend. */
+    /**
+     * The backend an unscheduled request passes through to: the first chat backend in service, so that
+     * a client still lists the models while the first is ejected; the first when none is.
+     */
     Backend passThrough() {
-        return chat.get(0).backends().get(0);
+        Group first = chat.get(0);
+        for (int i = 0; i < first.backends().size(); i++) {
+            if (first.queue().inService(i)) {
+                return first.backends().get(i);
+            }
+        }
+        return first.backends().get(0);
     }
 
     /** True when every queue has a backend that answered its last probe: every model can be served. */

@@ -149,7 +149,7 @@ public final class Triage implements AutoCloseable {
         workers = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory("triage-io"), NioIoHandler.newFactory());
         metrics.bindEventLoops(workers);
         ServerContext context = new ServerContext(routes.build(), Map.of(RouteKind.CHAT, chatTarget(), RouteKind.AUDIO, audioTarget()),
-                backends.passThrough(), config.policy(), config.upstreamTimeout(), config.clientLimits(),
+                backends::passThrough, config.policy(), config.upstreamTimeout(), config.clientLimits(),
                 observers(),
                 new AdminAccess(config.adminToken(), config.listen().getHostString()), openExchanges, clients,
                 tenantKeys(config.tenants()));

@@ -26,6 +26,8 @@ final class PassThroughExchange implements Exchange, UpstreamCall.Listener {
     private final String path;
     private final ServerContext context;
     private UpstreamCall call;
+    /** Where it is relayed: chosen once, at its start. */
+    private Backend backend;
     private boolean requestComplete;
     private boolean responseStarted;
     private boolean over;
@@ -41,7 +43,7 @@ final class PassThroughExchange implements Exchange, UpstreamCall.Listener {
     @Override
     public void start() {
         Responses.continueIfExpected(ctx, head);
-        Backend backend = context.passThrough();
+        backend = context.passThrough().get();
         Duration silenceLimit = OllamaApi.movesModels(path) ? Duration.ZERO : context.upstreamTimeout();
         call = UpstreamCall.start(backend.pool(), backend.config(), ctx.channel(), head, silenceLimit, ctx.channel()::write, this);
     }
@@ -113,7 +115,7 @@ final class PassThroughExchange implements Exchange, UpstreamCall.Listener {
             ctx.close();
             return;
         }
-        FullHttpResponse response = Responses.error(ctx.alloc(), path, failure.error(), failure.message(context.passThrough().config()),
+        FullHttpResponse response = Responses.error(ctx.alloc(), path, failure.error(), failure.message(backend.config()),
                 null);
         if (!requestComplete) {
             HttpUtil.setKeepAlive(response, false); // the unread rest of the body ends with the connection

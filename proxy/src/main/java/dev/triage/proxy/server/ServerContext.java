@@ -7,11 +7,14 @@ import java.time.Duration;
 import io.netty.channel.group.ChannelGroup;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * What every client connection shares: the routes, where each kind of scheduled request goes, and
  * the backend that unscheduled requests pass through to.
  *
+ * @param passThrough the backend an unscheduled request passes through to, asked once a request: one
+ *     in service when there is one
  * @param policy the scheduling policy, named in the {@code x-triage-policy} header
  * @param upstreamTimeout how long a backend may stay silent
  * @param clientLimits what a client connection is allowed (timeouts)
@@ -25,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public record ServerContext(
         RouteTable routes,
         Map<RouteKind, ScheduledTarget> targets,
-        Backend passThrough,
+        Supplier<Backend> passThrough,
         Policy policy,
         Duration upstreamTimeout,
         ClientLimits clientLimits,

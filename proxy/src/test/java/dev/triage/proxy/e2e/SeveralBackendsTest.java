@@ -228,4 +228,21 @@ class SeveralBackendsTest {
             assertNoSlotHeld(triage);
         }
     }
+
+    /** The first backend out of service: the models are still listed, by the one in service. */
+    @Test
+    void unscheduledRequestsPassThroughToABackendInService() throws Exception {
+        try (FakeOpenAiBackend first = FakeOpenAiBackend.start(1, Duration.ZERO);
+                FakeOpenAiBackend second = FakeOpenAiBackend.start(1, Duration.ZERO);
+                RunningTriage triage = RunningTriage.start("--backend", first.url() + ",name=first",
+                        "--backend", second.url() + ",name=second", "--probe-interval", "50ms")) {
+            assertEquals(200, triage.get("/v1/models").statusCode());
+            first.healthy(false); // its /v1/models answers 503 from now on
+            Await.until("the first backend ejected", () -> !triage.chatQueue().inService(0));
+            assertEquals(200, triage.get("/v1/models").statusCode(), "listed by the second");
+            first.healthy(true);
+            Await.until("the first backend readmitted", () -> triage.chatQueue().inService(0));
+            assertEquals(200, triage.get("/v1/models").statusCode());
+        }
+    }
 }

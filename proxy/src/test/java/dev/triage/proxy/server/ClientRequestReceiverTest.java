@@ -72,7 +72,7 @@ class ClientRequestReceiverTest {
                         registry::timer, registry::counter)), 256,
                         new BackendLearner("chat/chat", "test", LearnedServiceTime.of(new ServiceTimeModel(0.5, 0.02)), false),
                         PreemptionDialect.OFF, false)),
-                backend, Policy.SJF, Duration.ofSeconds(5), new ClientLimits(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5), 100), records::add,
+                () -> backend, Policy.SJF, Duration.ofSeconds(5), new ClientLimits(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5), 100), records::add,
                 new AdminAccess("s3cret", "127.0.0.1"), openExchanges,
                 new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), TenantKeys.NONE);
         channel = new EmbeddedChannel(new HttpServerCodec(), new HttpServerKeepAliveHandler(), new ClientHttpVersion(),
