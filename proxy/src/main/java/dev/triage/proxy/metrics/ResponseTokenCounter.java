@@ -302,7 +302,7 @@ public final class ResponseTokenCounter {
             return GATHERING;
         }
         fieldLine[fieldLineLength++] = b;
-        if (fieldLineLength == ERROR_FIELD[0].length && matches(ERROR_FIELD, fieldLine, fieldLineLength)) {
+        if (matches(ERROR_FIELD, fieldLine, fieldLineLength)) {
             return ERROR_LINE;
         }
         return fieldLineLength == MAX_FIELD_LINE ? OTHER_LINE : GATHERING;

@@ -173,8 +173,7 @@ final class ScheduledExchange extends BodyGatheringExchange implements JobListen
             return target.onlyGroup();
         }
         Optional<String> model = RequestedModel.of(body.bytes());
-        Optional<BackendGroup> serving = model.isEmpty() && target.groups().size() == 1 ? Optional.of(target.onlyGroup())
-                : model.flatMap(target::group);
+        Optional<BackendGroup> serving = target.group(model);
         if (serving.isEmpty()) {
             String message = model.map(name -> "no backend serves the model '" + name + "'")
                     .orElse("the request names no model, and the backends serve different models");

@@ -48,12 +48,18 @@ public record ScheduledTarget(List<BackendGroup> groups, RequestSizer sizer, lon
         return groups.size() > 1 || !groups.get(0).models().isEmpty();
     }
 
-    /** The group serving {@code model}; empty when none does. */
-    public Optional<BackendGroup> group(String model) {
-        return groups.stream().filter(group -> group.serves(model)).findFirst();
+    /**
+     * The group serving {@code model}; for a request that names none, the only group where there is
+     * one. Empty when none does.
+     */
+    public Optional<BackendGroup> group(Optional<String> model) {
+        if (model.isEmpty()) {
+            return groups.size() == 1 ? Optional.of(onlyGroup()) : Optional.empty();
+        }
+        return groups.stream().filter(group -> group.serves(model.get())).findFirst();
     }
 
-    /** The group of a request whose model does not matter, or that names none where there is one group: the only one. */
+    /** The group of a request whose model does not matter: the only one. */
     public BackendGroup onlyGroup() {
         return groups.get(0);
     }
